@@ -1,0 +1,17 @@
+// In-process Transport: N ranks as N threads sharing memory. For unit tests of routing,
+// aggregation and pipeline logic without mpirun (cf. Thrill's mock network, LevelDB's Env).
+#pragma once
+
+#include <functional>
+
+#include "crd/comm/transport.hpp"
+
+namespace crd::comm {
+
+// Runs body(transport) on nranks threads, each with its own rank, and joins them. If any body
+// throws, the first exception (by rank) is rethrown here after all threads finish; a body that
+// throws before a collective must not leave others blocked (the implementation aborts pending
+// collectives of the other threads, which then throw too).
+void run_local(int nranks, const std::function<void(Transport&)>& body);
+
+}  // namespace crd::comm

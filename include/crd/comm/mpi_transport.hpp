@@ -1,0 +1,59 @@
+// MPI implementation of Transport, MPI start-up/shut-down, and the "one rank knows" abort.
+// With output/ (parallel HDF5 needs the communicator) this is the only code that includes <mpi.h>.
+#pragma once
+
+#include <mpi.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "crd/comm/transport.hpp"
+
+namespace crd::comm {
+
+// A failed MPI call, with MPI_Error_string's text. The communicator is set to MPI_ERRORS_RETURN
+// so failures surface here instead of aborting inside MPI.
+class MpiError : public std::runtime_error {
+ public:
+  MpiError(const std::string& call, int code);
+  int code() const { return code_; }
+
+ private:
+  int code_;
+};
+
+// RAII MPI_Init_thread / MPI_Finalize.
+class MpiSession {
+ public:
+  MpiSession(int& argc, char**& argv);
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+};
+
+class MpiTransport final : public Transport {
+ public:
+  explicit MpiTransport(MPI_Comm comm = MPI_COMM_WORLD);
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  void alltoallv(std::span<const std::byte> send, std::span<const std::uint64_t> send_counts,
+                 std::vector<std::byte>& recv, std::vector<std::uint64_t>& recv_counts) override;
+  void allgatherv(std::span<const std::byte> send, std::vector<std::byte>& recv,
+                  std::vector<std::uint64_t>& counts) override;
+  void allreduce(std::span<std::uint64_t> inout, ReduceOp op) override;
+  void allreduce(std::span<double> inout, ReduceOp op) override;
+  std::uint64_t exscan_sum(std::uint64_t value) override;
+  void barrier() override;
+  MPI_Comm native() const { return comm_; }
+
+ private:
+  MPI_Comm comm_;
+  int rank_ = 0;
+  int size_ = 1;
+};
+
+// Used when only this rank knows of a fatal condition: prints "crd: rank R: message" on stderr
+// and aborts the whole job with MPI_Abort, so no other rank waits forever in a collective.
+[[noreturn]] void abort_job(const std::string& message, int exit_code = 1);
+
+}  // namespace crd::comm

@@ -1,0 +1,59 @@
+// Transport: the collective operations crd's stages need, behind one small interface. The MPI
+// implementation (mpi_transport.hpp) is the only code that talks to MPI; the in-process one
+// (local_transport.hpp) runs N "ranks" as threads so routing logic is unit-tested without mpirun.
+//
+// Every method is collective: every rank of the transport must call it, in the same order.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace crd::comm {
+
+enum class ReduceOp { Sum, Min, Max };
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+
+  // send holds the bytes for rank 0, then rank 1, …; send_counts[i] bytes go to rank i.
+  // On return recv holds the bytes from rank 0, then rank 1, …; recv_counts[i] from rank i.
+  // Counts are 64-bit; the implementation splits messages that exceed MPI's int limits.
+  virtual void alltoallv(std::span<const std::byte> send, std::span<const std::uint64_t> send_counts,
+                         std::vector<std::byte>& recv, std::vector<std::uint64_t>& recv_counts) = 0;
+
+  // Concatenation of every rank's bytes in rank order; counts[i] = bytes from rank i.
+  virtual void allgatherv(std::span<const std::byte> send, std::vector<std::byte>& recv,
+                          std::vector<std::uint64_t>& counts) = 0;
+
+  // Element-wise reduction in place.
+  virtual void allreduce(std::span<std::uint64_t> inout, ReduceOp op) = 0;
+  virtual void allreduce(std::span<double> inout, ReduceOp op) = 0;
+
+  // Sum of `value` over ranks 0..rank-1 (0 on rank 0).
+  virtual std::uint64_t exscan_sum(std::uint64_t value) = 0;
+
+  virtual void barrier() = 0;
+
+  // True on every rank iff `ok` is true on every rank: used to agree before throwing, so no rank
+  // is left waiting in a collective.
+  bool all_ok(bool ok) {
+    std::uint64_t v = ok ? 0 : 1;
+    allreduce(std::span<std::uint64_t>(&v, 1), ReduceOp::Max);
+    return v == 0;
+  }
+  std::uint64_t sum(std::uint64_t v) {
+    allreduce(std::span<std::uint64_t>(&v, 1), ReduceOp::Sum);
+    return v;
+  }
+  std::uint64_t max(std::uint64_t v) {
+    allreduce(std::span<std::uint64_t>(&v, 1), ReduceOp::Max);
+    return v;
+  }
+};
+
+}  // namespace crd::comm

@@ -1,0 +1,61 @@
+// Route records to their owner ranks in bounded rounds (the shuffle). Stages fill Buckets (one per
+// destination rank) without knowing about MPI; exchange() does the communication.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+#include "crd/comm/transport.hpp"
+
+namespace crd::shuffle {
+
+// Outgoing records by destination rank. A record is an opaque byte string; records keep their
+// insertion order per destination.
+class Buckets {
+ public:
+  explicit Buckets(int nranks);
+  int nranks() const;
+  void add(int dest, std::span<const std::byte> record);
+  template <class T>
+  void add_pod(int dest, const T& record) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    add(dest, std::as_bytes(std::span<const T>(&record, 1)));
+  }
+  std::uint64_t bytes() const;    // payload bytes held, all destinations
+  std::uint64_t records() const;
+  // (internal layout is the implementation's choice)
+ private:
+  friend struct BucketsAccess;
+  std::vector<std::vector<std::byte>> data_;  // framed records per destination
+  std::uint64_t records_ = 0;
+};
+
+struct ExchangeStats {
+  std::uint64_t rounds = 0;
+  std::uint64_t bytes_sent = 0;      // payload bytes this rank sent to other ranks and itself
+  std::uint64_t bytes_received = 0;
+};
+
+// Collective. Delivers every record to its destination: on_record(source_rank, record) is called
+// once per received record, ordered by round, then source rank, then insertion order. Each round
+// sends at most round_bytes of payload per rank (at least one record per destination, so a record
+// larger than round_bytes still goes through); rounds continue until every rank has sent all.
+// Buckets are consumed (emptied).
+ExchangeStats exchange(comm::Transport& transport, Buckets& buckets, std::size_t round_bytes,
+                       const std::function<void(int source, std::span<const std::byte> record)>& on_record);
+
+// Typed convenience for fixed-size records.
+template <class T>
+T read_pod(std::span<const std::byte> record) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  T out;
+  std::memcpy(&out, record.data(), sizeof(T));
+  return out;
+}
+
+}  // namespace crd::shuffle

@@ -1,0 +1,8 @@
+// The version string comes from CMake's project(VERSION ...).
+#include "crd/core/version.hpp"
+
+namespace crd {
+
+std::string_view version() { return CRD_VERSION_STRING; }
+
+}  // namespace crd

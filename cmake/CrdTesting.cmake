@@ -1,6 +1,6 @@
 # Test registration helpers.
-#   crd_add_test(name SOURCES a.cpp …)               plain GoogleTest binary, one CTest test
-#   crd_add_mpi_test(name SOURCES … RANKS 1 2 3 4)   GoogleTest under mpirun, one CTest test per rank count
+#   crd_add_test(name SOURCES a.cpp … LIBS crd_io)   plain GoogleTest binary, one CTest test
+#   crd_add_mpi_test(name SOURCES … LIBS … RANKS 1 2 3 4)  GoogleTest under mpirun, one test per rank count
 #   crd_add_script_test(name COMMAND … [RANKS n])    a shell/python integration test
 # Tests find shared data through CRD_SHARED_DIR (../shared beside the repo; tests skip with a
 # message when it is absent) and the documentation corpus through CRD_CORPUS_DIR.
@@ -18,9 +18,9 @@ set(CRD_TEST_ENV
   CRD_BINARY=$<TARGET_FILE:crd> CRD_PYTHON=${CRD_PYTHON} MPIEXEC=${MPIEXEC_EXECUTABLE} ${CRD_MPI_ENV})
 
 function(crd_add_test name)
-  cmake_parse_arguments(A "" "TIMEOUT" "SOURCES;LABELS" ${ARGN})
+  cmake_parse_arguments(A "" "TIMEOUT" "SOURCES;LABELS;LIBS" ${ARGN})
   add_executable(${name} ${A_SOURCES})
-  target_link_libraries(${name} PRIVATE crd_core crd_test_support GTest::gtest GTest::gtest_main)
+  target_link_libraries(${name} PRIVATE ${A_LIBS} crd_test_support GTest::gtest GTest::gtest_main)
   target_compile_options(${name} PRIVATE ${CRD_WARNINGS})
   add_test(NAME ${name} COMMAND ${name})
   if(NOT A_TIMEOUT)
@@ -31,7 +31,7 @@ function(crd_add_test name)
 endfunction()
 
 function(crd_add_mpi_test name)
-  cmake_parse_arguments(A "" "TIMEOUT" "SOURCES;RANKS;LABELS" ${ARGN})
+  cmake_parse_arguments(A "" "TIMEOUT" "SOURCES;RANKS;LABELS;LIBS" ${ARGN})
   if(NOT A_RANKS)
     set(A_RANKS 1 2 3 4)
   endif()
@@ -39,7 +39,7 @@ function(crd_add_mpi_test name)
     set(A_TIMEOUT 120)  # a failed assertion on one rank can leave the others in a collective
   endif()
   add_executable(${name} ${A_SOURCES})
-  target_link_libraries(${name} PRIVATE crd_core crd_test_support crd_mpi_test_main GTest::gtest)
+  target_link_libraries(${name} PRIVATE ${A_LIBS} crd_test_support crd_mpi_test_main GTest::gtest)
   target_compile_options(${name} PRIVATE ${CRD_WARNINGS})
   foreach(n IN LISTS A_RANKS)
     add_test(NAME ${name}.np${n}

@@ -1,0 +1,264 @@
+"""Reader for crd HDF5 result files (docs/schema.md, version 1) into pandas DataFrames.
+
+    from crd_results import open_results
+    r = open_results("results/quickstart.h5")
+    r.counters["chunks"], r.chunks.head(), r.neighborhoods.sort_values("badness")
+
+Tables are read lazily (on first access) and cached; the file is not kept open between reads.
+Absent groups give None (tables) or empty Series/dicts (counters, attributes), so one reader
+serves discover, label, detect and run files alike.
+"""
+
+from __future__ import annotations
+
+import configparser
+import functools
+import os
+from typing import Any
+
+import h5py
+import numpy as np
+import pandas as pd
+
+SUPPORTED_SCHEMA_VERSIONS = (1,)
+HASH_WIDTH = 20  # SHA-1
+
+# Column order of each table as the schema lists it; columns the schema does not know are kept
+# after these, so a newer writer's extra columns are not lost.
+_COLUMN_ORDER = {
+    "/run/timings": ["phase", "seconds"],
+    "/run/errors": ["file", "offset", "reason"],
+    "/discovery/chunks": ["hash", "count", "length", "sample", "sample_url"],
+    "/discovery/chunk_histogram": ["occurrences", "distinct"],
+    "/discovery/files": ["hash", "count", "length", "sample_url"],
+    "/discovery/file_histogram": ["occurrences", "distinct"],
+    "/labels": ["hash", "length", "sample", "sample_url", "count"],
+    "/detection/labels": ["hash", "length", "sample", "pages", "neighborhoods", "occurrences"],
+    "/detection/provenance": ["label", "url"],
+    "/detection/pages": ["url", "chunks", "labeled", "containment", "flagged", "positions",
+                         "label_ids"],
+    "/detection/neighborhoods": ["prefix", "depth", "pages", "chunks", "labeled", "badness",
+                                 "flagged"],
+}
+
+
+class CrdFileError(Exception):
+    """The path is not a readable crd result file of a supported schema version."""
+
+
+def _decode(value: Any) -> Any:
+    """Attribute values as plain Python: bytes → str, numpy scalars → int/float."""
+    if isinstance(value, (bytes, np.bytes_)):
+        return bytes(value).decode("utf-8", errors="replace")
+    if isinstance(value, np.ndarray):
+        if value.shape == ():
+            return _decode(value[()])
+        if value.size == 1:
+            return _decode(value.reshape(-1)[0])
+        return [_decode(v) for v in value.tolist()]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _strings(data: np.ndarray) -> list[str]:
+    # h5py returns |S<w> arrays with the trailing null padding already stripped.
+    return [v.decode("utf-8", errors="replace") if isinstance(v, (bytes, np.bytes_)) else str(v)
+            for v in data]
+
+
+def _hex_hashes(data: np.ndarray, where: str) -> list[str]:
+    if data.ndim != 2 or data.shape[1] != HASH_WIDTH:
+        raise CrdFileError(f"{where}: expected n×{HASH_WIDTH} hashes, found shape {data.shape}")
+    flat = np.ascontiguousarray(data, dtype=np.uint8).tobytes().hex()
+    step = 2 * HASH_WIDTH
+    return [flat[i:i + step] for i in range(0, len(flat), step)]
+
+
+def _csr_rows(values: np.ndarray, offsets: np.ndarray, where: str) -> list[list[int]]:
+    offsets = offsets.astype(np.int64)
+    if len(offsets) == 0 and len(values) == 0:
+        return []
+    if (len(offsets) == 0 or offsets[0] != 0 or offsets[-1] != len(values)
+            or np.any(np.diff(offsets) < 0)):
+        raise CrdFileError(f"{where}: offsets do not describe {len(values)} values")
+    return [values[a:b].tolist() for a, b in zip(offsets[:-1], offsets[1:])]
+
+
+def _column(group: h5py.Group, name: str, where: str) -> Any:
+    ds = group[name]
+    data = ds[()]
+    if h5py.check_string_dtype(ds.dtype) is not None:  # fixed-length (|S<w>) or, leniently, vlen
+        return _strings(data)
+    if name == "hash" or (data.ndim == 2 and data.dtype == np.uint8):
+        return _hex_hashes(data, f"{where}/{name}")
+    if data.ndim != 1:
+        raise CrdFileError(f"{where}/{name}: expected a 1-D column, found shape {data.shape}")
+    if data.dtype.kind == "u" and data.dtype.itemsize == 8 and (data.size == 0
+                                                                 or data.max() < 2**63):
+        data = data.astype(np.int64)  # uint64 → int64 so arithmetic and comparisons stay simple
+    return data
+
+
+def _read_table(group: h5py.Group, where: str) -> pd.DataFrame:
+    names = [n for n, obj in group.items() if isinstance(obj, h5py.Dataset)]
+    lists = {n[: -len("_offsets")] for n in names if n.endswith("_offsets")}
+    lists &= set(names)
+    columns: dict[str, Any] = {}
+    for name in names:
+        if name in lists or (name.endswith("_offsets") and name[: -len("_offsets")] in lists):
+            continue
+        columns[name] = _column(group, name, where)
+    nrows = {len(v) for v in columns.values()}
+    for name in sorted(lists):
+        offsets = group[name + "_offsets"][()]
+        columns[name] = _csr_rows(group[name][()], offsets, f"{where}/{name}")
+        nrows.add(len(columns[name]) if len(offsets) else 0)
+    if len(nrows) > 1:
+        raise CrdFileError(f"{where}: columns have different lengths {sorted(nrows)}")
+    known = _COLUMN_ORDER.get(where, [])
+    order = [c for c in known if c in columns] + sorted(c for c in columns if c not in known)
+    frame = pd.DataFrame({c: columns[c] for c in order})
+    for name in order:  # an empty list column otherwise becomes float64
+        if name in lists:
+            frame[name] = frame[name].astype(object)
+    return frame
+
+
+def _parse_config(text: str) -> configparser.ConfigParser:
+    """The effective options as INI. Keys before any [section] go to section [crd]."""
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    parser.optionxform = str  # keep option names exactly as written
+    first = next((ln.strip() for ln in text.splitlines()
+                  if ln.strip() and not ln.lstrip().startswith(("#", ";"))), "")
+    if first and not first.startswith("["):
+        text = "[crd]\n" + text
+    try:
+        parser.read_string(text)
+    except configparser.Error as err:
+        raise CrdFileError(f"root attribute config is not valid INI: {err}") from err
+    return parser
+
+
+class CrdResult:
+    """One crd result file. Table properties return DataFrames (None when the group is absent)."""
+
+    def __init__(self, path: str | os.PathLike, attrs: dict[str, Any]):
+        self.path = os.fspath(path)
+        self.attrs = attrs
+
+    def __repr__(self) -> str:
+        return f"CrdResult({self.path!r}, command={self.command!r})"
+
+    # Root attributes --------------------------------------------------------------------------
+    @property
+    def schema_version(self) -> int:
+        return int(self.attrs["schema_version"])
+
+    @property
+    def command(self) -> str | None:
+        return self.attrs.get("command")
+
+    @functools.cached_property
+    def config(self) -> configparser.ConfigParser:
+        return _parse_config(self.attrs.get("config", "") or "")
+
+    def config_dict(self) -> dict[str, dict[str, str]]:
+        return {s: dict(self.config[s]) for s in self.config.sections()}
+
+    # Generic access ---------------------------------------------------------------------------
+    def has(self, group: str) -> bool:
+        with h5py.File(self.path, "r") as f:
+            return group in f
+
+    def group_attrs(self, group: str) -> dict[str, Any]:
+        """Attributes of a group or dataset as plain Python values; {} when it is absent."""
+        with h5py.File(self.path, "r") as f:
+            if group not in f:
+                return {}
+            return {k: _decode(v) for k, v in f[group].attrs.items()}
+
+    def table(self, group: str) -> pd.DataFrame | None:
+        """Any table group of the schema, decoded (hashes hex, strings str, CSR lists as lists)."""
+        group = "/" + group.strip("/")
+        with h5py.File(self.path, "r") as f:
+            obj = f.get(group)
+            if not isinstance(obj, h5py.Group):
+                return None
+            return _read_table(obj, group)
+
+    # Tables -----------------------------------------------------------------------------------
+    @functools.cached_property
+    def counters(self) -> pd.Series:
+        t = self.table("/run/counters")
+        if t is None or t.empty:
+            return pd.Series(dtype=np.int64, name="value").rename_axis("name")
+        return pd.Series(t["value"].to_numpy(), index=pd.Index(t["name"], name="name"),
+                         name="value")
+
+    timings = functools.cached_property(lambda self: self.table("/run/timings"))
+    errors = functools.cached_property(lambda self: self.table("/run/errors"))
+    chunks = functools.cached_property(lambda self: self.table("/discovery/chunks"))
+    chunk_histogram = functools.cached_property(
+        lambda self: self.table("/discovery/chunk_histogram"))
+    files = functools.cached_property(lambda self: self.table("/discovery/files"))
+    file_histogram = functools.cached_property(
+        lambda self: self.table("/discovery/file_histogram"))
+    labels = functools.cached_property(lambda self: self.table("/labels"))
+    detection_labels = functools.cached_property(lambda self: self.table("/detection/labels"))
+    provenance = functools.cached_property(lambda self: self.table("/detection/provenance"))
+    pages = functools.cached_property(lambda self: self.table("/detection/pages"))
+    neighborhoods = functools.cached_property(
+        lambda self: self.table("/detection/neighborhoods"))
+
+    @functools.cached_property
+    def chunks_attrs(self) -> dict[str, Any]:
+        return self.group_attrs("/discovery/chunks")
+
+    @functools.cached_property
+    def files_attrs(self) -> dict[str, Any]:
+        return self.group_attrs("/discovery/files")
+
+    @functools.cached_property
+    def labels_attrs(self) -> dict[str, Any]:
+        return self.group_attrs("/labels")
+
+    @functools.cached_property
+    def detection_attrs(self) -> dict[str, Any]:
+        return self.group_attrs("/detection")
+
+    def input_description(self) -> str:
+        """A short name for the run's input, for figure titles: the configured inputs if the
+        config names them, else the result file's name."""
+        for section in [self.config.default_section, *self.config.sections()]:
+            values = self.config[section]
+            for key in ("inputs", "input", "corpus", "paths"):
+                if key in values and values[key].strip():
+                    text = " ".join(values[key].split())
+                    return text if len(text) <= 60 else text[:57] + "..."
+        return os.path.basename(self.path)
+
+
+def open_results(path: str | os.PathLike) -> CrdResult:
+    """Opens a crd result file, checking that it is one and that its schema version is known.
+
+    Raises CrdFileError for a missing file, a file that is not HDF5, an HDF5 file without the
+    root attribute schema_version, or an unsupported schema version."""
+    name = os.fspath(path)
+    if not os.path.isfile(name):
+        raise CrdFileError(f"{name}: no such file")
+    try:
+        f = h5py.File(name, "r")
+    except OSError as err:
+        raise CrdFileError(f"{name} is not a crd result file (not HDF5: {err})") from err
+    with f:
+        attrs = {k: _decode(v) for k, v in f.attrs.items()}
+    if "schema_version" not in attrs:
+        raise CrdFileError(f"{name} is not a crd result file (no root attribute schema_version)")
+    version = attrs["schema_version"]
+    if not isinstance(version, int) or isinstance(version, bool) or \
+            version not in SUPPORTED_SCHEMA_VERSIONS:
+        supported = ", ".join(str(v) for v in SUPPORTED_SCHEMA_VERSIONS)
+        raise CrdFileError(f"{name}: schema version {version} not supported "
+                           f"(this reader supports {supported})")
+    return CrdResult(name, attrs)

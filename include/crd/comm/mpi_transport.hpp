@@ -29,6 +29,9 @@ class MpiSession {
   ~MpiSession();
   MpiSession(const MpiSession&) = delete;
   MpiSession& operator=(const MpiSession&) = delete;
+
+ private:
+  bool owns_ = false;  // finalize only what this session initialized
 };
 
 class MpiTransport final : public Transport {
@@ -46,10 +49,15 @@ class MpiTransport final : public Transport {
   void barrier() override;
   MPI_Comm native() const { return comm_; }
 
+  // Largest buffer handed to one MPI call (default INT_MAX bytes); bigger exchanges go in several
+  // rounds. Every rank must set the same value. Lowered by tests to exercise the split path.
+  void set_max_message_bytes(std::uint64_t bytes);
+
  private:
   MPI_Comm comm_;
   int rank_ = 0;
   int size_ = 1;
+  std::uint64_t max_message_bytes_ = 2147483647u;
 };
 
 // Used when only this rank knows of a fatal condition: prints "crd: rank R: message" on stderr

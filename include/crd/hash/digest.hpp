@@ -36,7 +36,8 @@ std::optional<Digest> digest_from_hex(std::string_view hex);
 // The owner rank of a hash: multiply-shift of the leading 64 bits onto [0, nranks).
 // A fixed function of the hash and the rank count only, so every rank agrees without talking.
 inline int owner_of(const Digest& d, int nranks) noexcept {
-  return static_cast<int>((static_cast<unsigned __int128>(d.prefix64()) * static_cast<unsigned>(nranks)) >> 64);
+  __extension__ using Wide = unsigned __int128;  // GCC/Clang builtin; __extension__ keeps -Wpedantic quiet
+  return static_cast<int>((static_cast<Wide>(d.prefix64()) * static_cast<unsigned>(nranks)) >> 64);
 }
 
 struct DigestHasher {

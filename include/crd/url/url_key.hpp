@@ -9,17 +9,20 @@
 namespace crd::url {
 
 // "host/path…": scheme, userinfo, default port (80/443), query and fragment dropped, host
-// lowercased, empty path components and a trailing slash dropped. A URL without a scheme (a path
-// from a directory walk) is keyed as is, its first component acting as the host.
-// nullopt if no host can be found.
+// lowercased, empty and "." path components and a trailing slash dropped; IPv6 brackets and
+// other ports (host:port) kept; percent-encoding and ".." left as they are. A URL without a
+// scheme (a path from a directory walk) is keyed as is, its first component acting as the host.
+// nullopt if no host can be found (e.g. "mailto:x", "file:///p", "http:///p", "").
 std::optional<std::string> url_key(std::string_view url);
 
 // Components of a key: host first, then path components.
 std::vector<std::string_view> key_components(std::string_view key);
 
+// Path components exclude the host. Defaults: max_depth from the tech report's appendix;
+// max_repeat measured on the Debian documentation corpus (docs/cleaning.md). 0 turns a rule off.
 struct RecursionRules {
   int max_depth = 96;   // more path components than this → recursion error
-  int max_repeat = 0;   // a component occurring more than this many times → recursion error (0 = off)
+  int max_repeat = 3;   // a path component occurring more than this many times → recursion error
 };
 
 enum class RecursionVerdict { Ok, TooDeep, RepeatedComponent };

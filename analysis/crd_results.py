@@ -227,6 +227,28 @@ class CrdResult:
     def detection_attrs(self) -> dict[str, Any]:
         return self.group_attrs("/detection")
 
+    # Joins used when reading a detection -------------------------------------------------------
+    def pages_under(self, prefix: str) -> pd.DataFrame | None:
+        """Detection pages in the neighborhood `prefix`: keys equal to it or below it."""
+        pages = self.pages
+        if pages is None:
+            return None
+        under = (pages["url"] == prefix) | pages["url"].str.startswith(prefix.rstrip("/") + "/")
+        return pages[under]
+
+    def page_matches(self, url: str) -> pd.DataFrame | None:
+        """The labeled chunks matched on one page: position, label id and the label's row."""
+        pages, labels = self.pages, self.detection_labels
+        if pages is None or labels is None:
+            return None
+        rows = pages[pages["url"] == url]
+        if rows.empty:
+            raise KeyError(url)
+        row = rows.iloc[0]
+        matches = pd.DataFrame({"position": row["positions"], "label_id": row["label_ids"]},
+                               dtype=np.int64)
+        return matches.join(labels[["hash", "length", "sample"]], on="label_id")
+
     def input_description(self) -> str:
         """A short name for the run's input, for figure titles: the configured inputs if the
         config names them, else the result file's name."""

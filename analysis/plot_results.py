@@ -112,9 +112,9 @@ def _histogram_with_cdf(values: np.ndarray, flagged: int | None, mean: float | N
         handles.append(ax.axvline(threshold, **THRESHOLD_STYLE))
         labels.append(f"{desc}\nflagged: {flagged:,} of {len(values):,} {unit} "
                       f"({100.0 * flagged / max(len(values), 1):.1f}%)")
-    # On the twin axis so the CDF line does not cross the legend box.
-    cdf_ax.legend(handles=handles, labels=labels, loc="center right", fontsize=9,
-                  framealpha=0.9)
+    # Below the axes: bars and the CDF can fill any part of the plot area.
+    cdf_ax.legend(handles=handles, labels=labels, loc="upper center", fontsize=9, ncol=3,
+                  bbox_to_anchor=(0.5, -0.13), frameon=False)
     ax.set_title(title)
     return fig
 

@@ -1,0 +1,37 @@
+// Option groups shared by crd's subcommands, parsing (command line, then --config INI), and the
+// effective configuration rendered back as INI for /config in the result file.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "crd/pipeline/options.hpp"
+
+namespace crd::cli {
+
+namespace po = boost::program_options;
+
+// "64M", "1G", "4096", "512K" → bytes (powers of 1024). Throws UsageError.
+std::uint64_t parse_size(const std::string& text, const std::string& option);
+
+// The option groups. Each add_* registers options whose values land in the given structs after
+// parse() (via notifiers).
+po::options_description input_options(pipeline::CommonOptions& common);
+po::options_description run_options(pipeline::CommonOptions& common, std::string& config_path);
+po::options_description discovery_options(pipeline::DiscoverOptions& options, bool with_thresholds);
+
+struct ParsedCommand {
+  po::variables_map vm;
+  std::string config_ini;  // effective options, INI
+};
+
+// Parses argv (after the subcommand) against `visible` + positional inputs, then the INI file
+// named by --config if any (the command line wins). Throws UsageError with a one-line message.
+ParsedCommand parse_command(int argc, char** argv, const po::options_description& visible,
+                            const std::string& positional_name, const std::string& config_path_option);
+
+std::string join_command_line(int argc, char** argv);
+
+}  // namespace crd::cli

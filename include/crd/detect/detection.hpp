@@ -1,0 +1,88 @@
+// Detection (paper §4.3) across ranks: page flags, neighborhood badness, and where each label
+// occurs. Collective; plain C++ over a Transport (unit-tested with the in-process transport).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "crd/comm/transport.hpp"
+#include "crd/detect/page_scores.hpp"
+#include "crd/detect/threshold.hpp"
+#include "crd/hash/digest.hpp"
+
+namespace crd::detect {
+
+struct DetectOptions {
+  Threshold page_threshold;
+  Threshold neighborhood_threshold;
+  std::uint64_t min_labeled = 1;
+  BadnessMode badness = BadnessMode::Pages;
+  int max_neighborhood_depth = -1;  // < 0: unlimited; 0: hosts only
+  std::uint64_t provenance_samples = 5;
+};
+
+// The labeled set as this rank holds it: the labels it owns, by hash, ids first_id, first_id + 1, …
+struct LabelSlice {
+  std::uint64_t first_id = 0;
+  std::vector<Digest> hashes;
+  std::vector<std::uint64_t> lengths;
+  std::vector<std::string> samples;
+};
+
+struct PageRow {
+  std::string url;
+  std::uint32_t chunks = 0;
+  std::uint32_t labeled = 0;
+  double containment = 0;
+  std::uint8_t flagged = 0;
+  std::vector<std::uint32_t> positions;
+  std::vector<std::uint32_t> label_ids;
+};
+
+struct NeighborhoodRow {
+  std::string prefix;
+  std::uint32_t depth = 0;
+  std::uint64_t pages = 0;
+  std::uint64_t chunks = 0;
+  std::uint64_t labeled = 0;
+  double badness = 0;
+  std::uint8_t flagged = 0;
+};
+
+struct LabelUse {  // parallel to LabelSlice rows
+  std::uint64_t pages = 0;
+  std::uint64_t neighborhoods = 0;
+  std::uint64_t occurrences = 0;
+  std::vector<std::string> sample_urls;  // the smallest page keys, ascending
+};
+
+struct DetectionStats {
+  double page_mean = 0, page_sigma = 0, page_threshold = 0;
+  double neighborhood_mean = 0, neighborhood_sigma = 0, neighborhood_threshold = 0;
+  std::uint64_t pages = 0, flagged_pages = 0, neighborhoods = 0, flagged_neighborhoods = 0;
+};
+
+struct DetectionResult {
+  std::vector<PageRow> pages;                  // this rank's slice, by url across ranks
+  std::vector<NeighborhoodRow> neighborhoods;  // this rank's slice, by prefix across ranks
+  std::vector<LabelUse> label_use;             // for this rank's LabelSlice
+  DetectionStats stats;
+};
+
+// Collective. keys: this rank's page keys; scores: its pages' scores.
+DetectionResult detect(comm::Transport& transport, const std::vector<std::string>& keys,
+                       const PageScores& scores, const LabelSlice& labels, const DetectOptions& options,
+                       std::size_t round_bytes);
+
+// Pieces of detect(), exposed for tests.
+// Neighborhood totals on their owner ranks (unsorted, badness set, flags not yet).
+std::vector<NeighborhoodRow> aggregate_neighborhoods(comm::Transport& transport,
+                                                     const std::vector<std::string>& keys,
+                                                     const PageScores& scores, const DetectOptions& options,
+                                                     std::size_t round_bytes);
+std::vector<LabelUse> label_provenance(comm::Transport& transport, const std::vector<std::string>& keys,
+                                       const PageScores& scores, const LabelSlice& labels,
+                                       const DetectOptions& options, std::size_t round_bytes);
+
+}  // namespace crd::detect

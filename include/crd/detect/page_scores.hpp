@@ -1,0 +1,33 @@
+// Page containment (paper §4.1 step 5): labeled chunks / chunks after stop-chunk removal, with
+// the positions of the labeled chunks in the page and their label ids (the overlap distribution).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace crd::detect {
+
+inline constexpr std::uint64_t kNoLabel = ~std::uint64_t{0};
+
+struct PageScores {
+  // Only pages with at least one chunk after stop removal; `page` is the local page index.
+  std::vector<std::uint32_t> page;
+  std::vector<std::uint32_t> chunks;
+  std::vector<std::uint32_t> labeled;
+  std::vector<double> containment;
+  // Page i's matches are positions/label_ids[match_offsets[i] … match_offsets[i+1]); a position is
+  // the chunk's index among the page's chunks that remain after stop-chunk removal.
+  std::vector<std::uint64_t> match_offsets{0};
+  std::vector<std::uint32_t> positions;
+  std::vector<std::uint32_t> label_ids;
+
+  std::size_t size() const { return page.size(); }
+};
+
+// page_offsets (n + 1) and chunk_ids: each page's chunk ids in page order. label_of and is_stop are
+// indexed by chunk id: its label id (or kNoLabel), and whether it is a stop chunk.
+PageScores score_pages(std::span<const std::uint64_t> page_offsets, std::span<const std::uint32_t> chunk_ids,
+                       std::span<const std::uint64_t> label_of, std::span<const std::uint8_t> is_stop);
+
+}  // namespace crd::detect

@@ -1,0 +1,45 @@
+// Corpus scan: one rank reads its shard, cleans URLs (paper §4.4.1), hashes every file and every
+// chunk (§4.5) and tallies them locally. Optionally keeps each page's chunk-id vector so detection
+// can run without reading the corpus again (crd run).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "crd/chunk/chunker.hpp"
+#include "crd/core/counters.hpp"
+#include "crd/discover/local_tally.hpp"
+#include "crd/io/inputs.hpp"
+#include "crd/url/url_key.hpp"
+
+namespace crd::discover {
+
+struct ScanOptions {
+  std::string chunker = "scan";
+  chunk::ChunkerOptions chunking;
+  url::RecursionRules recursion;
+  std::size_t sample_bytes = 256;
+  bool keep_page_chunks = false;
+  io::ReadOptions read;
+};
+
+struct ScannedShard {
+  PageKeys keys;                  // by local page index
+  LocalTally chunks{256};
+  LocalTally files{0};
+  // keep_page_chunks: page p's chunk ids are page_chunk_ids[page_offsets[p] … page_offsets[p+1]).
+  std::vector<std::uint64_t> page_offsets{0};
+  std::vector<std::uint32_t> page_chunk_ids;
+  Counters counters;
+  std::vector<io::ReadError> errors;
+};
+
+// Progress callback: called after each input file with (bytes done in this shard, documents done).
+using ScanProgress = std::function<void(std::uint64_t bytes, std::uint64_t documents)>;
+
+ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vector<std::size_t>& shard,
+                        const ScanOptions& options, const ScanProgress& progress = {});
+
+}  // namespace crd::discover

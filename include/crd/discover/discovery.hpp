@@ -1,0 +1,53 @@
+// Blind discovery over one kind of item (chunks or files): global counts on owner ranks, the
+// labeled set L (paper §4.2), its annotations, and the frequency histogram. Plain C++ over a
+// Transport: unit-tested with the in-process transport.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "crd/comm/transport.hpp"
+#include "crd/discover/histogram.hpp"
+#include "crd/discover/label_rules.hpp"
+#include "crd/discover/local_tally.hpp"
+#include "crd/discover/owner_tally.hpp"
+
+namespace crd::discover {
+
+struct LabelRow {
+  Digest hash;
+  std::uint64_t count = 0;
+  std::uint64_t length = 0;
+  std::string sample;
+  std::string sample_url;
+};
+
+struct LabeledTable {
+  // This rank's slice. From discover_labels: the labels this rank owns, by hash (rank order is
+  // hash order, as owner_of is monotone in the leading bits); sort_by_count reorders for output.
+  std::vector<LabelRow> rows;
+  std::uint64_t threshold = 0;
+  std::uint64_t total = 0;          // occurrences counted, all ranks
+  std::uint64_t distinct = 0;       // distinct items, all ranks
+  std::uint64_t labeled = 0;        // rows, all ranks
+  std::uint64_t stop_removed = 0;   // distinct items over the threshold dropped as stop items
+};
+
+struct TallyDiscovery {
+  LabeledTable table;
+  std::uint64_t first_label_id = 0;          // global id of table.rows[0] (ids in hash order)
+  std::vector<HistogramRow> histogram;       // this rank's slice, ascending
+  std::vector<TaggedId> labeled_local;       // local ids (in the LocalTally) labeled, with label ids
+};
+
+// Collective.
+TallyDiscovery discover_labels(comm::Transport& transport, const LocalTally& local,
+                               const PageKeys& keys, const LabelRules& rules,
+                               std::size_t round_bytes, ShuffleTotals& totals);
+
+// Orders label rows for output: count descending, then hash ascending (collective).
+std::vector<LabelRow> sort_by_count(comm::Transport& transport, std::vector<LabelRow> rows,
+                                    std::size_t round_bytes);
+
+}  // namespace crd::discover

@@ -1,0 +1,23 @@
+// Frequency–occurrence histogram (paper Figs. 1–2): for each occurrence count c, how many
+// distinct items occur exactly c times.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "crd/comm/transport.hpp"
+
+namespace crd::discover {
+
+struct HistogramRow {
+  std::uint64_t occurrences = 0;
+  std::uint64_t distinct = 0;
+};
+
+// Collective. counts: the global counts of the items this rank owns. Returns this rank's slice of
+// the global histogram, ascending by occurrences across ranks.
+std::vector<HistogramRow> build_histogram(comm::Transport& transport,
+                                          const std::vector<std::uint64_t>& counts,
+                                          std::size_t round_bytes);
+
+}  // namespace crd::discover

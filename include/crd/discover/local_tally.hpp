@@ -1,0 +1,56 @@
+// LocalTally: what one rank saw of each distinct hash in its shard — occurrences, length, the page
+// whose key sorts first, and (for chunks) a text sample. Ids are dense, in first-seen order.
+//
+// Memory per distinct hash: a 28-byte map slot plus ~60 bytes of columns, plus the sample
+// (≤ sample_bytes) when samples are kept. docs/memory.md has the full model.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "crd/discover/digest_map.hpp"
+#include "crd/hash/digest.hpp"
+
+namespace crd::discover {
+
+// Page keys of this rank's shard, by local page index.
+using PageKeys = std::vector<std::string>;
+
+class LocalTally {
+ public:
+  // sample_bytes = 0 keeps no samples (files).
+  explicit LocalTally(std::size_t sample_bytes);
+
+  // Records one occurrence of `digest` on page `page` (an index into keys). `text` is the
+  // normalized chunk (only its first sample_bytes bytes are kept, at first sight).
+  std::uint32_t add(const Digest& digest, std::uint64_t length, std::string_view text,
+                    std::uint32_t page, const PageKeys& keys);
+
+  std::size_t distinct() const { return digests_.size(); }
+  std::uint64_t total() const { return total_; }
+  const Digest& digest(std::uint32_t id) const { return digests_[id]; }
+  std::uint64_t count(std::uint32_t id) const { return counts_[id]; }
+  std::uint64_t length(std::uint32_t id) const { return lengths_[id]; }
+  std::uint32_t first_page(std::uint32_t id) const { return first_page_[id]; }
+  std::string_view sample(std::uint32_t id) const;
+  // Local id of a digest, or -1.
+  std::int64_t find(const Digest& digest) const;
+
+  std::size_t memory_bytes() const;
+
+ private:
+  std::size_t sample_bytes_;
+  DigestMap<std::uint32_t> index_;
+  std::vector<Digest> digests_;
+  std::vector<std::uint64_t> counts_;
+  std::vector<std::uint64_t> lengths_;
+  std::vector<std::uint32_t> first_page_;
+  std::vector<std::uint64_t> sample_offset_;  // into arena_; n + 1 entries when samples are kept
+  std::string arena_;
+  std::uint64_t total_ = 0;
+};
+
+}  // namespace crd::discover

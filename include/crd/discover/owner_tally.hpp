@@ -1,0 +1,70 @@
+// OwnerTally and the three exchanges that build and use it:
+//   1. exchange_counts: every rank sends each distinct local hash (count, length) to its owner
+//      (owner_of: leading hash bits), which sums them — the global count lives on one rank only.
+//   2. notify_reporters: the owner tells each rank which of the hashes it reported were selected
+//      (labeled), by position in what that rank sent, so each rank learns exactly the labeled
+//      hashes of its own shard — the join of discovery and detection, with no replication.
+//   3. gather_annotations: ranks send, for selected hashes, their first page key and the sample;
+//      the owner keeps the smallest key, so the choice does not depend on the rank count.
+// All three are collective.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "crd/comm/transport.hpp"
+#include "crd/discover/digest_map.hpp"
+#include "crd/discover/local_tally.hpp"
+#include "crd/shuffle/exchange.hpp"
+
+namespace crd::discover {
+
+struct OwnerTally {
+  DigestMap<std::uint32_t> index;
+  std::vector<Digest> digests;
+  std::vector<std::uint64_t> counts;
+  std::vector<std::uint64_t> lengths;
+  // reported_by[s][k]: owner id of the k-th hash rank s sent here (in its send order).
+  std::vector<std::vector<std::uint32_t>> reported_by;
+
+  std::size_t distinct() const { return digests.size(); }
+  std::size_t memory_bytes() const;
+};
+
+struct ShuffleTotals {
+  std::uint64_t rounds = 0;
+  std::uint64_t bytes_sent = 0;
+  void add(const shuffle::ExchangeStats& s) {
+    rounds += s.rounds;
+    bytes_sent += s.bytes_sent;
+  }
+};
+
+OwnerTally exchange_counts(comm::Transport& transport, const LocalTally& local,
+                           std::size_t round_bytes, ShuffleTotals& totals);
+
+struct TaggedId {
+  std::uint32_t local_id = 0;
+  std::uint64_t tag = 0;
+};
+inline constexpr std::uint64_t kNotSelected = ~std::uint64_t{0};
+
+// tags[owner id] != kNotSelected marks the hashes to announce, with a value (e.g. the label id).
+// Returns, on each rank, its local ids that were announced with their tags, ascending by id.
+std::vector<TaggedId> notify_reporters(comm::Transport& transport, const OwnerTally& owned,
+                                       const std::vector<std::uint64_t>& tags, const LocalTally& local,
+                                       std::size_t round_bytes, ShuffleTotals& totals);
+
+struct Annotation {
+  std::string sample;
+  std::string sample_url;
+};
+
+// Returns annotations by owner id (entries for unselected ids stay empty).
+std::vector<Annotation> gather_annotations(comm::Transport& transport, const OwnerTally& owned,
+                                           const std::vector<TaggedId>& selected_local,
+                                           const LocalTally& local, const PageKeys& keys,
+                                           std::size_t round_bytes, ShuffleTotals& totals);
+
+}  // namespace crd::discover

@@ -1,0 +1,21 @@
+// crd discover: read → hash → count by owner → label → write (collective over all ranks).
+#pragma once
+
+#include "crd/comm/mpi_transport.hpp"
+#include "crd/discover/discovery.hpp"
+#include "crd/output/result_file.hpp"
+#include "crd/pipeline/options.hpp"
+
+namespace crd::pipeline {
+
+// Collective. Throws UsageError/FatalError on every rank alike.
+void run_discover(const CommonOptions& common, const DiscoverOptions& options,
+                  comm::MpiTransport& transport);
+
+// Writes one labeled table and its histogram under `group` ("/discovery/chunks" and
+// "/discovery/chunk_histogram" for chunks). Collective.
+void write_labeled_table(output::ResultFile& file, const std::string& table_group,
+                         const std::string& histogram_group, const discover::TallyDiscovery& result,
+                         bool with_samples, std::uint64_t min_length);
+
+}  // namespace crd::pipeline

@@ -1,0 +1,43 @@
+// Progress of a long phase on stderr, from rank 0 only: bytes and documents done, rate, ETA.
+// On a terminal it redraws one line; otherwise it prints a timestamped line every interval.
+// update() is local (no communication), so it never slows the ranks down; rank 0 extrapolates
+// the job's progress from its own shard, which assign_shards balanced by size.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "crd/comm/transport.hpp"
+#include "crd/io/inputs.hpp"
+
+namespace crd::pipeline {
+
+std::uint64_t total_bytes(const std::vector<io::InputFile>& files);
+
+class Progress {
+ public:
+  // total_bytes: the whole job's input bytes; interval 0 = silent.
+  Progress(comm::Transport& transport, std::string phase, std::uint64_t total_bytes, double interval_seconds);
+  // This rank's bytes and documents done so far in the phase.
+  void update(std::uint64_t bytes, std::uint64_t documents);
+  // Collective: prints the job-wide totals and rate once.
+  void finish(comm::Transport& transport);
+
+ private:
+  void print(std::uint64_t bytes, std::uint64_t documents, bool final_line);
+
+  bool active_;
+  bool tty_;
+  int nranks_;
+  std::string phase_;
+  std::uint64_t total_bytes_;
+  double interval_;
+  std::uint64_t bytes_ = 0;
+  std::uint64_t documents_ = 0;
+  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point last_;
+};
+
+}  // namespace crd::pipeline

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# One command from a fresh Debian 12 machine to a result: installs the dependencies, builds crd,
+# fetches a real HTML corpus (Debian documentation packages), runs `crd discover` on it with two
+# MPI ranks, and prints a human summary of the result file.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+scripts/install_deps.sh
+scripts/build.sh
+corpus=$(scripts/fetch_corpus.sh)
+mkdir -p results
+scripts/mpirun.sh -np 2 build/crd discover "$corpus" --config configs/quickstart.ini -o results/quickstart.h5
+build/crd inspect results/quickstart.h5 --top 10

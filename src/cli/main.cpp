@@ -1,0 +1,85 @@
+// crd's command line: subcommand dispatch, help and version, and the error → exit-status policy.
+//
+// Exit status: 0 success, 1 fatal error (cannot continue), 2 usage error. UsageError and
+// FatalError are raised on every rank alike (options and inputs are the same everywhere, and
+// the writers agree before throwing), so rank 0 prints one line and all ranks exit cleanly. Any
+// other exception is known to one rank only: it aborts the whole job, naming the rank.
+#include "crd/cli/main.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "crd/cli/commands.hpp"
+#include "crd/comm/mpi_transport.hpp"
+#include "crd/core/error.hpp"
+#include "crd/core/version.hpp"
+
+namespace crd::cli {
+namespace {
+
+void print_usage(std::ostream& out) {
+  out << "crd " << version() << " — precise content-reuse detection (Ardi & Heidemann, SIGCOMM CCR 2019)\n\n"
+      << "usage: mpirun -np N crd COMMAND [options] INPUT…\n\n"
+      << "commands:\n"
+      << "  discover   blind discovery: count every chunk and file, label the frequent ones (HDF5 out)\n"
+      << "  label      informed discovery: turn an expert corpus into a labeled set\n"
+      << "  detect     score pages and URL neighborhoods against labeled sets\n"
+      << "  run        discover then detect, reading the corpus once\n"
+      << "  inspect    human summary of a result file (no MPI needed)\n"
+      << "  check      check single pages against a labeled set (no MPI needed)\n\n"
+      << "INPUT: .warc[.gz] / .arc[.gz] files, directories (walked recursively), @LIST files.\n"
+      << "crd COMMAND --help lists a command's options; docs/ has the method, schema and tuning.\n";
+}
+
+bool is_rank0() {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (initialized == 0 || finalized != 0) return true;
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank == 0;
+}
+
+}  // namespace
+
+int run_main(int argc, char** argv) {
+  if (argc < 2) {
+    print_usage(std::cerr);
+    return 2;
+  }
+  const std::string command = argv[1];
+  if (command == "--help" || command == "-h" || command == "help") {
+    print_usage(std::cout);
+    return 0;
+  }
+  if (command == "--version" || command == "-V") {
+    std::cout << "crd " << version() << "\n";
+    return 0;
+  }
+  const Command* cmd = find_command(command);
+  if (cmd == nullptr) {
+    std::fprintf(stderr, "crd: error: unknown command '%s' (try crd --help)\n", command.c_str());
+    return 2;
+  }
+  try {
+    return cmd->run(argc - 1, argv + 1);
+  } catch (const UsageError& e) {
+    if (is_rank0()) std::fprintf(stderr, "crd %s: error: %s\n", command.c_str(), e.what());
+    return 2;
+  } catch (const FatalError& e) {
+    if (is_rank0()) std::fprintf(stderr, "crd %s: fatal: %s\n", command.c_str(), e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (initialized != 0) comm::abort_job(command + ": " + e.what(), 1);
+    std::fprintf(stderr, "crd %s: fatal: %s\n", command.c_str(), e.what());
+    return 1;
+  }
+}
+
+}  // namespace crd::cli

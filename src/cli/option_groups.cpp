@@ -1,0 +1,184 @@
+// Option groups and parsing for crd's subcommands.
+#include "crd/cli/option_groups.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include "crd/core/error.hpp"
+
+namespace crd::cli {
+
+std::uint64_t parse_size(const std::string& text, const std::string& option) {
+  std::size_t pos = 0;
+  std::uint64_t value = 0;
+  try {
+    value = std::stoull(text, &pos);
+  } catch (const std::exception&) {
+    throw UsageError("option --" + option + ": '" + text + "' is not a size (e.g. 4096, 512K, 64M, 2G)");
+  }
+  std::string suffix = text.substr(pos);
+  if (!suffix.empty() && (suffix.back() == 'B' || suffix.back() == 'b')) suffix.pop_back();
+  if (!suffix.empty() && (suffix.back() == 'i')) suffix.pop_back();
+  int shift = 0;
+  if (suffix.empty()) {
+    shift = 0;
+  } else if (suffix == "K" || suffix == "k") {
+    shift = 10;
+  } else if (suffix == "M" || suffix == "m") {
+    shift = 20;
+  } else if (suffix == "G" || suffix == "g") {
+    shift = 30;
+  } else if (suffix == "T" || suffix == "t") {
+    shift = 40;
+  } else {
+    throw UsageError("option --" + option + ": unknown size suffix in '" + text + "'");
+  }
+  return value << shift;
+}
+
+namespace {
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    for (auto& c : item) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+}  // namespace
+
+po::options_description input_options(pipeline::CommonOptions& c) {
+  po::options_description d("Input, cleaning and chunking");
+  d.add_options()
+      ("chunker", po::value<std::string>()->default_value("scan")->notifier([&c](const std::string& v) {
+         if (v != "scan" && v != "dom") throw UsageError("option --chunker: expected 'scan' or 'dom', got '" + v + "'");
+         c.scan.chunker = v;
+       }), "scan: split raw markup (fast, the default); dom: split the gumbo HTML5 tree's visible text")
+      ("tags", po::value<std::string>()->default_value("p,div")->notifier([&c](const std::string& v) {
+         auto tags = split_list(v);
+         if (tags.empty()) throw UsageError("option --tags: needs at least one tag name");
+         c.scan.chunking.tags = tags;
+       }), "boundary tags, comma-separated")
+      ("max-depth", po::value<int>()->default_value(c.scan.recursion.max_depth)->notifier([&c](int v) {
+         if (v < 1) throw UsageError("option --max-depth: must be at least 1");
+         c.scan.recursion.max_depth = v;
+       }), "drop URLs with more path components than this (recursion errors)")
+      ("max-repeat", po::value<int>()->default_value(c.scan.recursion.max_repeat)->notifier([&c](int v) {
+         if (v < 0) throw UsageError("option --max-repeat: must be ≥ 0");
+         c.scan.recursion.max_repeat = v;
+       }), "drop URLs in which one path component occurs more often than this (0 = off)")
+      ("max-record-bytes", po::value<std::string>()->default_value("64M")->notifier([&c](const std::string& v) {
+         c.scan.read.max_record_bytes = parse_size(v, "max-record-bytes");
+       }), "skip archive records larger than this without reading them")
+      ("sample-bytes", po::value<std::size_t>()->default_value(256)->notifier([&c](std::size_t v) {
+         if (v == 0 || v > 65536) throw UsageError("option --sample-bytes: must be 1..65536");
+         c.scan.sample_bytes = v;
+       }), "bytes of each labeled chunk's text kept as its sample");
+  return d;
+}
+
+po::options_description run_options(pipeline::CommonOptions& c, std::string& config_path) {
+  po::options_description d("Output and run control");
+  d.add_options()
+      ("output,o", po::value<std::string>()->required()->notifier([&c](const std::string& v) { c.output = v; }),
+       "result file (HDF5); written as NAME.tmp-* and renamed when complete")
+      ("config", po::value<std::string>(&config_path), "read options from this INI file (command line wins)")
+      ("shuffle-buffer", po::value<std::string>()->default_value("64M")->notifier([&c](const std::string& v) {
+         c.round_bytes = parse_size(v, "shuffle-buffer");
+         if (c.round_bytes < 4096) throw UsageError("option --shuffle-buffer: must be at least 4K");
+       }), "payload each rank sends per all-to-all round (bounds message memory)")
+      ("progress-interval", po::value<double>()->default_value(10)->notifier([&c](double v) {
+         if (v < 0) throw UsageError("option --progress-interval: must be ≥ 0");
+         c.progress_interval = v;
+       }), "seconds between progress lines on stderr (0 = none)");
+  return d;
+}
+
+po::options_description discovery_options(pipeline::DiscoverOptions& o, bool with_thresholds) {
+  po::options_description d("Discovery (labeling)");
+  if (with_thresholds) {
+    d.add_options()
+        ("chunk-threshold", po::value<std::uint64_t>(&o.chunk_threshold)->default_value(10),
+         "label chunks occurring more than this many times")
+        ("file-threshold", po::value<std::uint64_t>(&o.file_threshold)->default_value(10),
+         "label whole files occurring more than this many times");
+  }
+  d.add_options()
+      ("stop-chunks", po::value<std::string>(&o.stop_chunks),
+       "file of stop chunks/files: one 40-hex SHA-1 or one literal chunk per line")
+      ("min-chunk-length", po::value<std::uint64_t>(&o.min_chunk_length)->default_value(0),
+       "treat chunks shorter than this many normalized bytes as stop chunks");
+  return d;
+}
+
+namespace {
+
+std::string render_value(const po::variable_value& v) {
+  const auto& a = v.value();
+  if (const auto* s = boost::any_cast<std::string>(&a)) return *s;
+  if (const auto* u = boost::any_cast<std::uint64_t>(&a)) return std::to_string(*u);
+  if (const auto* z = boost::any_cast<std::size_t>(&a)) return std::to_string(*z);
+  if (const auto* i = boost::any_cast<int>(&a)) return std::to_string(*i);
+  if (const auto* f = boost::any_cast<double>(&a)) {
+    std::ostringstream out;
+    out << *f;
+    return out.str();
+  }
+  if (const auto* b = boost::any_cast<bool>(&a)) return *b ? "true" : "false";
+  if (const auto* vs = boost::any_cast<std::vector<std::string>>(&a)) {
+    std::string out;
+    for (const auto& s : *vs) out += (out.empty() ? "" : ",") + s;
+    return out;
+  }
+  return "?";
+}
+
+}  // namespace
+
+ParsedCommand parse_command(int argc, char** argv, const po::options_description& visible,
+                            const std::string& positional_name, const std::string& config_path_option) {
+  po::options_description all;
+  all.add(visible);
+  po::positional_options_description positional;
+  if (!positional_name.empty()) {
+    all.add_options()(positional_name.c_str(), po::value<std::vector<std::string>>(), "");
+    positional.add(positional_name.c_str(), -1);
+  }
+  ParsedCommand parsed;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), parsed.vm);
+    if (parsed.vm.count(config_path_option) != 0) {
+      const auto path = parsed.vm[config_path_option].as<std::string>();
+      std::ifstream in(path);
+      if (!in) throw UsageError("cannot read config file '" + path + "'");
+      po::store(po::parse_config_file(in, visible, false), parsed.vm);
+    }
+    po::notify(parsed.vm);
+  } catch (const po::error& e) {
+    throw UsageError(e.what());
+  }
+  std::ostringstream ini;
+  ini << "# crd effective options\n";
+  for (const auto& opt : visible.options()) {
+    const auto& name = opt->long_name();
+    if (name == config_path_option || name == "help" || parsed.vm.count(name) == 0) continue;
+    ini << name << " = " << render_value(parsed.vm[name]) << "\n";
+  }
+  parsed.config_ini = ini.str();
+  return parsed;
+}
+
+std::string join_command_line(int argc, char** argv) {
+  std::string out;
+  for (int i = 0; i < argc; ++i) {
+    if (i > 0) out += ' ';
+    out += argv[i];
+  }
+  return out;
+}
+
+}  // namespace crd::cli

@@ -1,0 +1,131 @@
+// detect(): statistics and thresholds over all pages and neighborhoods, flags, and output order.
+#include "crd/detect/detection.hpp"
+
+#include <tuple>
+
+#include "crd/detect/exact_moments.hpp"
+#include "crd/shuffle/sort_across_ranks.hpp"
+
+namespace crd::detect {
+namespace {
+
+// Global moments: each rank's exact partial state is gathered and merged; integer sums make the
+// result independent of the rank count.
+ExactMoments global_moments(comm::Transport& transport, const ExactMoments& local) {
+  std::vector<std::uint64_t> words;
+  local.encode(words);
+  std::vector<std::byte> all;
+  std::vector<std::uint64_t> counts;
+  transport.allgatherv(std::as_bytes(std::span<const std::uint64_t>(words)), all, counts);
+  ExactMoments merged;
+  const auto* w = reinterpret_cast<const std::uint64_t*>(all.data());
+  for (std::size_t r = 0; r < counts.size(); ++r) merged.merge(ExactMoments::decode(std::span(w + 5 * r, 5)));
+  return merged;
+}
+
+std::vector<PageRow> sort_pages(comm::Transport& transport, std::vector<PageRow> rows, std::size_t round_bytes) {
+  return shuffle::sort_across_ranks(
+      transport, std::move(rows),
+      [](const PageRow& a, const PageRow& b) {
+        return std::tie(a.url, a.chunks, a.labeled, a.positions, a.label_ids) <
+               std::tie(b.url, b.chunks, b.labeled, b.positions, b.label_ids);
+      },
+      [](const PageRow& p, shuffle::ByteWriter& w) {
+        w.str(p.url).pod(p.chunks).pod(p.labeled).pod(p.containment).pod(p.flagged);
+        w.pod(static_cast<std::uint32_t>(p.positions.size()));
+        for (std::size_t i = 0; i < p.positions.size(); ++i) w.pod(p.positions[i]).pod(p.label_ids[i]);
+      },
+      [](shuffle::ByteReader& r) {
+        PageRow p;
+        p.url = std::string(r.str());
+        p.chunks = r.pod<std::uint32_t>();
+        p.labeled = r.pod<std::uint32_t>();
+        p.containment = r.pod<double>();
+        p.flagged = r.pod<std::uint8_t>();
+        for (auto n = r.pod<std::uint32_t>(); n > 0; --n) {
+          p.positions.push_back(r.pod<std::uint32_t>());
+          p.label_ids.push_back(r.pod<std::uint32_t>());
+        }
+        return p;
+      },
+      round_bytes);
+}
+
+std::vector<NeighborhoodRow> sort_neighborhoods(comm::Transport& transport, std::vector<NeighborhoodRow> rows,
+                                                std::size_t round_bytes) {
+  return shuffle::sort_across_ranks(
+      transport, std::move(rows), [](const NeighborhoodRow& a, const NeighborhoodRow& b) { return a.prefix < b.prefix; },
+      [](const NeighborhoodRow& n, shuffle::ByteWriter& w) {
+        w.str(n.prefix).pod(n.depth).pod(n.pages).pod(n.chunks).pod(n.labeled).pod(n.badness).pod(n.flagged);
+      },
+      [](shuffle::ByteReader& r) {
+        NeighborhoodRow n;
+        n.prefix = std::string(r.str());
+        n.depth = r.pod<std::uint32_t>();
+        n.pages = r.pod<std::uint64_t>();
+        n.chunks = r.pod<std::uint64_t>();
+        n.labeled = r.pod<std::uint64_t>();
+        n.badness = r.pod<double>();
+        n.flagged = r.pod<std::uint8_t>();
+        return n;
+      },
+      round_bytes);
+}
+
+}  // namespace
+
+DetectionResult detect(comm::Transport& transport, const std::vector<std::string>& keys,
+                       const PageScores& scores, const LabelSlice& labels, const DetectOptions& options,
+                       std::size_t round_bytes) {
+  DetectionResult out;
+  DetectionStats& s = out.stats;
+
+  ExactMoments page_local;
+  for (double c : scores.containment) page_local.add(c);
+  const ExactMoments pages = global_moments(transport, page_local);
+  s.pages = pages.count();
+  s.page_mean = pages.mean();
+  s.page_sigma = pages.sigma();
+  s.page_threshold = options.page_threshold.resolve(s.page_mean, s.page_sigma);
+
+  std::vector<PageRow> page_rows;
+  page_rows.reserve(scores.size());
+  for (std::size_t i = 0; i < scores.size(); ++i) {
+    PageRow row;
+    row.url = keys[scores.page[i]];
+    row.chunks = scores.chunks[i];
+    row.labeled = scores.labeled[i];
+    row.containment = scores.containment[i];
+    row.flagged = (row.containment > s.page_threshold && row.labeled >= options.min_labeled) ? 1 : 0;
+    row.positions.assign(scores.positions.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i]),
+                         scores.positions.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i + 1]));
+    row.label_ids.assign(scores.label_ids.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i]),
+                         scores.label_ids.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i + 1]));
+    s.flagged_pages += row.flagged;
+    page_rows.push_back(std::move(row));
+  }
+
+  auto hoods = aggregate_neighborhoods(transport, keys, scores, options, round_bytes);
+  ExactMoments hood_local;
+  for (const auto& n : hoods) hood_local.add(n.badness);
+  const ExactMoments all_hoods = global_moments(transport, hood_local);
+  s.neighborhoods = all_hoods.count();
+  s.neighborhood_mean = all_hoods.mean();
+  s.neighborhood_sigma = all_hoods.sigma();
+  s.neighborhood_threshold = options.neighborhood_threshold.resolve(s.neighborhood_mean, s.neighborhood_sigma);
+  for (auto& n : hoods) {
+    n.flagged = n.badness > s.neighborhood_threshold ? 1 : 0;
+    s.flagged_neighborhoods += n.flagged;
+  }
+  std::uint64_t flagged[2] = {s.flagged_pages, s.flagged_neighborhoods};
+  transport.allreduce(std::span<std::uint64_t>(flagged, 2), comm::ReduceOp::Sum);
+  s.flagged_pages = flagged[0];
+  s.flagged_neighborhoods = flagged[1];
+
+  out.label_use = label_provenance(transport, keys, scores, labels, options, round_bytes);
+  out.pages = sort_pages(transport, std::move(page_rows), round_bytes);
+  out.neighborhoods = sort_neighborhoods(transport, std::move(hoods), round_bytes);
+  return out;
+}
+
+}  // namespace crd::detect

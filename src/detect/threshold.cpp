@@ -1,0 +1,40 @@
+// Threshold and badness-mode parsing.
+#include "crd/detect/threshold.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "crd/core/error.hpp"
+
+namespace crd::detect {
+
+Threshold Threshold::parse(const std::string& text, const std::string& option) {
+  if (text == "auto") return {};
+  std::size_t pos = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &pos);
+  } catch (const std::exception&) {
+    pos = 0;
+  }
+  if (pos != text.size() || !std::isfinite(v) || v < 0)
+    throw UsageError("option --" + option + ": expected 'auto' or a number ≥ 0, got '" + text + "'");
+  return {false, v};
+}
+
+std::string Threshold::to_string() const {
+  if (automatic) return "auto";
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+BadnessMode parse_badness(const std::string& text) {
+  if (text == "pages") return BadnessMode::Pages;
+  if (text == "chunks") return BadnessMode::Chunks;
+  throw UsageError("option --badness: expected 'pages' or 'chunks', got '" + text + "'");
+}
+
+const char* to_string(BadnessMode mode) { return mode == BadnessMode::Pages ? "pages" : "chunks"; }
+
+}  // namespace crd::detect

@@ -1,0 +1,68 @@
+// scan_shard: the per-document hot path (key → clean → file hash → chunk → chunk hashes → tally).
+#include "crd/discover/corpus_scan.hpp"
+
+#include "crd/hash/sha1.hpp"
+
+namespace crd::discover {
+namespace {
+
+const char* drop_reason(url::RecursionVerdict v) {
+  switch (v) {
+    case url::RecursionVerdict::TooDeep: return "cleaning.dropped.too_deep";
+    case url::RecursionVerdict::RepeatedComponent: return "cleaning.dropped.repeated_component";
+    case url::RecursionVerdict::Ok: break;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vector<std::size_t>& shard,
+                        const ScanOptions& options, const ScanProgress& progress) {
+  ScannedShard out;
+  out.chunks = LocalTally(options.sample_bytes);
+  auto chunker = chunk::make_chunker(options.chunker, options.chunking);
+  Sha1 sha1_file;
+  Sha1 sha1_chunk;
+  std::uint64_t bytes_done = 0;
+  std::uint64_t documents_done = 0;
+
+  auto on_document = [&](io::Document&& doc) {
+    ++documents_done;
+    auto key = url::url_key(doc.url);
+    if (!key) {
+      out.counters.add("cleaning.dropped.no_host");
+      return;
+    }
+    if (const char* reason = drop_reason(url::check_recursion(*key, options.recursion))) {
+      out.counters.add(reason);
+      return;
+    }
+    const auto page = static_cast<std::uint32_t>(out.keys.size());
+    out.keys.push_back(std::move(*key));
+    out.files.add(sha1_file(doc.body), doc.body.size(), {}, page, out.keys);
+
+    if (io::is_chunkable(doc)) {
+      out.counters.add("documents.chunked");
+      out.counters.add("bytes.chunked", doc.body.size());
+      std::uint64_t chunks = 0;
+      chunker->chunk(doc.body, doc.charset, [&](std::string_view normalized) {
+        const std::uint32_t id = out.chunks.add(sha1_chunk(normalized), normalized.size(), normalized, page, out.keys);
+        if (options.keep_page_chunks) out.page_chunk_ids.push_back(id);
+        ++chunks;
+      });
+      out.counters.add("chunks", chunks);
+    }
+    if (options.keep_page_chunks) out.page_offsets.push_back(out.page_chunk_ids.size());
+  };
+
+  for (std::size_t index : shard) {
+    const io::InputFile& file = files[index];
+    io::read_input(file, out.counters, on_document, options.read, &out.errors);
+    bytes_done += file.size;
+    if (progress) progress(bytes_done, documents_done);
+  }
+  return out;
+}
+
+}  // namespace crd::discover

@@ -1,0 +1,77 @@
+// discover_labels: count → select → notify → annotate → sort.
+#include "crd/discover/discovery.hpp"
+
+#include <algorithm>
+
+#include "crd/shuffle/sort_across_ranks.hpp"
+
+namespace crd::discover {
+
+std::vector<LabelRow> sort_by_count(comm::Transport& transport, std::vector<LabelRow> rows,
+                                    std::size_t round_bytes) {
+  return shuffle::sort_across_ranks(
+      transport, std::move(rows),
+      [](const LabelRow& a, const LabelRow& b) {
+        if (a.count != b.count) return a.count > b.count;
+        return a.hash < b.hash;
+      },
+      [](const LabelRow& r, shuffle::ByteWriter& w) {
+        w.pod(r.hash).pod(r.count).pod(r.length).str(r.sample).str(r.sample_url);
+      },
+      [](shuffle::ByteReader& r) {
+        LabelRow row;
+        row.hash = r.pod<Digest>();
+        row.count = r.pod<std::uint64_t>();
+        row.length = r.pod<std::uint64_t>();
+        row.sample = std::string(r.str());
+        row.sample_url = std::string(r.str());
+        return row;
+      },
+      round_bytes);
+}
+
+TallyDiscovery discover_labels(comm::Transport& transport, const LocalTally& local,
+                               const PageKeys& keys, const LabelRules& rules,
+                               std::size_t round_bytes, ShuffleTotals& totals) {
+  OwnerTally owned = exchange_counts(transport, local, round_bytes, totals);
+
+  std::vector<std::uint32_t> selected;
+  std::uint64_t stop_removed = 0;
+  for (std::uint32_t id = 0; id < owned.distinct(); ++id) {
+    if (owned.counts[id] <= rules.threshold) continue;
+    if (rules.is_stop(owned.digests[id], owned.lengths[id])) {
+      ++stop_removed;
+    } else {
+      selected.push_back(id);
+    }
+  }
+  std::sort(selected.begin(), selected.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return owned.digests[a] < owned.digests[b]; });
+
+  TallyDiscovery out;
+  out.first_label_id = transport.exscan_sum(selected.size());
+  std::vector<std::uint64_t> tags(owned.distinct(), kNotSelected);
+  for (std::size_t i = 0; i < selected.size(); ++i) tags[selected[i]] = out.first_label_id + i;
+
+  out.labeled_local = notify_reporters(transport, owned, tags, local, round_bytes, totals);
+  std::vector<Annotation> notes =
+      gather_annotations(transport, owned, out.labeled_local, local, keys, round_bytes, totals);
+
+  out.table.rows.reserve(selected.size());
+  for (std::uint32_t id : selected) {
+    out.table.rows.push_back({owned.digests[id], owned.counts[id], owned.lengths[id],
+                              std::move(notes[id].sample), std::move(notes[id].sample_url)});
+  }
+
+  std::uint64_t sums[4] = {local.total(), owned.distinct(), selected.size(), stop_removed};
+  transport.allreduce(std::span<std::uint64_t>(sums, 4), comm::ReduceOp::Sum);
+  out.table.threshold = rules.threshold;
+  out.table.total = sums[0];
+  out.table.distinct = sums[1];
+  out.table.labeled = sums[2];
+  out.table.stop_removed = sums[3];
+  out.histogram = build_histogram(transport, owned.counts, round_bytes);
+  return out;
+}
+
+}  // namespace crd::discover

@@ -1,0 +1,132 @@
+// The count / notify / annotate exchanges between hash holders and hash owners.
+#include "crd/discover/owner_tally.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+#include "crd/shuffle/byte_codec.hpp"
+
+namespace crd::discover {
+namespace {
+
+// Wire record of exchange_counts: digest, count, length — 36 bytes, no padding.
+constexpr std::size_t kCountRecord = sizeof(Digest) + 2 * sizeof(std::uint64_t);
+
+std::array<std::byte, kCountRecord> encode_count(const Digest& d, std::uint64_t count, std::uint64_t length) {
+  std::array<std::byte, kCountRecord> rec;
+  std::memcpy(rec.data(), d.bytes.data(), sizeof(Digest));
+  std::memcpy(rec.data() + sizeof(Digest), &count, 8);
+  std::memcpy(rec.data() + sizeof(Digest) + 8, &length, 8);
+  return rec;
+}
+
+}  // namespace
+
+std::size_t OwnerTally::memory_bytes() const {
+  std::size_t bytes = index.memory_bytes() + digests.capacity() * sizeof(Digest) +
+                      (counts.capacity() + lengths.capacity()) * 8;
+  for (const auto& r : reported_by) bytes += r.capacity() * 4;
+  return bytes;
+}
+
+OwnerTally exchange_counts(comm::Transport& transport, const LocalTally& local,
+                           std::size_t round_bytes, ShuffleTotals& totals) {
+  const int nranks = transport.size();
+  shuffle::Buckets buckets(nranks);
+  for (std::uint32_t id = 0; id < local.distinct(); ++id) {
+    const Digest& d = local.digest(id);
+    buckets.add(owner_of(d, nranks), encode_count(d, local.count(id), local.length(id)));
+  }
+  OwnerTally owned;
+  owned.reported_by.resize(static_cast<std::size_t>(nranks));
+  totals.add(shuffle::exchange(transport, buckets, round_bytes,
+                               [&](int source, std::span<const std::byte> rec) {
+    Digest d;
+    std::uint64_t count = 0;
+    std::uint64_t length = 0;
+    std::memcpy(d.bytes.data(), rec.data(), sizeof(Digest));
+    std::memcpy(&count, rec.data() + sizeof(Digest), 8);
+    std::memcpy(&length, rec.data() + sizeof(Digest) + 8, 8);
+    bool inserted = false;
+    std::uint32_t& slot = owned.index.find_or_insert(d, inserted);
+    if (inserted) {
+      slot = static_cast<std::uint32_t>(owned.digests.size());
+      owned.digests.push_back(d);
+      owned.counts.push_back(0);
+      owned.lengths.push_back(length);
+    }
+    owned.counts[slot] += count;
+    owned.reported_by[static_cast<std::size_t>(source)].push_back(slot);
+  }));
+  return owned;
+}
+
+std::vector<TaggedId> notify_reporters(comm::Transport& transport, const OwnerTally& owned,
+                                       const std::vector<std::uint64_t>& tags, const LocalTally& local,
+                                       std::size_t round_bytes, ShuffleTotals& totals) {
+  // Notice: (position k in what the reporter sent here, tag) — 12 bytes instead of a digest.
+  struct Notice {
+    std::uint32_t position;
+    std::uint32_t tag_lo;
+    std::uint32_t tag_hi;
+  };
+  const int nranks = transport.size();
+  shuffle::Buckets buckets(nranks);
+  for (int s = 0; s < nranks; ++s) {
+    const auto& ids = owned.reported_by[static_cast<std::size_t>(s)];
+    for (std::uint32_t k = 0; k < ids.size(); ++k)
+      if (tags[ids[k]] != kNotSelected)
+        buckets.add_pod(s, Notice{k, static_cast<std::uint32_t>(tags[ids[k]]),
+                                  static_cast<std::uint32_t>(tags[ids[k]] >> 32)});
+  }
+  // What this rank sent to owner o, in order: its local ids whose owner is o, ascending. The
+  // k-th of them is the one a notice from o with position k refers to.
+  std::vector<std::vector<std::uint32_t>> sent(static_cast<std::size_t>(nranks));
+  for (std::uint32_t id = 0; id < local.distinct(); ++id)
+    sent[static_cast<std::size_t>(owner_of(local.digest(id), nranks))].push_back(id);
+
+  std::vector<TaggedId> result;
+  totals.add(shuffle::exchange(transport, buckets, round_bytes,
+                               [&](int source, std::span<const std::byte> rec) {
+    const auto n = shuffle::read_pod<Notice>(rec);
+    const std::uint64_t tag = (static_cast<std::uint64_t>(n.tag_hi) << 32) | n.tag_lo;
+    result.push_back({sent[static_cast<std::size_t>(source)].at(n.position), tag});
+  }));
+  std::sort(result.begin(), result.end(),
+            [](const TaggedId& a, const TaggedId& b) { return a.local_id < b.local_id; });
+  return result;
+}
+
+std::vector<Annotation> gather_annotations(comm::Transport& transport, const OwnerTally& owned,
+                                           const std::vector<TaggedId>& selected_local,
+                                           const LocalTally& local, const PageKeys& keys,
+                                           std::size_t round_bytes, ShuffleTotals& totals) {
+  const int nranks = transport.size();
+  shuffle::Buckets buckets(nranks);
+  shuffle::ByteWriter w;
+  for (const TaggedId& t : selected_local) {
+    const std::uint32_t id = t.local_id;
+    w.clear();
+    w.pod(local.digest(id)).str(keys[local.first_page(id)]).str(local.sample(id));
+    buckets.add(owner_of(local.digest(id), nranks), w.bytes());
+  }
+  std::vector<Annotation> out(owned.distinct());
+  std::vector<std::uint8_t> seen(owned.distinct(), 0);
+  totals.add(shuffle::exchange(transport, buckets, round_bytes,
+                               [&](int, std::span<const std::byte> rec) {
+    shuffle::ByteReader r(rec);
+    const auto d = r.pod<Digest>();
+    const std::string_view url = r.str();
+    const std::string_view sample = r.str();
+    const std::uint32_t* id = owned.index.find(d);
+    if (id == nullptr) return;  // cannot happen unless a rank's tables disagree
+    Annotation& a = out[*id];
+    if (seen[*id] == 0 || url < a.sample_url) a.sample_url = std::string(url);
+    if (seen[*id] == 0) a.sample = std::string(sample);
+    seen[*id] = 1;
+  }));
+  return out;
+}
+
+}  // namespace crd::discover

@@ -1,0 +1,100 @@
+// The discover pipeline and the writer of its tables.
+#include "crd/pipeline/discover_pipeline.hpp"
+
+#include <optional>
+
+#include "crd/pipeline/progress.hpp"
+
+namespace crd::pipeline {
+
+void write_labeled_table(output::ResultFile& file, const std::string& table_group,
+                         const std::string& histogram_group, const discover::TallyDiscovery& result,
+                         bool with_samples, std::uint64_t min_length) {
+  const auto& t = result.table;
+  std::vector<std::uint8_t> hashes;
+  std::vector<std::uint64_t> counts;
+  std::vector<std::uint64_t> lengths64;
+  std::vector<std::uint32_t> lengths32;
+  std::vector<std::string> samples;
+  std::vector<std::string> urls;
+  for (const auto& row : t.rows) {
+    hashes.insert(hashes.end(), row.hash.bytes.begin(), row.hash.bytes.end());
+    counts.push_back(row.count);
+    lengths64.push_back(row.length);
+    lengths32.push_back(static_cast<std::uint32_t>(row.length));
+    samples.push_back(row.sample);
+    urls.push_back(row.sample_url);
+  }
+  file.create_group(table_group);
+  file.write_matrix(table_group + "/hash", hashes, 20);
+  file.write_column(table_group + "/count", std::span<const std::uint64_t>(counts));
+  if (with_samples) {
+    file.write_column(table_group + "/length", std::span<const std::uint32_t>(lengths32));
+    file.write_strings(table_group + "/sample", samples);
+  } else {
+    file.write_column(table_group + "/length", std::span<const std::uint64_t>(lengths64));
+  }
+  file.write_strings(table_group + "/sample_url", urls);
+  file.set_attribute(table_group, "threshold", t.threshold);
+  file.set_attribute(table_group, "total", t.total);
+  file.set_attribute(table_group, "distinct", t.distinct);
+  file.set_attribute(table_group, "labeled", t.labeled);
+  file.set_attribute(table_group, "stop_removed", t.stop_removed);
+  if (with_samples) file.set_attribute(table_group, "min_chunk_length", min_length);
+
+  std::vector<std::uint64_t> occ;
+  std::vector<std::uint64_t> distinct;
+  for (const auto& h : result.histogram) {
+    occ.push_back(h.occurrences);
+    distinct.push_back(h.distinct);
+  }
+  file.create_group(histogram_group);
+  file.write_column(histogram_group + "/occurrences", std::span<const std::uint64_t>(occ));
+  file.write_column(histogram_group + "/distinct", std::span<const std::uint64_t>(distinct));
+}
+
+void run_discover(const CommonOptions& common, const DiscoverOptions& options,
+                  comm::MpiTransport& transport) {
+  PhaseTimer timer;
+  timer.start("expand");
+  Counters expand_counters;
+  const auto files = io::expand_inputs(common.inputs, expand_counters);
+  const auto shards = io::assign_shards(files, transport.size());
+  std::optional<discover::StopList> stop;
+  if (!options.stop_chunks.empty()) stop = discover::StopList::load(options.stop_chunks);
+
+  // Created before the long phases so an unwritable output fails at once, on every rank.
+  output::ResultFile file(transport, common.output);
+
+  timer.start("scan");
+  Progress progress(transport, "scan", total_bytes(files), common.progress_interval);
+  auto shard = discover::scan_shard(files, shards[static_cast<std::size_t>(transport.rank())], common.scan,
+                                    [&](std::uint64_t bytes, std::uint64_t docs) { progress.update(bytes, docs); });
+  progress.finish(transport);
+
+  discover::ShuffleTotals shuffled;
+  timer.start("discover_chunks");
+  const discover::LabelRules chunk_rules{options.chunk_threshold, options.min_chunk_length, stop ? &*stop : nullptr};
+  auto chunk_result = discover::discover_labels(transport, shard.chunks, shard.keys, chunk_rules,
+                                                common.round_bytes, shuffled);
+  timer.start("discover_files");
+  const discover::LabelRules file_rules{options.file_threshold, 0, stop ? &*stop : nullptr};
+  auto file_result = discover::discover_labels(transport, shard.files, shard.keys, file_rules,
+                                               common.round_bytes, shuffled);
+
+  timer.start("write");
+  if (transport.rank() == 0) shard.counters.merge(expand_counters);
+  shard.counters.add("shuffle.bytes_sent", shuffled.bytes_sent);
+  shard.counters.add("memory.tally_bytes", shard.chunks.memory_bytes() + shard.files.memory_bytes());
+  const Counters counters = merge_counters(transport, shard.counters);
+  chunk_result.table.rows = discover::sort_by_count(transport, std::move(chunk_result.table.rows), common.round_bytes);
+  file_result.table.rows = discover::sort_by_count(transport, std::move(file_result.table.rows), common.round_bytes);
+  write_labeled_table(file, "/discovery/chunks", "/discovery/chunk_histogram", chunk_result, true,
+                      options.min_chunk_length);
+  write_labeled_table(file, "/discovery/files", "/discovery/file_histogram", file_result, false, 0);
+  timer.stop();
+  write_run_report(file, transport, common.info, counters, timer, shard.errors);
+  file.commit();
+}
+
+}  // namespace crd::pipeline

@@ -1,0 +1,76 @@
+// Progress lines for long phases.
+#include "crd/pipeline/progress.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <ctime>
+
+namespace crd::pipeline {
+
+std::uint64_t total_bytes(const std::vector<io::InputFile>& files) {
+  std::uint64_t n = 0;
+  for (const auto& f : files) n += f.size;
+  return n;
+}
+
+Progress::Progress(comm::Transport& transport, std::string phase, std::uint64_t total_bytes,
+                   double interval_seconds)
+    : active_(transport.rank() == 0 && interval_seconds > 0),
+      tty_(isatty(STDERR_FILENO) != 0),
+      nranks_(transport.size()),
+      phase_(std::move(phase)),
+      total_bytes_(total_bytes),
+      interval_(interval_seconds),
+      start_(std::chrono::steady_clock::now()),
+      last_(start_) {}
+
+void Progress::update(std::uint64_t bytes, std::uint64_t documents) {
+  bytes_ = bytes;
+  documents_ = documents;
+  if (!active_) return;
+  const auto now = std::chrono::steady_clock::now();
+  const double since = std::chrono::duration<double>(now - last_).count();
+  if (since < (tty_ ? 0.5 : interval_)) return;
+  last_ = now;
+  // Extrapolate: rank 0's shard is about 1/nranks of the job.
+  print(bytes * static_cast<std::uint64_t>(nranks_), documents * static_cast<std::uint64_t>(nranks_), false);
+}
+
+void Progress::print(std::uint64_t bytes, std::uint64_t documents, bool final_line) {
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const double mb = static_cast<double>(bytes) / 1e6;
+  const double rate = elapsed > 0 ? mb / elapsed : 0;
+  const double docs_rate = elapsed > 0 ? static_cast<double>(documents) / elapsed : 0;
+  const double frac = total_bytes_ > 0 ? std::min(1.0, static_cast<double>(bytes) / static_cast<double>(total_bytes_)) : 1.0;
+  const double eta = (frac > 0 && !final_line) ? elapsed * (1 - frac) / frac : 0;
+  const char* estimate = final_line ? "" : "~";
+  if (tty_) {
+    constexpr int kWidth = 30;
+    const int filled = static_cast<int>(frac * kWidth);
+    std::string bar(static_cast<std::size_t>(filled), '#');
+    bar.append(static_cast<std::size_t>(kWidth - filled), '.');
+    std::fprintf(stderr, "\rcrd %s [%s] %s%.0f/%.0f MB %s%llu docs %.1f MB/s %.0f docs/s ETA %.0fs ",
+                 phase_.c_str(), bar.c_str(), estimate, mb, static_cast<double>(total_bytes_) / 1e6, estimate,
+                 static_cast<unsigned long long>(documents), rate, docs_rate, eta);
+    if (final_line) std::fputc('\n', stderr);
+  } else {
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    std::fprintf(stderr, "%s crd %s: %s%.1f%% %s%.0f/%.0f MB, %s%llu docs, %.1f MB/s, %.0f docs/s, ETA %.0f s\n",
+                 stamp, phase_.c_str(), estimate, frac * 100, estimate, mb, static_cast<double>(total_bytes_) / 1e6,
+                 estimate, static_cast<unsigned long long>(documents), rate, docs_rate, eta);
+  }
+  std::fflush(stderr);
+}
+
+void Progress::finish(comm::Transport& transport) {
+  std::uint64_t done[2] = {bytes_, documents_};
+  transport.allreduce(std::span<std::uint64_t>(done, 2), comm::ReduceOp::Sum);
+  if (active_) print(done[0], done[1], true);
+}
+
+}  // namespace crd::pipeline

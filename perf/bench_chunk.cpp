@@ -1,0 +1,123 @@
+// Chunker throughput on the Debian documentation HTML, held in memory: scan, scan+hash,
+// dom+hash, and the SHA-1 and memchr floors over the same bytes.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "crd/chunk/chunker.hpp"
+#include "crd/hash/sha1.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Corpus {
+  std::vector<std::string> pages;
+  std::int64_t bytes = 0;
+};
+
+// Every *.html file under the corpus directory, sorted by path so runs see the same order.
+const Corpus& corpus() {
+  static const Corpus c = [] {
+    Corpus out;
+    const char* env = std::getenv("CRD_CORPUS_DIR");
+    const fs::path root = env != nullptr ? env : CRD_DEFAULT_CORPUS_DIR;
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+      if (it->is_regular_file() && it->path().extension() == ".html") files.push_back(it->path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const fs::path& f : files) {
+      std::string page(static_cast<std::size_t>(fs::file_size(f, ec)), '\0');
+      std::ifstream in(f, std::ios::binary);
+      in.read(page.data(), static_cast<std::streamsize>(page.size()));
+      page.resize(static_cast<std::size_t>(in.gcount()));
+      out.pages.push_back(std::move(page));
+      out.bytes += static_cast<std::int64_t>(out.pages.back().size());
+    }
+    std::cerr << "corpus: " << out.pages.size() << " pages, " << out.bytes << " bytes from " << root << "\n";
+    return out;
+  }();
+  return c;
+}
+
+bool have_corpus(benchmark::State& state) {
+  if (corpus().pages.empty()) {
+    state.SkipWithError("no corpus: run scripts/fetch_corpus.sh or set CRD_CORPUS_DIR");
+    return false;
+  }
+  return true;
+}
+
+void BM_MemchrFloor(benchmark::State& state) {
+  if (!have_corpus(state)) return;
+  std::size_t count = 0;
+  for (auto _ : state) {
+    for (const std::string& page : corpus().pages) {
+      const char* p = page.data();
+      const char* end = p + page.size();
+      while (const void* hit = std::memchr(p, '<', static_cast<std::size_t>(end - p))) {
+        ++count;
+        p = static_cast<const char*>(hit) + 1;
+      }
+    }
+    benchmark::DoNotOptimize(count);
+  }
+  state.SetBytesProcessed(state.iterations() * corpus().bytes);
+}
+
+void BM_Sha1Files(benchmark::State& state) {
+  if (!have_corpus(state)) return;
+  crd::Sha1 sha1;
+  for (auto _ : state) {
+    for (const std::string& page : corpus().pages) benchmark::DoNotOptimize(sha1(page));
+  }
+  state.SetBytesProcessed(state.iterations() * corpus().bytes);
+}
+
+// kind: "scan" or "dom"; hash: also SHA-1 the file and every chunk, as the pipeline does.
+void run_chunker(benchmark::State& state, const char* kind, bool hash) {
+  if (!have_corpus(state)) return;
+  auto chunker = crd::chunk::make_chunker(kind, crd::chunk::ChunkerOptions{});
+  crd::Sha1 sha1;
+  std::uint64_t chunks = 0;
+  std::uint64_t chunk_bytes = 0;
+  std::uint8_t sink = 0;
+  for (auto _ : state) {
+    for (const std::string& page : corpus().pages) {
+      if (hash) sink ^= sha1(page).bytes[0];
+      chunker->chunk(page, "", [&](std::string_view chunk) {
+        ++chunks;
+        chunk_bytes += chunk.size();
+        if (hash) sink ^= sha1(chunk).bytes[0];
+      });
+    }
+    benchmark::DoNotOptimize(sink);
+  }
+  state.SetBytesProcessed(state.iterations() * corpus().bytes);
+  const auto iters = static_cast<double>(state.iterations());
+  state.counters["chunks"] = static_cast<double>(chunks) / iters;
+  state.counters["chunk_bytes"] = static_cast<double>(chunk_bytes) / iters;
+}
+
+void BM_ScanChunk(benchmark::State& state) { run_chunker(state, "scan", false); }
+void BM_ScanChunkHash(benchmark::State& state) { run_chunker(state, "scan", true); }
+void BM_DomChunkHash(benchmark::State& state) { run_chunker(state, "dom", true); }
+
+}  // namespace
+
+BENCHMARK(BM_MemchrFloor)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Sha1Files)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ScanChunk)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ScanChunkHash)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DomChunkHash)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+BENCHMARK_MAIN();

@@ -26,13 +26,14 @@ class Buckets {
     static_assert(std::is_trivially_copyable_v<T>);
     add(dest, std::as_bytes(std::span<const T>(&record, 1)));
   }
-  std::uint64_t bytes() const;    // payload bytes held, all destinations
+  std::uint64_t bytes() const;    // payload bytes held, all destinations (without framing)
   std::uint64_t records() const;
-  // (internal layout is the implementation's choice)
+  // Internal layout: per destination, records framed as a LEB128 varint length + bytes.
  private:
   friend struct BucketsAccess;
   std::vector<std::vector<std::byte>> data_;  // framed records per destination
   std::uint64_t records_ = 0;
+  std::uint64_t payload_bytes_ = 0;
 };
 
 struct ExchangeStats {
@@ -45,7 +46,9 @@ struct ExchangeStats {
 // once per received record, ordered by round, then source rank, then insertion order. Each round
 // sends at most round_bytes of payload per rank (at least one record per destination, so a record
 // larger than round_bytes still goes through); rounds continue until every rank has sent all.
-// Buckets are consumed (emptied).
+// Buckets are consumed (emptied). The round budget counts framed bytes (what goes on the wire);
+// ExchangeStats' byte counts are record payload without framing. The record span passed to
+// on_record is valid only during the call.
 ExchangeStats exchange(comm::Transport& transport, Buckets& buckets, std::size_t round_bytes,
                        const std::function<void(int source, std::span<const std::byte> record)>& on_record);
 

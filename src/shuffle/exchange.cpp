@@ -1,0 +1,149 @@
+// exchange(): MR-MPI-style bounded rounds over Transport::alltoallv, with varint-framed records.
+#include "crd/shuffle/exchange.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace crd::shuffle {
+
+// Framing: each record is a LEB128 varint length followed by its bytes. Records here are mostly
+// a few dozen bytes (digest + count), so one length byte instead of a fixed 4 or 8 matters.
+struct BucketsAccess {
+  static std::vector<std::vector<std::byte>>& data(Buckets& b) { return b.data_; }
+  static void reset(Buckets& b) {
+    for (auto& d : b.data_) std::vector<std::byte>().swap(d);  // release memory, not just size
+    b.records_ = 0;
+    b.payload_bytes_ = 0;
+  }
+};
+
+namespace {
+
+void put_varint(std::vector<std::byte>& out, std::uint64_t v) {
+  while (v >= 0x80) {
+    out.push_back(static_cast<std::byte>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<std::byte>(v));
+}
+
+// Decodes a varint at `at`, advancing it; false if the bytes end or the value overflows.
+bool get_varint(std::span<const std::byte> in, std::size_t& at, std::uint64_t& v) {
+  v = 0;
+  for (int shift = 0; shift < 64 && at < in.size(); shift += 7) {
+    const auto b = std::to_integer<std::uint64_t>(in[at++]);
+    v |= (b & 0x7f) << shift;
+    if ((b & 0x80) == 0) return true;
+  }
+  return false;
+}
+
+// Byte length of the framed record starting at `at` (frame + payload).
+std::size_t framed_size(std::span<const std::byte> in, std::size_t at, std::uint64_t* payload = nullptr) {
+  std::size_t p = at;
+  std::uint64_t n = 0;
+  if (!get_varint(in, p, n) || n > in.size() - p) throw std::runtime_error("exchange: corrupt record framing");
+  if (payload != nullptr) *payload = n;
+  return p - at + static_cast<std::size_t>(n);
+}
+
+// Picks this round's slice for every destination: a fair share of the budget each, at least one
+// record per non-empty destination, then leftover budget to whoever still has records.
+std::vector<std::uint64_t> plan_round(const std::vector<std::vector<std::byte>>& data,
+                                      std::vector<std::size_t>& cursor, std::size_t round_bytes,
+                                      std::uint64_t& payload_out, std::uint64_t& records_out) {
+  const std::size_t n = data.size();
+  std::vector<std::uint64_t> take(n, 0);
+  const std::size_t share = std::max<std::size_t>(1, round_bytes / n);
+  std::size_t used = 0;
+  auto grab = [&](std::size_t d, std::size_t limit, bool force_one) {
+    const auto& buf = data[d];
+    while (cursor[d] < buf.size()) {
+      std::uint64_t payload = 0;
+      const std::size_t sz = framed_size(buf, cursor[d], &payload);
+      const bool first = take[d] == 0 && force_one;
+      if (!first && take[d] + sz > limit) break;
+      if (!first && used + sz > round_bytes) break;
+      take[d] += sz;
+      cursor[d] += sz;
+      used += sz;
+      payload_out += payload;
+      ++records_out;
+    }
+  };
+  for (std::size_t d = 0; d < n; ++d) grab(d, share, true);
+  for (std::size_t d = 0; d < n && used < round_bytes; ++d) grab(d, round_bytes, false);
+  return take;
+}
+
+}  // namespace
+
+Buckets::Buckets(int nranks) : data_(static_cast<std::size_t>(std::max(nranks, 0))) {
+  if (nranks < 1) throw std::invalid_argument("Buckets: nranks must be >= 1");
+}
+
+int Buckets::nranks() const { return static_cast<int>(data_.size()); }
+
+void Buckets::add(int dest, std::span<const std::byte> record) {
+  if (dest < 0 || dest >= nranks())
+    throw std::out_of_range("Buckets::add: destination " + std::to_string(dest) + " out of range");
+  auto& buf = data_[static_cast<std::size_t>(dest)];
+  put_varint(buf, record.size());
+  buf.insert(buf.end(), record.begin(), record.end());
+  ++records_;
+  payload_bytes_ += record.size();
+}
+
+std::uint64_t Buckets::bytes() const { return payload_bytes_; }
+
+std::uint64_t Buckets::records() const { return records_; }
+
+ExchangeStats exchange(comm::Transport& transport, Buckets& buckets, std::size_t round_bytes,
+                       const std::function<void(int source, std::span<const std::byte> record)>& on_record) {
+  if (buckets.nranks() != transport.size())
+    throw std::invalid_argument("exchange: Buckets built for " + std::to_string(buckets.nranks()) +
+                                " ranks, transport has " + std::to_string(transport.size()));
+  auto& data = BucketsAccess::data(buckets);
+  const std::size_t n = data.size();
+  std::vector<std::size_t> cursor(n, 0);
+  auto all_sent = [&] {
+    for (std::size_t d = 0; d < n; ++d)
+      if (cursor[d] < data[d].size()) return false;
+    return true;
+  };
+
+  ExchangeStats stats;
+  std::vector<std::byte> send, recv;
+  std::vector<std::uint64_t> recv_counts;
+  // Every rank joins every round, even with nothing left, until all agree that all is sent.
+  while (!transport.all_ok(all_sent())) {
+    std::vector<std::size_t> start = cursor;
+    std::uint64_t records = 0;
+    const auto take = plan_round(data, cursor, round_bytes, stats.bytes_sent, records);
+    send.clear();
+    for (std::size_t d = 0; d < n; ++d)
+      send.insert(send.end(), data[d].begin() + static_cast<long>(start[d]),
+                  data[d].begin() + static_cast<long>(start[d] + take[d]));
+    transport.alltoallv(send, take, recv, recv_counts);
+    ++stats.rounds;
+
+    std::size_t at = 0;
+    for (std::size_t s = 0; s < n; ++s) {
+      const std::size_t end = at + recv_counts[s];
+      const std::span<const std::byte> from(recv.data(), end);
+      while (at < end) {
+        std::uint64_t payload = 0;
+        const std::size_t sz = framed_size(from, at, &payload);
+        const std::size_t body = at + sz - static_cast<std::size_t>(payload);
+        on_record(static_cast<int>(s), from.subspan(body, static_cast<std::size_t>(payload)));
+        stats.bytes_received += payload;
+        at += sz;
+      }
+    }
+  }
+  BucketsAccess::reset(buckets);
+  return stats;
+}
+
+}  // namespace crd::shuffle

@@ -1,0 +1,36 @@
+// exchange() and sort_across_ranks over real MPI (1..4 ranks): same invariants as the thread tests.
+#include <gtest/gtest.h>
+
+#include "crd/comm/mpi_transport.hpp"
+#include "exchange_checks.hpp"
+#include "sort_checks.hpp"
+
+namespace crd::shuffle {
+namespace {
+
+TEST(ShuffleMpi, ExchangeOneRound) {
+  comm::MpiTransport t;
+  testing::check_exchange(t, 5000, 1 << 24, false);
+}
+
+TEST(ShuffleMpi, ExchangeTinyRounds) {
+  comm::MpiTransport t;
+  testing::check_exchange(t, 800, 64, false);
+}
+
+TEST(ShuffleMpi, ExchangeFromOneRankOnly) {
+  comm::MpiTransport t;
+  testing::check_exchange(t, 800, 256, true);
+  testing::check_exchange(t, 0, 256, false);
+}
+
+TEST(ShuffleMpi, SortIsIndependentOfRankCount) {
+  comm::MpiTransport t;
+  testing::check_sort(t, 4000, 0, false, 4096);
+  testing::check_sort(t, 2000, 2, false, 64);
+  testing::check_sort(t, 1000, 0, true, 1 << 20);
+  testing::check_sort(t, 3, 0, false, 64);
+}
+
+}  // namespace
+}  // namespace crd::shuffle

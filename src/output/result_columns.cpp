@@ -1,0 +1,133 @@
+// ResultFile column writers: each rank's slice lands at its exclusive-scan offset, written with
+// one collective H5Dwrite (a rank with no rows selects nothing but still takes part).
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+#include "crd/core/error.hpp"
+#include "result_file_impl.hpp"
+
+namespace crd::output {
+namespace {
+
+// Datasets of at least this many bytes are chunked and deflated; small ones stay contiguous,
+// where compression would gain little and chunk bookkeeping would cost more than it saves.
+constexpr std::uint64_t kCompressFromBytes = 1u << 20;
+constexpr std::uint64_t kChunkBytes = 1u << 20;
+constexpr unsigned kDeflateLevel = 1;  // counts and hashes: level 1 gets most of the gain, cheaply
+
+Hid dataset_creation(hid_t file_type, std::uint64_t total_rows, std::uint64_t row_width, std::size_t elem_size) {
+  Hid dcpl = make_hid(H5Pcreate(H5P_DATASET_CREATE), "H5Pcreate");
+  check_h5(H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER), "H5Pset_fill_time");  // every row is written
+  const std::uint64_t row_bytes = elem_size * std::max<std::uint64_t>(1, row_width);
+  if (total_rows * row_bytes >= kCompressFromBytes) {
+    const std::array<hsize_t, 2> chunk{std::clamp<hsize_t>(kChunkBytes / row_bytes, 1, total_rows), row_width};
+    check_h5(H5Pset_chunk(dcpl.get(), row_width > 0 ? 2 : 1, chunk.data()), "H5Pset_chunk");
+    // Byte shuffle groups the mostly-zero high bytes of integers; it only scrambles text.
+    if (elem_size > 1 && H5Tget_class(file_type) != H5T_STRING) check_h5(H5Pset_shuffle(dcpl.get()), "H5Pset_shuffle");
+    check_h5(H5Pset_deflate(dcpl.get(), kDeflateLevel), "H5Pset_deflate");
+  }
+  return dcpl;
+}
+
+}  // namespace
+
+void ResultFile::Impl::write_rows(const std::string& path, hid_t mem_type, hid_t file_type, const void* data,
+                                  std::uint64_t local_rows, std::uint64_t row_width, std::size_t elem_size) {
+  const std::uint64_t offset = transport.exscan_sum(local_rows);
+  const std::uint64_t total = transport.sum(local_rows);
+  const int ndims = row_width > 0 ? 2 : 1;
+  const std::string what = "writing " + path;
+
+  const std::array<hsize_t, 2> dims{total, row_width};
+  Hid file_space = make_hid(H5Screate_simple(ndims, dims.data(), nullptr), what);
+  Hid lcpl = make_hid(H5Pcreate(H5P_LINK_CREATE), what);
+  check_h5(H5Pset_create_intermediate_group(lcpl.get(), 1), what);
+  Hid dcpl = dataset_creation(file_type, total, row_width, elem_size);
+  Hid dset = make_hid(
+      H5Dcreate2(file.get(), path.c_str(), file_type, file_space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT), what);
+  if (total == 0) return;  // same on every rank: nothing to transfer
+
+  const std::array<hsize_t, 2> start{offset, 0};
+  const std::array<hsize_t, 2> count{local_rows, row_width};
+  const std::array<hsize_t, 2> mem_dims{std::max<hsize_t>(local_rows, 1), row_width};
+  Hid mem_space = make_hid(H5Screate_simple(ndims, mem_dims.data(), nullptr), what);
+  if (local_rows > 0) {
+    check_h5(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
+             what);
+  } else {
+    check_h5(H5Sselect_none(file_space.get()), what);
+    check_h5(H5Sselect_none(mem_space.get()), what);
+  }
+  Hid dxpl = make_hid(H5Pcreate(H5P_DATASET_XFER), what);
+  check_h5(H5Pset_dxpl_mpio(dxpl.get(), H5FD_MPIO_COLLECTIVE), what);
+  static const std::uint64_t dummy = 0;  // HDF5 wants a buffer even when nothing is selected
+  check_h5(H5Dwrite(dset.get(), mem_type, mem_space.get(), file_space.get(), dxpl.get(),
+                    local_rows > 0 ? data : &dummy),
+           what);
+}
+
+void ResultFile::write_column(const std::string& path, std::span<const std::uint64_t> local) {
+  impl_->write_rows(path, H5T_NATIVE_UINT64, H5T_STD_U64LE, local.data(), local.size(), 0, 8);
+}
+
+void ResultFile::write_column(const std::string& path, std::span<const std::uint32_t> local) {
+  impl_->write_rows(path, H5T_NATIVE_UINT32, H5T_STD_U32LE, local.data(), local.size(), 0, 4);
+}
+
+void ResultFile::write_column(const std::string& path, std::span<const std::int32_t> local) {
+  impl_->write_rows(path, H5T_NATIVE_INT32, H5T_STD_I32LE, local.data(), local.size(), 0, 4);
+}
+
+void ResultFile::write_column(const std::string& path, std::span<const double> local) {
+  impl_->write_rows(path, H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, local.data(), local.size(), 0, 8);
+}
+
+void ResultFile::write_column(const std::string& path, std::span<const std::uint8_t> local) {
+  impl_->write_rows(path, H5T_NATIVE_UINT8, H5T_STD_U8LE, local.data(), local.size(), 0, 1);
+}
+
+void ResultFile::write_matrix(const std::string& path, std::span<const std::uint8_t> local, std::size_t width) {
+  // Agree before any HDF5 call: a bad argument on one rank must not strand the others.
+  std::array<std::uint64_t, 2> widths{width, ~static_cast<std::uint64_t>(width)};
+  impl_->transport.allreduce(widths, comm::ReduceOp::Max);
+  const bool same_width = widths[0] == width && ~widths[1] == width;
+  const bool ok = width > 0 && local.size() % std::max<std::size_t>(width, 1) == 0 && same_width;
+  impl_->agree(ok, path + ": matrix width must be >= 1, equal on all ranks, and divide the data size");
+  impl_->write_rows(path, H5T_NATIVE_UINT8, H5T_STD_U8LE, local.data(), local.size() / width, width, 1);
+}
+
+void ResultFile::write_strings(const std::string& path, const std::vector<std::string>& local) {
+  std::size_t longest = 1;
+  for (const auto& s : local) longest = std::max(longest, s.size());
+  const std::size_t width = impl_->transport.max(longest);
+  std::vector<char> buffer(local.size() * width, '\0');
+  for (std::size_t i = 0; i < local.size(); ++i) std::memcpy(buffer.data() + i * width, local[i].data(), local[i].size());
+
+  Hid type = make_hid(H5Tcopy(H5T_C_S1), "H5Tcopy");
+  check_h5(H5Tset_size(type.get(), width), "H5Tset_size");
+  check_h5(H5Tset_strpad(type.get(), H5T_STR_NULLPAD), "H5Tset_strpad");
+  impl_->write_rows(path, type.get(), type.get(), buffer.data(), local.size(), 0, width);
+}
+
+void ResultFile::write_ragged(const std::string& path, const std::vector<std::vector<std::uint32_t>>& local_rows) {
+  std::vector<std::uint32_t> values;
+  std::vector<std::uint64_t> offsets;
+  offsets.reserve(local_rows.size() + 1);
+  std::uint64_t local_values = 0;
+  for (const auto& row : local_rows) local_values += row.size();
+  values.reserve(local_values);
+  const std::uint64_t base = impl_->transport.exscan_sum(local_values);
+  const std::uint64_t total = impl_->transport.sum(local_values);
+  for (const auto& row : local_rows) {
+    offsets.push_back(base + values.size());
+    values.insert(values.end(), row.begin(), row.end());
+  }
+  // The closing offset (n+1-th entry) comes from the last rank, so the exscan of slice sizes still
+  // places every entry at its global row index.
+  if (impl_->transport.rank() == impl_->transport.size() - 1) offsets.push_back(total);
+  write_column(path, std::span<const std::uint32_t>(values));
+  write_column(path + "_offsets", std::span<const std::uint64_t>(offsets));
+}
+
+}  // namespace crd::output

@@ -1,0 +1,212 @@
+// ResultReader over the HDF5 C API (serial access: H5P_DEFAULT file access).
+#include "crd/output/result_reader.hpp"
+
+#include <hdf5.h>
+
+#include <algorithm>
+
+#include "crd/core/error.hpp"
+#include "crd/core/version.hpp"
+
+namespace crd::output {
+
+struct ResultReader::Impl {
+  std::string path;
+  hid_t file = H5I_INVALID_HID;
+};
+
+namespace {
+
+// Closes an HDF5 handle on scope exit.
+class Handle {
+ public:
+  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  ~Handle() {
+    if (id_ >= 0) close_(id_);
+  }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  hid_t get() const { return id_; }
+  bool ok() const { return id_ >= 0; }
+
+ private:
+  hid_t id_;
+  herr_t (*close_)(hid_t);
+};
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+  throw FatalError("cannot read '" + path + "': " + what);
+}
+
+struct Selection {
+  std::uint64_t first;
+  std::uint64_t count;
+  std::uint64_t width;  // elements per row
+};
+
+Selection select_rows(hid_t space, std::uint64_t first, std::uint64_t count, const std::string& path,
+                      const std::string& dataset) {
+  hsize_t dims[2] = {0, 1};
+  const int rank = H5Sget_simple_extent_dims(space, dims, nullptr);
+  if (rank < 1 || rank > 2) fail(path, dataset + " is not a 1-D or 2-D dataset");
+  if (rank == 1) dims[1] = 1;
+  if (first > dims[0]) first = dims[0];
+  count = std::min<std::uint64_t>(count, dims[0] - first);
+  if (count > 0) {
+    hsize_t start[2] = {first, 0};
+    hsize_t n[2] = {count, dims[1]};
+    H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, n, nullptr);
+  } else {
+    H5Sselect_none(space);
+  }
+  return {first, count, dims[1]};
+}
+
+template <class T>
+std::vector<T> read_numeric(hid_t file, const std::string& path, const std::string& dataset, hid_t mem_type,
+                            std::uint64_t first, std::uint64_t count) {
+  Handle d(H5Dopen2(file, dataset.c_str(), H5P_DEFAULT), H5Dclose);
+  if (!d.ok()) fail(path, "no dataset " + dataset);
+  Handle space(H5Dget_space(d.get()), H5Sclose);
+  const Selection sel = select_rows(space.get(), first, count, path, dataset);
+  std::vector<T> out(sel.count * sel.width);
+  if (out.empty()) return out;
+  hsize_t mem_dims[1] = {out.size()};
+  Handle mem(H5Screate_simple(1, mem_dims, nullptr), H5Sclose);
+  if (H5Dread(d.get(), mem_type, mem.get(), space.get(), H5P_DEFAULT, out.data()) < 0)
+    fail(path, "reading " + dataset + " failed");
+  return out;
+}
+
+}  // namespace
+
+ResultReader::ResultReader(const std::string& path) : impl_(std::make_unique<Impl>()) {
+  impl_->path = path;
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors are reported by crd, not printed by HDF5
+  if (H5Fis_hdf5(path.c_str()) <= 0) throw UsageError(path + " is not a crd result file (not HDF5 or unreadable)");
+  impl_->file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (impl_->file < 0) throw UsageError(path + " is not a crd result file (cannot open)");
+  if (!has_attribute("/", "schema_version")) {
+    H5Fclose(impl_->file);
+    throw UsageError(path + " is not a crd result file (no schema_version attribute)");
+  }
+  const auto v = static_cast<int>(attribute_double("/", "schema_version"));
+  if (v > kSchemaVersion) {
+    H5Fclose(impl_->file);
+    throw UsageError(path + " has schema version " + std::to_string(v) + "; this crd reads up to " +
+                     std::to_string(kSchemaVersion));
+  }
+}
+
+ResultReader::~ResultReader() {
+  if (impl_ && impl_->file >= 0) H5Fclose(impl_->file);
+}
+
+const std::string& ResultReader::path() const { return impl_->path; }
+
+bool ResultReader::has(const std::string& object) const {
+  // Check each path component, as H5Lexists fails on a missing intermediate group.
+  std::size_t pos = 0;
+  while ((pos = object.find('/', pos + 1)) != std::string::npos) {
+    if (H5Lexists(impl_->file, object.substr(0, pos).c_str(), H5P_DEFAULT) <= 0) return false;
+  }
+  return object == "/" || H5Lexists(impl_->file, object.c_str(), H5P_DEFAULT) > 0;
+}
+
+std::uint64_t ResultReader::rows(const std::string& dataset) const {
+  Handle d(H5Dopen2(impl_->file, dataset.c_str(), H5P_DEFAULT), H5Dclose);
+  if (!d.ok()) fail(impl_->path, "no dataset " + dataset);
+  Handle space(H5Dget_space(d.get()), H5Sclose);
+  hsize_t dims[2] = {0, 0};
+  H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+  return dims[0];
+}
+
+std::vector<std::uint64_t> ResultReader::read_u64(const std::string& ds, std::uint64_t first, std::uint64_t count) const {
+  return read_numeric<std::uint64_t>(impl_->file, impl_->path, ds, H5T_NATIVE_UINT64, first, count);
+}
+std::vector<std::uint32_t> ResultReader::read_u32(const std::string& ds, std::uint64_t first, std::uint64_t count) const {
+  return read_numeric<std::uint32_t>(impl_->file, impl_->path, ds, H5T_NATIVE_UINT32, first, count);
+}
+std::vector<double> ResultReader::read_f64(const std::string& ds, std::uint64_t first, std::uint64_t count) const {
+  return read_numeric<double>(impl_->file, impl_->path, ds, H5T_NATIVE_DOUBLE, first, count);
+}
+std::vector<std::uint8_t> ResultReader::read_u8(const std::string& ds, std::uint64_t first, std::uint64_t count) const {
+  return read_numeric<std::uint8_t>(impl_->file, impl_->path, ds, H5T_NATIVE_UINT8, first, count);
+}
+std::vector<std::uint8_t> ResultReader::read_matrix(const std::string& ds, std::uint64_t first, std::uint64_t count) const {
+  return read_numeric<std::uint8_t>(impl_->file, impl_->path, ds, H5T_NATIVE_UINT8, first, count);
+}
+
+std::vector<std::string> ResultReader::read_strings(const std::string& ds, std::uint64_t first, std::uint64_t count) const {
+  Handle d(H5Dopen2(impl_->file, ds.c_str(), H5P_DEFAULT), H5Dclose);
+  if (!d.ok()) fail(impl_->path, "no dataset " + ds);
+  Handle type(H5Dget_type(d.get()), H5Tclose);
+  if (H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) > 0)
+    fail(impl_->path, ds + " is not a fixed-length string dataset");
+  const std::size_t width = H5Tget_size(type.get());
+  Handle space(H5Dget_space(d.get()), H5Sclose);
+  const Selection sel = select_rows(space.get(), first, count, impl_->path, ds);
+  std::vector<std::string> out;
+  if (sel.count == 0) return out;
+  std::vector<char> buf(sel.count * width);
+  Handle mem_type(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(mem_type.get(), width);
+  H5Tset_strpad(mem_type.get(), H5T_STR_NULLPAD);
+  hsize_t mem_dims[1] = {sel.count};
+  Handle mem(H5Screate_simple(1, mem_dims, nullptr), H5Sclose);
+  if (H5Dread(d.get(), mem_type.get(), mem.get(), space.get(), H5P_DEFAULT, buf.data()) < 0)
+    fail(impl_->path, "reading " + ds + " failed");
+  out.reserve(sel.count);
+  for (std::size_t i = 0; i < sel.count; ++i) {
+    const char* s = buf.data() + i * width;
+    out.emplace_back(s, std::find(s, s + width, '\0') - s);
+  }
+  return out;
+}
+
+bool ResultReader::has_attribute(const std::string& object, const std::string& name) const {
+  return has(object) && H5Aexists_by_name(impl_->file, object.c_str(), name.c_str(), H5P_DEFAULT) > 0;
+}
+
+std::string ResultReader::attribute_string(const std::string& object, const std::string& name) const {
+  Handle a(H5Aopen_by_name(impl_->file, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  if (!a.ok()) fail(impl_->path, "no attribute " + object + "@" + name);
+  Handle type(H5Aget_type(a.get()), H5Tclose);
+  if (H5Tget_class(type.get()) != H5T_STRING) fail(impl_->path, object + "@" + name + " is not a string");
+  if (H5Tis_variable_str(type.get()) > 0) {
+    char* value = nullptr;
+    Handle mem_type(H5Tcopy(H5T_C_S1), H5Tclose);
+    H5Tset_size(mem_type.get(), H5T_VARIABLE);
+    if (H5Aread(a.get(), mem_type.get(), &value) < 0 || value == nullptr) fail(impl_->path, "reading " + name);
+    std::string out(value);
+    H5free_memory(value);
+    return out;
+  }
+  const std::size_t width = H5Tget_size(type.get());
+  std::string buf(width, '\0');
+  Handle mem_type(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(mem_type.get(), width);
+  H5Tset_strpad(mem_type.get(), H5T_STR_NULLPAD);
+  if (H5Aread(a.get(), mem_type.get(), buf.data()) < 0) fail(impl_->path, "reading " + name);
+  buf.resize(std::find(buf.begin(), buf.end(), '\0') - buf.begin());
+  return buf;
+}
+
+double ResultReader::attribute_double(const std::string& object, const std::string& name) const {
+  Handle a(H5Aopen_by_name(impl_->file, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  if (!a.ok()) fail(impl_->path, "no attribute " + object + "@" + name);
+  double v = 0;
+  if (H5Aread(a.get(), H5T_NATIVE_DOUBLE, &v) < 0) fail(impl_->path, object + "@" + name + " is not numeric");
+  return v;
+}
+
+std::uint64_t ResultReader::attribute_u64(const std::string& object, const std::string& name) const {
+  Handle a(H5Aopen_by_name(impl_->file, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  if (!a.ok()) fail(impl_->path, "no attribute " + object + "@" + name);
+  std::uint64_t v = 0;
+  if (H5Aread(a.get(), H5T_NATIVE_UINT64, &v) < 0) fail(impl_->path, object + "@" + name + " is not numeric");
+  return v;
+}
+
+}  // namespace crd::output

@@ -1,0 +1,9 @@
+#!/bin/sh
+# Writes a result file with N ranks and checks it with h5py: run_result_file_check.sh N WRITER CHECKER OUTDIR
+set -eu
+n=$1 writer=$2 checker=$3 outdir=$4
+python=${CRD_PYTHON:-/usr/bin/python3}
+"$python" -c "import h5py" 2>/dev/null || { echo "no h5py in $python: skipping"; exit 77; }
+rm -rf "$outdir" && mkdir -p "$outdir"
+"${MPIEXEC:?MPIEXEC not set}" -np "$n" "$writer" "$outdir/out.h5"
+"$python" "$checker" "$outdir/out.h5"

@@ -9,6 +9,7 @@
 
 #include "crd/core/counters.hpp"
 #include "crd/io/document.hpp"
+#include "crd/io/read_options.hpp"
 
 namespace crd::io {
 
@@ -22,19 +23,30 @@ struct InputFile {
 };
 
 // Expands files, directories (recursive, sorted by path bytes, symlinks to files followed once,
-// archives inside read as archives) and @LIST files. Every rank calls this on the same arguments
-// and gets the same list. Unreadable or missing inputs are counted ("skipped.input.missing") and
-// left out; a missing @LIST file or an input list with no files at all throws UsageError.
+// symlinks to directories not followed, archives inside read as archives) and @LIST files (one
+// input per line, '#' comments, relative paths against the list's directory, nesting allowed).
+// Archives are recognised by name (.warc, .warc.gz, .arc, .arc.gz, any case); a file given
+// directly or listed is also sniffed (WARC/ARC magic, gzipped or not) so "x.warc.gz.bad" works.
+// Every rank calls this on the same arguments and gets the same list. Unreadable or missing
+// inputs are counted ("skipped.input.missing") and left out, as are repeats of the same path
+// ("skipped.input.duplicate"); a missing @LIST file or an input list with no files at all throws
+// UsageError.
 std::vector<InputFile> expand_inputs(const std::vector<std::string>& args, Counters& counters);
 
-// Assigns files to ranks: largest first, each to the least-loaded rank (ties → lowest rank).
-// Returns, for each rank, the indices into `files` it reads, in ascending index order.
+// Assigns files to ranks: largest first (ties → lower index), each to the least-loaded rank
+// (ties → lowest rank); a file weighs size + 1 so empty files spread too. Returns, for each rank,
+// the indices into `files` it reads, in ascending index order. nranks < 1 → invalid_argument.
 std::vector<std::vector<std::size_t>> assign_shards(const std::vector<InputFile>& files, int nranks);
 
-// Reads one input file, calling on_document for each document in it. Bad records are skipped and
-// counted by reason ("skipped.<reason>"); good ones are counted ("records", "documents").
+// Reads one input file, calling on_document for each document in it. Counts "input.files",
+// "input.bytes" (bytes read from disk), "records" (archive records seen; a plain file is one),
+// "documents", and "skipped.<reason>" for every skip. Bad records are skipped and counted by
+// reason; the problems among them (not the ordinary skips such as revisits or non-2xx responses)
+// are also appended to *errors when given, at most options.max_errors_per_file per call.
 // Never throws for bad content; an unreadable file is counted as "skipped.input.unreadable".
+// WARC/ARC is told by the file's first bytes (gzip detected by magic), falling back to `kind`.
 void read_input(const InputFile& file, Counters& counters,
-                const std::function<void(Document&&)>& on_document);
+                const std::function<void(Document&&)>& on_document,
+                const ReadOptions& options = {}, std::vector<ReadError>* errors = nullptr);
 
 }  // namespace crd::io

@@ -1,0 +1,27 @@
+// Options and error reports of read_input: limits that keep hostile archives bounded, and the
+// per-file list of problems the run reports next to its counters.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace crd::io {
+
+struct ReadOptions {
+  // Records (and decoded bodies) larger than this are skipped, without being held in memory.
+  std::uint64_t max_record_bytes = 64ull << 20;
+  // At most this many ReadError entries per input file; the counters still count every event.
+  std::size_t max_errors_per_file = 100;
+};
+
+// One problem found while reading: where it was and why data was skipped. `reason` is the
+// counter suffix ("gzip.crc", "warc.bad_length", ...), `offset` the byte offset in the file on
+// disk (for gzip: of the member the problem is in, or of the first garbage byte).
+struct ReadError {
+  std::string file;
+  std::uint64_t offset = 0;
+  std::string reason;
+};
+
+}  // namespace crd::io

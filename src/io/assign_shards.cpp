@@ -1,0 +1,36 @@
+// assign_shards: greedy largest-first balancing of input files over ranks, deterministic.
+#include <algorithm>
+#include <numeric>
+#include <queue>
+#include <stdexcept>
+
+#include "crd/io/inputs.hpp"
+
+namespace crd::io {
+
+std::vector<std::vector<std::size_t>> assign_shards(const std::vector<InputFile>& files, int nranks) {
+  if (nranks < 1) throw std::invalid_argument("assign_shards: nranks must be at least 1");
+  std::vector<std::size_t> order(files.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return files[a].size > files[b].size; });
+  struct Load {
+    std::uint64_t bytes;
+    int rank;
+    bool operator>(const Load& o) const { return bytes != o.bytes ? bytes > o.bytes : rank > o.rank; }
+  };
+  std::priority_queue<Load, std::vector<Load>, std::greater<>> least;
+  for (int r = 0; r < nranks; ++r) least.push(Load{0, r});
+  std::vector<std::vector<std::size_t>> shards(static_cast<std::size_t>(nranks));
+  for (std::size_t i : order) {
+    Load l = least.top();
+    least.pop();
+    shards[static_cast<std::size_t>(l.rank)].push_back(i);
+    l.bytes += files[i].size + 1;  // +1: empty files spread over ranks instead of piling on one
+    least.push(l);
+  }
+  for (auto& s : shards) std::sort(s.begin(), s.end());
+  return shards;
+}
+
+}  // namespace crd::io

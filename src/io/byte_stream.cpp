@@ -1,0 +1,291 @@
+// ByteStream: buffered reading and streaming gunzip with resynchronisation after damaged members.
+#include "byte_stream.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+
+namespace crd::io::detail {
+namespace {
+constexpr std::size_t kInputChunk = 1u << 20;   // compressed bytes per read()
+constexpr std::size_t kMinOutput = 1u << 20;    // decoded room made available per produce()
+constexpr std::size_t kInitialBuffer = 4u << 20;
+
+bool is_crc_message(const char* msg) {
+  return msg != nullptr &&
+         (std::strstr(msg, "incorrect data check") != nullptr ||
+          std::strstr(msg, "incorrect length check") != nullptr);
+}
+}  // namespace
+
+ByteStream::ByteStream() = default;
+
+ByteStream::~ByteStream() {
+  if (zs_init_) inflateEnd(&zs_);
+  if (fd_ >= 0) ::close(fd_);
+}
+
+bool ByteStream::open(const std::string& path) {
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) return false;
+  ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+  in_buf_.resize(kInputChunk);
+  buf_.resize(kInitialBuffer);
+  ensure_input(2);
+  gzip_ = in_len_ >= 2 && in_buf_[0] == 0x1f && in_buf_[1] == 0x8b;
+  if (gzip_) {
+    if (inflateInit2(&zs_, 16 + MAX_WBITS) != Z_OK) return false;
+    zs_init_ = true;
+  }
+  return true;
+}
+
+std::size_t ByteStream::fill(std::size_t n) {
+  while (available() < n && !has_break_ && !eof_) produce(n);
+  return available();
+}
+
+void ByteStream::consume(std::size_t n) {
+  n = std::min(n, available());
+  begin_ += n;
+  pos_ += n;
+}
+
+std::uint64_t ByteStream::discard(std::uint64_t n) {
+  std::uint64_t left = n;
+  std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(left, available()));
+  consume(take);
+  left -= take;
+  if (!gzip_) {
+    // Raw files: whatever is left of the first read, then seek instead of reading.
+    std::size_t t = static_cast<std::size_t>(std::min<std::uint64_t>(left, in_len_ - in_pos_));
+    in_pos_ += t;
+    pos_ += t;
+    left -= t;
+    if (left > 0 && !eof_) {
+      struct stat st {};
+      off_t cur = ::lseek(fd_, 0, SEEK_CUR);
+      if (cur >= 0 && ::fstat(fd_, &st) == 0) {
+        std::uint64_t remain = static_cast<std::uint64_t>(st.st_size) > static_cast<std::uint64_t>(cur)
+                                   ? static_cast<std::uint64_t>(st.st_size - cur)
+                                   : 0;
+        std::uint64_t can = std::min(left, remain);
+        ::lseek(fd_, cur + static_cast<off_t>(can), SEEK_SET);
+        pos_ += can;
+        left -= can;
+      }
+    }
+    return n - left;
+  }
+  while (left > 0 && !has_break_ && !eof_) {
+    begin_ = end_ = 0;  // nothing buffered: decode into the existing buffer, never grow it
+    produce(1);
+    take = static_cast<std::size_t>(std::min<std::uint64_t>(left, available()));
+    consume(take);
+    left -= take;
+  }
+  return n - left;
+}
+
+std::uint64_t ByteStream::disk_offset() {
+  if (!gzip_) return pos_;
+  while (members_.size() > 1 && members_[1].logical <= pos_) members_.pop_front();
+  return members_.empty() ? member_disk_ : members_.front().disk;
+}
+
+StreamBreak ByteStream::take_break() {
+  consume(available());
+  has_break_ = false;
+  return std::move(break_);
+}
+
+void ByteStream::set_break(std::string reason, std::uint64_t disk, bool damages) {
+  has_break_ = true;
+  break_ = StreamBreak{std::move(reason), disk, damages};
+}
+
+void ByteStream::make_room(std::size_t want) {
+  std::size_t avail = available();
+  if (avail == 0) begin_ = end_ = 0;
+  std::size_t need = std::max(want, avail + kMinOutput);
+  if (buf_.size() - begin_ < need) {
+    if (begin_ > 0) {
+      std::memmove(buf_.data(), buf_.data() + begin_, avail);
+      begin_ = 0;
+      end_ = avail;
+    }
+    if (buf_.size() < need) buf_.resize(std::max(need, buf_.size() + buf_.size() / 2));
+  }
+}
+
+void ByteStream::produce(std::size_t want) {
+  make_room(want);
+  if (gzip_) {
+    produce_gzip();
+  } else {
+    produce_raw();
+  }
+}
+
+void ByteStream::produce_raw() {
+  std::size_t room = buf_.size() - end_;
+  if (in_pos_ < in_len_) {  // bytes of the first read, taken to detect gzip
+    std::size_t t = std::min(room, in_len_ - in_pos_);
+    std::memcpy(buf_.data() + end_, in_buf_.data() + in_pos_, t);
+    in_pos_ += t;
+    end_ += t;
+    return;
+  }
+  ssize_t r;
+  do {
+    r = ::read(fd_, buf_.data() + end_, room);
+  } while (r < 0 && errno == EINTR);
+  if (r < 0) {
+    set_break("input.read_error", pos_ + available(), true);
+    eof_ = true;
+  } else if (r == 0) {
+    eof_ = true;
+  } else {
+    end_ += static_cast<std::size_t>(r);
+    bytes_read_ += static_cast<std::uint64_t>(r);
+  }
+}
+
+bool ByteStream::read_input() {
+  if (in_eof_) return false;
+  if (in_pos_ > 0) {
+    std::memmove(in_buf_.data(), in_buf_.data() + in_pos_, in_len_ - in_pos_);
+    in_disk_ += in_pos_;
+    in_len_ -= in_pos_;
+    in_pos_ = 0;
+  }
+  ssize_t r;
+  do {
+    r = ::read(fd_, in_buf_.data() + in_len_, in_buf_.size() - in_len_);
+  } while (r < 0 && errno == EINTR);
+  if (r <= 0) {  // a read error ends the file like EOF; the member in progress reports it
+    in_eof_ = true;
+    return false;
+  }
+  in_len_ += static_cast<std::size_t>(r);
+  bytes_read_ += static_cast<std::uint64_t>(r);
+  return true;
+}
+
+bool ByteStream::ensure_input(std::size_t n) {
+  while (in_len_ - in_pos_ < n) {
+    if (!read_input()) return false;
+  }
+  return true;
+}
+
+void ByteStream::seek_input(std::uint64_t disk) {
+  ::lseek(fd_, static_cast<off_t>(disk), SEEK_SET);
+  in_pos_ = in_len_ = 0;
+  in_disk_ = disk;
+  in_eof_ = false;
+}
+
+void ByteStream::scan_for_member() {
+  for (;;) {
+    while (in_len_ - in_pos_ >= 4) {
+      const unsigned char* base = in_buf_.data() + in_pos_;
+      const void* hit = std::memchr(base, 0x1f, in_len_ - in_pos_);
+      if (hit == nullptr) {
+        in_pos_ = in_len_;
+        break;
+      }
+      in_pos_ = static_cast<std::size_t>(static_cast<const unsigned char*>(hit) - in_buf_.data());
+      if (in_len_ - in_pos_ < 4) break;
+      const unsigned char* p = in_buf_.data() + in_pos_;
+      if (p[1] == 0x8b && p[2] == 8 && (p[3] & 0xe0) == 0) {  // deflate, reserved flags clear
+        gz_state_ = GzState::MemberStart;
+        return;
+      }
+      ++in_pos_;
+    }
+    if (!read_input()) {
+      in_pos_ = in_len_;
+      gz_state_ = GzState::Done;
+      return;
+    }
+  }
+}
+
+void ByteStream::produce_gzip() {
+  for (;;) {
+    switch (gz_state_) {
+      case GzState::Done:
+        eof_ = true;
+        return;
+      case GzState::Scan:
+        scan_for_member();
+        continue;
+      case GzState::MemberStart: {
+        if (!ensure_input(2)) {
+          if (in_len_ > in_pos_ && !resyncing_) set_break("gzip.garbage", in_disk(), false);
+          gz_state_ = GzState::Done;
+          if (has_break_) return;
+          continue;
+        }
+        if (in_buf_[in_pos_] != 0x1f || in_buf_[in_pos_ + 1] != 0x8b) {
+          if (!resyncing_) set_break("gzip.garbage", in_disk(), false);
+          resyncing_ = true;
+          gz_state_ = GzState::Scan;
+          if (has_break_) return;
+          continue;
+        }
+        member_disk_ = in_disk();
+        members_.push_back(MemberStart{pos_ + available(), member_disk_});
+        inflateReset(&zs_);
+        member_output_ = 0;
+        gz_state_ = GzState::InMember;
+        continue;
+      }
+      case GzState::InMember:
+        break;
+    }
+    if (in_pos_ == in_len_ && !read_input()) {
+      if (!(resyncing_ && member_output_ == 0)) set_break("gzip.truncated", member_disk_, true);
+      gz_state_ = GzState::Done;
+      if (has_break_) return;
+      continue;
+    }
+    std::size_t room = std::min<std::size_t>(buf_.size() - end_, UINT_MAX);
+    zs_.next_in = in_buf_.data() + in_pos_;
+    zs_.avail_in = static_cast<uInt>(std::min<std::size_t>(in_len_ - in_pos_, UINT_MAX));
+    zs_.next_out = reinterpret_cast<Bytef*>(buf_.data() + end_);
+    zs_.avail_out = static_cast<uInt>(room);
+    uInt in_before = zs_.avail_in;
+    int rc = inflate(&zs_, Z_NO_FLUSH);
+    std::size_t produced = room - zs_.avail_out;
+    end_ += produced;
+    member_output_ += produced;
+    in_pos_ += in_before - zs_.avail_in;
+    if (rc == Z_STREAM_END) {
+      gz_state_ = GzState::MemberStart;
+      resyncing_ = false;
+      if (end_ == buf_.size()) return;
+      continue;
+    }
+    if (rc == Z_OK || rc == Z_BUF_ERROR) {
+      if (end_ == buf_.size()) return;  // output full; the caller consumes and comes back
+      continue;                          // input used up: the next turn reads more
+    }
+    // Z_DATA_ERROR and friends: this member is lost; look for the next one after its start.
+    if (!(resyncing_ && member_output_ == 0)) {
+      set_break(is_crc_message(zs_.msg) ? "gzip.crc" : "gzip.corrupt", member_disk_, true);
+    }
+    seek_input(member_disk_ + 1);
+    resyncing_ = true;
+    gz_state_ = GzState::Scan;
+    if (has_break_) return;
+  }
+}
+
+}  // namespace crd::io::detail

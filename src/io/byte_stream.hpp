@@ -1,0 +1,99 @@
+// ByteStream: the bytes of one archive file, gunzipped when it starts with the gzip magic (any
+// number of members), buffered for record parsers, with "breaks" where damage dropped data.
+#pragma once
+
+#include <zlib.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace crd::io::detail {
+
+// A point in the stream where data was lost or is suspect. The bytes available before it are
+// delivered first; production stops until the reader takes the break.
+struct StreamBreak {
+  std::string reason;             // counter suffix: gzip.truncated, gzip.corrupt, gzip.crc, ...
+  std::uint64_t disk_offset = 0;  // member start, or first garbage byte
+  bool damages_preceding = true;  // false for garbage between members: bytes before are intact
+};
+
+class ByteStream {
+ public:
+  ByteStream();
+  ~ByteStream();
+  ByteStream(const ByteStream&) = delete;
+  ByteStream& operator=(const ByteStream&) = delete;
+
+  // Opens a file and detects gzip by its first two bytes. False if it cannot be opened.
+  bool open(const std::string& path);
+  bool is_gzip() const { return gzip_; }
+
+  // Buffers at least n bytes unless a break or the end comes first; returns available().
+  std::size_t fill(std::size_t n);
+  const char* data() const { return buf_.data() + begin_; }
+  std::size_t available() const { return end_ - begin_; }
+  void consume(std::size_t n);
+  // Drops n bytes without buffering them all; returns how many (fewer at a break or the end).
+  std::uint64_t discard(std::uint64_t n);
+
+  std::uint64_t position() const { return pos_; }  // offset of data() in the decoded stream
+  std::uint64_t disk_offset();                      // offset on disk of the member holding data()
+  std::uint64_t bytes_read() const { return bytes_read_; }
+
+  // A break follows the available bytes (valid after fill() returned fewer than asked).
+  bool break_pending() const { return has_break_; }
+  const StreamBreak& pending_break() const { return break_; }
+  // Drops the available bytes (the remains of whatever the break cut) and resumes after it.
+  StreamBreak take_break();
+  // Nothing available, no break pending, and nothing more to come.
+  bool at_end() { return fill(1) == 0 && !has_break_; }
+
+ private:
+  enum class GzState { MemberStart, InMember, Scan, Done };
+  struct MemberStart {
+    std::uint64_t logical;
+    std::uint64_t disk;
+  };
+
+  void produce(std::size_t want);
+  void make_room(std::size_t want);
+  void produce_raw();
+  void produce_gzip();
+  bool read_input();  // appends to in_buf_; false at end of file or read error
+  bool ensure_input(std::size_t n);
+  void seek_input(std::uint64_t disk);
+  void scan_for_member();
+  void set_break(std::string reason, std::uint64_t disk, bool damages);
+  std::uint64_t in_disk() const { return in_disk_ + in_pos_; }
+
+  int fd_ = -1;
+  bool gzip_ = false;
+  bool eof_ = false;  // nothing more will be produced (after any pending break)
+  bool has_break_ = false;
+  StreamBreak break_;
+
+  std::vector<char> buf_;  // decoded bytes [begin_, end_)
+  std::size_t begin_ = 0;
+  std::size_t end_ = 0;
+  std::uint64_t pos_ = 0;
+
+  std::vector<unsigned char> in_buf_;  // compressed input [in_pos_, in_len_)
+  std::size_t in_pos_ = 0;
+  std::size_t in_len_ = 0;
+  std::uint64_t in_disk_ = 0;  // disk offset of in_buf_[0]
+  bool in_eof_ = false;
+  std::uint64_t bytes_read_ = 0;
+
+  z_stream zs_{};
+  bool zs_init_ = false;
+  GzState gz_state_ = GzState::MemberStart;
+  std::uint64_t member_disk_ = 0;
+  std::uint64_t member_output_ = 0;
+  bool resyncing_ = false;  // silence failures of false gzip magics found while scanning
+  std::deque<MemberStart> members_;
+};
+
+}  // namespace crd::io::detail

@@ -1,0 +1,260 @@
+// HTTP payload decoding: status, headers, chunked transfer coding, content codings.
+#include "http_payload.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace crd::io::detail {
+namespace {
+
+char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+std::string lowercase(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = lower(c);
+  return out;
+}
+
+// One line without its terminator; advances pos past "\n". False when no '\n' remains.
+bool next_line(std::string_view text, std::size_t& pos, std::string_view& line) {
+  if (pos >= text.size()) return false;
+  std::size_t nl = text.find('\n', pos);
+  if (nl == std::string_view::npos) return false;
+  line = text.substr(pos, nl - pos);
+  while (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // "\r\r\n" in damaged files
+  pos = nl + 1;
+  return true;
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  c = lower(c);
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+struct HttpHeaders {
+  std::string_view content_type;
+  std::string_view transfer_encoding;
+  std::string_view content_encoding;
+};
+
+}  // namespace
+
+void parse_media_type(std::string_view value, std::string& type, std::string& charset) {
+  std::size_t semi = value.find(';');
+  type = lowercase(trim(value.substr(0, semi)));
+  charset.clear();
+  while (semi != std::string_view::npos) {
+    std::size_t start = semi + 1;
+    semi = value.find(';', start);
+    std::string_view param = trim(value.substr(start, semi == std::string_view::npos ? semi : semi - start));
+    std::size_t eq = param.find('=');
+    if (eq == std::string_view::npos || !iequals(trim(param.substr(0, eq)), "charset")) continue;
+    std::string_view v = trim(param.substr(eq + 1));
+    if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front()) {
+      v = v.substr(1, v.size() - 2);
+    }
+    charset = lowercase(trim(v));
+  }
+}
+
+bool looks_like_http_response(std::string_view block) { return block.substr(0, 5) == "HTTP/"; }
+
+ChunkedResult decode_chunked(std::string_view in, std::uint64_t max_bytes, std::string& out) {
+  out.clear();
+  std::size_t pos = 0;
+  for (bool first = true;; first = false) {
+    const ChunkedResult bad = first ? ChunkedResult::NotChunked : ChunkedResult::Bad;
+    std::string_view line;
+    if (!next_line(in, pos, line)) return bad;
+    line = trim(line.substr(0, line.find(';')));  // chunk extensions are ignored
+    if (line.empty() || line.size() > 15) return bad;
+    std::uint64_t size = 0;
+    for (char c : line) {
+      int v = hex_value(c);
+      if (v < 0) return bad;
+      size = size * 16 + static_cast<std::uint64_t>(v);
+    }
+    if (size == 0) return ChunkedResult::Ok;  // trailers after the last chunk carry nothing we keep
+    if (size > in.size() - pos) return ChunkedResult::Bad;
+    if (out.size() + size > max_bytes) return ChunkedResult::TooLarge;
+    out.append(in.data() + pos, size);
+    pos += size;
+    if (in.substr(pos, 2) == "\r\n") {
+      pos += 2;
+    } else if (in.substr(pos, 1) == "\n") {
+      pos += 1;
+    } else {
+      return ChunkedResult::Bad;
+    }
+  }
+}
+
+bool inflate_body(std::string_view in, Compression kind, std::uint64_t max_bytes, std::string& out,
+                  bool& too_large) {
+  out.clear();
+  too_large = false;
+  // gzip: windowBits 16+15; deflate is meant to be zlib-wrapped but servers often send raw.
+  const int attempts[2] = {kind == Compression::Gzip ? 16 + MAX_WBITS : MAX_WBITS, -MAX_WBITS};
+  const int n_attempts = kind == Compression::Gzip ? 1 : 2;
+  for (int a = 0; a < n_attempts; ++a) {
+    out.clear();
+    z_stream zs{};
+    if (inflateInit2(&zs, attempts[a]) != Z_OK) return false;
+    const auto* next = reinterpret_cast<const Bytef*>(in.data());
+    std::size_t left = in.size();
+    bool ok = false;
+    const std::size_t limit = max_bytes >= SIZE_MAX ? SIZE_MAX : static_cast<std::size_t>(max_bytes) + 1;
+    std::size_t cap = std::min(std::max<std::size_t>(in.size() * 4, 16384), limit);
+    std::size_t used = 0;
+    out.resize(cap);
+    for (;;) {
+      if (used == cap) {
+        if (cap >= limit) {
+          too_large = true;
+          break;
+        }
+        cap = cap > limit / 2 ? limit : cap * 2;
+        out.resize(cap);
+      }
+      zs.next_in = const_cast<Bytef*>(next);
+      zs.avail_in = static_cast<uInt>(std::min<std::size_t>(left, UINT_MAX));
+      zs.next_out = reinterpret_cast<Bytef*>(out.data() + used);
+      zs.avail_out = static_cast<uInt>(std::min<std::size_t>(cap - used, UINT_MAX));
+      uInt in_before = zs.avail_in;
+      uInt out_before = zs.avail_out;
+      int rc = inflate(&zs, Z_NO_FLUSH);
+      used += out_before - zs.avail_out;
+      next += in_before - zs.avail_in;
+      left -= in_before - zs.avail_in;
+      if (rc == Z_STREAM_END) {
+        // Another gzip member may follow; anything else after the end is ignored.
+        if (kind == Compression::Gzip && left >= 2 && next[0] == 0x1f && next[1] == 0x8b) {
+          inflateReset(&zs);
+          continue;
+        }
+        ok = true;
+        break;
+      }
+      if (rc == Z_OK) continue;
+      if (rc == Z_BUF_ERROR && used == cap) continue;
+      break;  // data error, or input ended before the stream did
+    }
+    out.resize(used);
+    inflateEnd(&zs);
+    if (out.size() > max_bytes) too_large = true;
+    if (ok && !too_large) return true;
+    if (too_large) return false;
+  }
+  return false;
+}
+
+PayloadOutcome decode_http_response(std::string_view block, std::uint64_t max_bytes, Document& doc,
+                                    std::string_view* note) {
+  std::size_t pos = 0;
+  std::string_view status_line;
+  if (!looks_like_http_response(block) || !next_line(block, pos, status_line)) {
+    return {"http.bad_response", true};
+  }
+  // "HTTP/1.1 200 OK"; the reason phrase may be missing.
+  std::size_t sp = status_line.find(' ');
+  if (sp == std::string_view::npos) return {"http.bad_response", true};
+  std::string_view code = trim(status_line.substr(sp + 1)).substr(0, 3);
+  if (code.size() != 3 || !std::all_of(code.begin(), code.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return {"http.bad_response", true};
+  }
+  if (code[0] != '2') return {"http.non_2xx", false};  // whatever its headers look like
+  HttpHeaders h;
+  bool ended = false;
+  std::string_view line;
+  while (next_line(block, pos, line)) {
+    if (line.empty()) {
+      ended = true;
+      break;
+    }
+    std::size_t colon = line.find(':');
+    if (colon == std::string_view::npos) continue;  // tolerate junk header lines
+    std::string_view name = trim(line.substr(0, colon));
+    std::string_view value = trim(line.substr(colon + 1));
+    if (iequals(name, "content-type")) {
+      h.content_type = value;
+    } else if (iequals(name, "transfer-encoding")) {
+      h.transfer_encoding = value;
+    } else if (iequals(name, "content-encoding")) {
+      h.content_encoding = value;
+    }
+  }
+  if (!ended) return {"http.bad_response", true};
+
+  std::string_view body = block.substr(pos);
+  std::string decoded;
+  bool too_large = false;
+  if (lowercase(h.transfer_encoding).find("chunked") != std::string::npos) {
+    switch (decode_chunked(body, max_bytes, decoded)) {
+      case ChunkedResult::Ok:
+        body = decoded;
+        break;
+      case ChunkedResult::NotChunked:
+        if (note != nullptr) *note = "http.chunked_already_decoded";
+        break;
+      case ChunkedResult::Bad:
+        return {"http.bad_chunked", true};
+      case ChunkedResult::TooLarge:
+        return {"record_too_large", true};
+    }
+  }
+  // Codings are listed in the order applied: undo them last first.
+  std::vector<std::string> codings;
+  std::string ce = lowercase(h.content_encoding);
+  for (std::size_t start = 0; start <= ce.size();) {
+    std::size_t comma = std::min(ce.find(',', start), ce.size());
+    std::string_view c = trim(std::string_view(ce).substr(start, comma - start));
+    if (!c.empty() && c != "identity") codings.emplace_back(c);
+    start = comma + 1;
+  }
+  std::string inflated;
+  for (auto it = codings.rbegin(); it != codings.rend(); ++it) {
+    Compression kind;
+    if (*it == "gzip" || *it == "x-gzip") {
+      kind = Compression::Gzip;
+    } else if (*it == "deflate") {
+      kind = Compression::Deflate;
+    } else {
+      return {"http.unsupported_encoding", true};
+    }
+    if (!inflate_body(body, kind, max_bytes, inflated, too_large)) {
+      return too_large ? PayloadOutcome{"record_too_large", true} : PayloadOutcome{"http.bad_encoding", true};
+    }
+    decoded.swap(inflated);
+    body = decoded;
+  }
+  parse_media_type(h.content_type, doc.content_type, doc.charset);
+  if (body.data() == decoded.data()) {
+    doc.body = std::move(decoded);
+  } else {
+    doc.body.assign(body.data(), body.size());
+  }
+  return {};
+}
+
+}  // namespace crd::io::detail

@@ -1,0 +1,66 @@
+// Helpers shared by the WARC and ARC readers for moving between records of a ByteStream.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <string_view>
+
+#include "byte_stream.hpp"
+#include "record_sink.hpp"
+
+namespace crd::io::detail {
+
+// Largest header block (WARC named fields, ARC header line) accepted before calling it garbage.
+inline constexpr std::size_t kMaxHeaderBytes = 256u << 10;
+
+// Takes the pending break and counts it: the data it cut is lost under the break's reason.
+inline void report_break(ByteStream& in, RecordSink& sink) {
+  StreamBreak b = in.take_break();
+  sink.fail(b.reason, b.disk_offset);
+}
+
+// Moves to where the next record should start: takes and counts breaks, drops blank lines
+// between records. False when the stream is used up.
+inline bool next_record_start(ByteStream& in, RecordSink& sink) {
+  for (;;) {
+    std::size_t avail = in.fill(1);
+    if (avail == 0) {
+      if (!in.break_pending()) return false;
+      report_break(in, sink);
+      continue;
+    }
+    const char* d = in.data();
+    std::size_t i = 0;
+    while (i < avail && (d[i] == '\n' || d[i] == '\r')) ++i;
+    in.consume(i);
+    if (i < avail) return true;
+  }
+}
+
+// After a whole record of `total` bytes is buffered: false when a break that damages the bytes
+// before it (gzip CRC error, truncated trailer) sits right at its end, so it must not be used.
+inline bool record_intact(ByteStream& in, std::size_t total) {
+  return !(in.fill(total + 1) == total && in.break_pending() && in.pending_break().damages_preceding);
+}
+
+// Length of the first line (through '\n') among the buffered bytes, looking at most `limit`
+// bytes ahead; 0 when there is none (end of data, a break, or a line longer than the limit).
+inline std::size_t find_line(ByteStream& in, std::size_t limit) {
+  std::size_t want = 4096;
+  std::size_t searched = 0;
+  for (;;) {
+    std::size_t avail = in.fill(want);
+    const void* nl = std::memchr(in.data() + searched, '\n', avail - searched);
+    if (nl != nullptr) return static_cast<std::size_t>(static_cast<const char*>(nl) - in.data()) + 1;
+    searched = avail;
+    if (avail < want || want >= limit) return 0;
+    want *= 2;
+  }
+}
+
+inline std::string_view chomp(std::string_view line) {
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+  return line;
+}
+
+}  // namespace crd::io::detail

@@ -1,0 +1,288 @@
+// WARC record parsing: named fields, block, "\r\n\r\n" trailer, dispatch on WARC-Type.
+#include "warc_reader.hpp"
+
+#include <cstring>
+#include <optional>
+#include <string_view>
+
+#include "http_payload.hpp"
+#include "record_scan.hpp"
+
+namespace crd::io::detail {
+
+bool looks_like_warc(std::string_view bytes) {
+  return bytes.size() >= 6 && bytes.substr(0, 5) == "WARC/" && bytes[5] >= '0' && bytes[5] <= '9';
+}
+
+namespace {
+
+struct WarcHeader {
+  std::string type;  // lowercased
+  std::optional<std::uint64_t> length;
+  std::string_view target_uri;
+  std::string_view content_type;
+};
+
+char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+std::optional<std::uint64_t> parse_length(std::string_view v) {
+  if (v.empty() || v.size() > 18) return std::nullopt;
+  std::uint64_t n = 0;
+  for (char c : v) {
+    if (c < '0' || c > '9') return std::nullopt;
+    n = n * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  return n;
+}
+
+WarcHeader parse_header(std::string_view text) {
+  WarcHeader h;
+  std::size_t pos = text.find('\n');  // the version line
+  while (pos != std::string_view::npos && pos + 1 < text.size()) {
+    std::size_t start = pos + 1;
+    pos = text.find('\n', start);
+    std::string_view line = text.substr(start, pos == std::string_view::npos ? pos : pos - start);
+    if (!line.empty() && (line.front() == ' ' || line.front() == '\t')) continue;  // continuation
+    std::size_t colon = line.find(':');
+    if (colon == std::string_view::npos) continue;
+    std::string_view name = trim(line.substr(0, colon));
+    std::string_view value = trim(line.substr(colon + 1));
+    if (iequals(name, "WARC-Type")) {
+      h.type.assign(value);
+      for (char& c : h.type) c = lower(c);
+    } else if (iequals(name, "Content-Length")) {
+      h.length = parse_length(value);
+    } else if (iequals(name, "WARC-Target-URI")) {
+      if (value.size() >= 2 && value.front() == '<' && value.back() == '>') value = value.substr(1, value.size() - 2);
+      h.target_uri = trim(value);
+    } else if (iequals(name, "Content-Type")) {
+      h.content_type = value;
+    }
+  }
+  return h;
+}
+
+// Length of the named-field block through its blank line, or 0 (see the caller for why).
+std::size_t find_header_end(ByteStream& in) {
+  std::size_t want = 4096;
+  std::size_t searched = 0;
+  for (;;) {
+    std::size_t avail = in.fill(want);
+    const char* d = in.data();
+    std::size_t i = searched;
+    for (;;) {
+      const void* hit = std::memchr(d + i, '\n', avail - i);
+      if (hit == nullptr) {
+        searched = avail;
+        break;
+      }
+      std::size_t j = static_cast<std::size_t>(static_cast<const char*>(hit) - d);
+      // A blank line; some damaged files end lines with "\r\r\n", so allow any run of '\r'.
+      std::size_t k = j + 1;
+      while (k < avail && d[k] == '\r') ++k;
+      if (k < avail && d[k] == '\n') return k + 1;
+      if (k >= avail) {  // the blank line may continue past what is buffered
+        searched = j;
+        break;
+      }
+      i = j + 1;
+    }
+    if (avail < want || want >= kMaxHeaderBytes) return 0;
+    want *= 2;
+  }
+}
+
+// Drops bytes up to the next line that starts a WARC record, a break, or the end. The current
+// position must not itself be a record start (callers stand on a '\n' or inside garbage).
+void resync(ByteStream& in) {
+  constexpr std::size_t kWindow = 1u << 16;
+  for (;;) {
+    std::size_t avail = in.fill(kWindow);
+    bool more = avail >= kWindow;
+    const char* d = in.data();
+    std::size_t i = 0;
+    std::size_t keep_from = avail - std::min<std::size_t>(avail, 6);  // a mark may straddle the refill
+    for (;;) {
+      const void* hit = ::memmem(d + i, avail - i, "\nWARC/", 6);
+      if (hit == nullptr) break;
+      std::size_t at = static_cast<std::size_t>(static_cast<const char*>(hit) - d);
+      if (at + 7 > avail) {
+        keep_from = at;
+        break;
+      }
+      if (d[at + 6] >= '0' && d[at + 6] <= '9') {
+        in.consume(at + 1);
+        return;
+      }
+      i = at + 1;
+    }
+    if (!more) {
+      in.consume(avail);
+      return;
+    }
+    in.consume(keep_from);
+  }
+}
+
+constexpr std::size_t kTrailerPeek = 16;
+constexpr std::size_t kBadTrailer = static_cast<std::size_t>(-1);
+
+// Length of the separator after a block ending at `end` in `d` (which holds at least
+// kTrailerPeek bytes past it unless the data ends there). The standard one is "\r\n\r\n"; a
+// short run of other CR/LF bytes (or none, when the block's own last line ended) is accepted when
+// the next record or the end follows, as some writers and line-ending conversions produce. Anything else means Content-Length is wrong, and
+// the next record may begin inside the declared block: kBadTrailer.
+std::size_t trailer_length(std::string_view d, std::size_t end) {
+  if (d.substr(end, 4) == "\r\n\r\n") return 4;
+  std::size_t k = end;
+  while (k < d.size() && (d[k] == '\r' || d[k] == '\n')) ++k;
+  if (k == d.size()) return k - end;
+  // No separator at all is fine when the block ended a line and a record starts right there.
+  bool at_line_start = k > end || (end > 0 && d[end - 1] == '\n');
+  if (at_line_start && looks_like_warc(d.substr(k))) return k - end;
+  return kBadTrailer;
+}
+
+bool is_known_skipped_type(std::string_view t) {
+  return t == "warcinfo" || t == "request" || t == "metadata" || t == "revisit" || t == "conversion" ||
+         t == "continuation";
+}
+
+void handle_record(const WarcHeader& h, std::string_view block, RecordSink& sink, Document&& doc) {
+  if (h.type == "response" || h.type == "resource") {
+    if (h.target_uri.empty()) {
+      sink.fail("warc.missing_uri", doc.offset);
+      return;
+    }
+    doc.url.assign(h.target_uri);
+    if (h.type == "resource") {
+      parse_media_type(h.content_type, doc.content_type, doc.charset);
+      if (block.size() > sink.options().max_record_bytes) {
+        sink.fail("record_too_large", doc.offset);
+        return;
+      }
+      doc.body.assign(block);
+      sink.emit(std::move(doc));
+      return;
+    }
+    std::string ctype, charset;
+    parse_media_type(h.content_type, ctype, charset);
+    if (ctype != "application/http" && !looks_like_http_response(block)) {
+      sink.skip("warc.non_http");  // dns:, screenshots, and other non-HTTP captures
+      return;
+    }
+    std::string_view note;
+    PayloadOutcome out = decode_http_response(block, sink.options().max_record_bytes, doc, &note);
+    if (!out.ok()) {
+      if (out.is_error) {
+        sink.fail(out.reason, doc.offset);
+      } else {
+        sink.skip(out.reason);
+      }
+      return;
+    }
+    if (!note.empty()) sink.note(note);
+    sink.emit(std::move(doc));
+  } else if (h.type.empty()) {
+    sink.fail("warc.bad_header", doc.offset);
+  } else if (is_known_skipped_type(h.type)) {
+    sink.skip("warc." + h.type);
+  } else {
+    sink.skip("warc.unknown_type");
+  }
+}
+
+void read_record(ByteStream& in, RecordSink& sink, const std::string& source) {
+  const std::uint64_t rec_pos = in.position();
+  const std::uint64_t rec_disk = in.disk_offset();
+  sink.record();
+  std::size_t hlen = find_header_end(in);
+  if (hlen == 0) {
+    if (in.break_pending()) {
+      report_break(in, sink);  // damage cut the record: it is lost under the break's reason
+    } else if (in.available() >= kMaxHeaderBytes) {
+      sink.fail("warc.bad_header", rec_disk);
+      resync(in);
+    } else {
+      sink.fail("warc.truncated", rec_disk);
+      in.consume(in.available());
+    }
+    return;
+  }
+  WarcHeader h = parse_header(std::string_view(in.data(), hlen));
+  if (!h.length) {
+    sink.fail("warc.bad_length", rec_disk);
+    in.consume(hlen - 1);
+    resync(in);
+    return;
+  }
+  const std::uint64_t len = *h.length;
+  if (len > sink.options().max_record_bytes) {
+    in.consume(hlen);
+    in.discard(len);  // a short discard means a break or the end: the main loop sees it
+    sink.fail("record_too_large", rec_disk);
+    return;
+  }
+  std::size_t total = hlen + static_cast<std::size_t>(len);
+  if (in.fill(total + kTrailerPeek) < total) {
+    if (in.break_pending()) {
+      report_break(in, sink);
+    } else {
+      sink.fail("warc.truncated", rec_disk);
+      in.consume(in.available());
+    }
+    return;
+  }
+  std::size_t tail = trailer_length(std::string_view(in.data(), in.available()), total);
+  if (tail == kBadTrailer) {
+    sink.fail("warc.bad_length", rec_disk);
+    in.consume(hlen - 1);
+    resync(in);
+    return;
+  }
+  total += tail;
+  if (!record_intact(in, total)) {
+    report_break(in, sink);
+    return;
+  }
+  Document doc;
+  doc.source = source;
+  doc.offset = rec_disk;
+  doc.stream_offset = rec_pos;
+  handle_record(h, std::string_view(in.data() + hlen, static_cast<std::size_t>(len)), sink, std::move(doc));
+  in.consume(total);
+}
+
+}  // namespace
+
+void read_warc(ByteStream& in, RecordSink& sink, const std::string& source) {
+  while (next_record_start(in, sink)) {
+    std::size_t avail = in.fill(6);
+    if (looks_like_warc(std::string_view(in.data(), avail))) {
+      read_record(in, sink, source);
+      continue;
+    }
+    if (avail < 6 && in.break_pending()) {
+      report_break(in, sink);  // a fragment left by damage, counted under the damage
+      continue;
+    }
+    sink.fail("garbage", in.disk_offset());
+    resync(in);
+  }
+}
+
+}  // namespace crd::io::detail

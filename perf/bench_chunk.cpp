@@ -13,6 +13,7 @@
 
 #include "crd/chunk/chunker.hpp"
 #include "crd/hash/sha1.hpp"
+#include "whitespace.hpp"  // src/chunk: the normalization kernels, measured one by one
 
 namespace {
 
@@ -108,6 +109,28 @@ void run_chunker(benchmark::State& state, const char* kind, bool hash) {
   state.counters["chunk_bytes"] = static_cast<double>(chunk_bytes) / iters;
 }
 
+// Whitespace normalization of whole pages with one kernel: 0 byte-wise, 1 SWAR, 2 AVX2.
+void BM_Normalize(benchmark::State& state) {
+  if (!have_corpus(state)) return;
+  namespace detail = crd::chunk::detail;
+  const detail::NormalizeFn kernels[] = {&detail::normalize_bytewise, &detail::normalize_swar,
+                                         detail::normalize_avx2_kernel()};
+  const detail::NormalizeFn fn = kernels[state.range(0)];
+  if (fn == nullptr) {
+    state.SkipWithError("kernel not available on this CPU/build");
+    return;
+  }
+  std::string out;
+  for (auto _ : state) {
+    for (const std::string& page : corpus().pages) {
+      if (out.size() < page.size() + detail::kNormalizeSlack) out.resize(page.size() + detail::kNormalizeSlack);
+      benchmark::DoNotOptimize(fn(page.data(), page.size(), out.data()));
+    }
+  }
+  state.SetBytesProcessed(state.iterations() * corpus().bytes);
+  state.SetLabel(state.range(0) == 0 ? "bytewise" : state.range(0) == 1 ? "swar" : "avx2");
+}
+
 void BM_ScanChunk(benchmark::State& state) { run_chunker(state, "scan", false); }
 void BM_ScanChunkHash(benchmark::State& state) { run_chunker(state, "scan", true); }
 void BM_DomChunkHash(benchmark::State& state) { run_chunker(state, "dom", true); }
@@ -116,6 +139,7 @@ void BM_DomChunkHash(benchmark::State& state) { run_chunker(state, "dom", true);
 
 BENCHMARK(BM_MemchrFloor)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Sha1Files)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Normalize)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ScanChunk)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ScanChunkHash)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_DomChunkHash)->Unit(benchmark::kMillisecond)->Iterations(1);

@@ -150,8 +150,8 @@ std::vector<std::string> ResultReader::read_strings(const std::string& ds, std::
   std::vector<std::string> out;
   if (sel.count == 0) return out;
   std::vector<char> buf(sel.count * width);
-  Handle mem_type(H5Tcopy(H5T_C_S1), H5Tclose);
-  H5Tset_size(mem_type.get(), width);
+  // The memory type copies the file's (HDF5 does not convert between ASCII and UTF-8 sets).
+  Handle mem_type(H5Tcopy(type.get()), H5Tclose);
   H5Tset_strpad(mem_type.get(), H5T_STR_NULLPAD);
   hsize_t mem_dims[1] = {sel.count};
   Handle mem(H5Screate_simple(1, mem_dims, nullptr), H5Sclose);
@@ -176,8 +176,7 @@ std::string ResultReader::attribute_string(const std::string& object, const std:
   if (H5Tget_class(type.get()) != H5T_STRING) fail(impl_->path, object + "@" + name + " is not a string");
   if (H5Tis_variable_str(type.get()) > 0) {
     char* value = nullptr;
-    Handle mem_type(H5Tcopy(H5T_C_S1), H5Tclose);
-    H5Tset_size(mem_type.get(), H5T_VARIABLE);
+    Handle mem_type(H5Tcopy(type.get()), H5Tclose);
     if (H5Aread(a.get(), mem_type.get(), &value) < 0 || value == nullptr) fail(impl_->path, "reading " + name);
     std::string out(value);
     H5free_memory(value);
@@ -185,8 +184,7 @@ std::string ResultReader::attribute_string(const std::string& object, const std:
   }
   const std::size_t width = H5Tget_size(type.get());
   std::string buf(width, '\0');
-  Handle mem_type(H5Tcopy(H5T_C_S1), H5Tclose);
-  H5Tset_size(mem_type.get(), width);
+  Handle mem_type(H5Tcopy(type.get()), H5Tclose);
   H5Tset_strpad(mem_type.get(), H5T_STR_NULLPAD);
   if (H5Aread(a.get(), mem_type.get(), buf.data()) < 0) fail(impl_->path, "reading " + name);
   buf.resize(std::find(buf.begin(), buf.end(), '\0') - buf.begin());

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "crd/discover/corpus_scan.hpp"
+#include "crd/detect/detection.hpp"
 #include "crd/pipeline/run_report.hpp"
 
 namespace crd::pipeline {
@@ -24,6 +25,22 @@ struct DiscoverOptions {
   std::uint64_t file_threshold = 1;
   std::string stop_chunks;            // path, "" = none
   std::uint64_t min_chunk_length = 0;
+};
+
+}  // namespace crd::pipeline
+
+namespace crd::pipeline {
+
+struct DetectPipelineOptions {
+  std::vector<std::string> labels;        // result files holding labeled sets (detect only)
+  std::string join = "auto";              // auto | replicated | partitioned
+  std::uint64_t replicate_max = 2000000;  // auto: replicate L up to this many labels
+  std::string page_threshold = "auto";
+  std::string neighborhood_threshold = "auto";
+  std::uint64_t min_labeled = 1;
+  std::string badness = "pages";
+  int max_neighborhood_depth = -1;
+  std::uint64_t provenance_samples = 5;
 };
 
 }  // namespace crd::pipeline

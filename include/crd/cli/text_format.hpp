@@ -1,0 +1,16 @@
+// Small text helpers for human-readable output.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace crd::cli {
+
+// Control characters become spaces; cut to `width` bytes (at a UTF-8 boundary) with "…".
+std::string one_line(std::string_view text, std::size_t width);
+// The first `digits` hex digits of a hash.
+std::string hex_prefix(const std::vector<std::uint8_t>& bytes, std::size_t digits);
+
+}  // namespace crd::cli

@@ -1,0 +1,29 @@
+// crd label, crd detect and crd run: the pipelines that build or use a labeled set.
+#pragma once
+
+#include "crd/comm/mpi_transport.hpp"
+#include "crd/detect/detection.hpp"
+#include "crd/output/result_file.hpp"
+#include "crd/pipeline/options.hpp"
+
+namespace crd::pipeline {
+
+// Informed discovery: every chunk of the expert corpus, minus stop chunks, becomes a label.
+void run_label(const CommonOptions& common, const DiscoverOptions& options, comm::MpiTransport& transport);
+
+// Detection against labeled sets from earlier runs.
+void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options,
+                const DetectPipelineOptions& options, comm::MpiTransport& transport);
+
+// Blind discovery then detection, reading the corpus once.
+void run_discover_detect(const CommonOptions& common, const DiscoverOptions& discover_options,
+                         const DetectPipelineOptions& options, comm::MpiTransport& transport);
+
+// Writes /detection (collective).
+void write_detection(output::ResultFile& file, const detect::DetectionResult& result,
+                     const detect::LabelSlice& labels, std::uint64_t label_total,
+                     const detect::DetectOptions& options, const std::string& join_mode);
+
+detect::DetectOptions to_detect_options(const DetectPipelineOptions& options);
+
+}  // namespace crd::pipeline

@@ -1,0 +1,43 @@
+// The labeled set L used by detection, and the join of a rank's chunks with it.
+//
+// L is partitioned like everything else: each rank owns the labels whose hash it owns (owner_of),
+// and label ids are positions in hash order, so a rank's ids form one contiguous range. For the
+// join (which of my chunks are labeled?) L is either replicated — every rank holds all hashes and
+// looks its chunks up locally, no exchange — or partitioned — chunks are sent to the owners as in
+// discovery. Replication is chosen when L is small enough (--join auto).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "crd/comm/transport.hpp"
+#include "crd/detect/detection.hpp"
+#include "crd/discover/digest_map.hpp"
+#include "crd/discover/local_tally.hpp"
+#include "crd/discover/owner_tally.hpp"
+
+namespace crd::pipeline {
+
+enum class JoinMode { Auto, Replicated, Partitioned };
+JoinMode parse_join_mode(const std::string& text);
+
+struct LabelSet {
+  detect::LabelSlice owned;      // this rank's labels, by hash
+  std::uint64_t total = 0;       // labels over all ranks
+  bool replicated = false;
+  discover::DigestMap<std::uint64_t> all;  // replicated: every label's hash → id
+};
+
+// Collective. Reads the labeled sets of one or more crd result files (/labels from `crd label`,
+// /discovery/chunks from `crd discover` or `crd run`, or /detection/labels), merging duplicates.
+// Throws UsageError (every rank alike) for a file that is not a crd result or has no labels.
+LabelSet load_label_set(comm::Transport& transport, const std::vector<std::string>& paths, JoinMode mode,
+                        std::uint64_t replicate_max);
+
+// Collective. label_of[local chunk id] = label id or detect::kNoLabel.
+std::vector<std::uint64_t> join_labels(comm::Transport& transport, const LabelSet& labels,
+                                       const discover::LocalTally& chunks, std::size_t round_bytes,
+                                       discover::ShuffleTotals& totals);
+
+}  // namespace crd::pipeline

@@ -1,0 +1,110 @@
+// crd discover / label / detect / run: options → pipeline, under MPI.
+#include <iostream>
+
+#include "crd/cli/commands.hpp"
+#include "crd/cli/option_groups.hpp"
+#include "crd/comm/mpi_transport.hpp"
+#include "crd/core/error.hpp"
+#include "crd/pipeline/detect_pipeline.hpp"
+#include "crd/pipeline/discover_pipeline.hpp"
+
+namespace crd::cli {
+namespace {
+
+bool wants_help(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--help" || a == "-h") return true;
+  }
+  return false;
+}
+
+po::options_description detection_options(pipeline::DetectPipelineOptions& o, bool with_labels) {
+  po::options_description d("Detection (partial matches and bad neighborhoods)");
+  if (with_labels) {
+    d.add_options()
+        ("labels", po::value<std::vector<std::string>>(&o.labels)->required(),
+         "labeled set: a crd label / discover / run result (repeatable; sets are merged)")
+        ("join", po::value<std::string>(&o.join)->default_value("auto"),
+         "auto | replicated (every rank holds L) | partitioned (L split by hash prefix)")
+        ("replicate-max", po::value<std::uint64_t>(&o.replicate_max)->default_value(o.replicate_max),
+         "auto join: replicate L when it has at most this many labels");
+  }
+  d.add_options()
+      ("page-threshold", po::value<std::string>(&o.page_threshold)->default_value("auto"),
+       "flag pages whose containment exceeds this (auto = mean + σ over all pages)")
+      ("min-labeled", po::value<std::uint64_t>(&o.min_labeled)->default_value(1),
+       "flag a page only with at least this many labeled chunks")
+      ("neighborhood-threshold", po::value<std::string>(&o.neighborhood_threshold)->default_value("auto"),
+       "flag neighborhoods whose badness exceeds this (auto = mean + σ over all neighborhoods)")
+      ("badness", po::value<std::string>(&o.badness)->default_value("pages"),
+       "pages: mean page containment (the paper's formula); chunks: labeled / chunks over the neighborhood")
+      ("max-neighborhood-depth", po::value<int>(&o.max_neighborhood_depth)->default_value(-1),
+       "deepest URL prefix scored as a neighborhood (0 = hosts only, -1 = no limit)")
+      ("provenance-samples", po::value<std::uint64_t>(&o.provenance_samples)->default_value(5),
+       "page URLs kept per label as examples of where it occurs");
+  return d;
+}
+
+enum class Kind { Discover, Label, Detect, Run };
+
+int pipeline_command(int argc, char** argv, Kind kind, const char* usage) {
+  pipeline::CommonOptions common;
+  pipeline::DiscoverOptions discover_options;
+  pipeline::DetectPipelineOptions detect_options;
+  std::string config_path;
+  po::options_description visible(usage);
+  visible.add(input_options(common));
+  visible.add(discovery_options(discover_options, kind == Kind::Discover || kind == Kind::Run));
+  if (kind == Kind::Detect || kind == Kind::Run) visible.add(detection_options(detect_options, kind == Kind::Detect));
+  visible.add(run_options(common, config_path));
+  visible.add_options()("help,h", "show this help");
+  if (wants_help(argc, argv)) {
+    std::cout << visible << "\n";
+    return 0;
+  }
+  comm::MpiSession session(argc, argv);
+  comm::MpiTransport transport;
+  auto parsed = parse_command(argc, argv, visible, "input", "config");
+  if (parsed.vm.count("input") == 0) throw UsageError("no input given (files, directories or @LIST)");
+  common.inputs = parsed.vm["input"].as<std::vector<std::string>>();
+  common.info = {argv[0], join_command_line(argc, argv), parsed.config_ini};
+  switch (kind) {
+    case Kind::Discover: pipeline::run_discover(common, discover_options, transport); break;
+    case Kind::Label: pipeline::run_label(common, discover_options, transport); break;
+    case Kind::Detect: pipeline::run_detect(common, discover_options, detect_options, transport); break;
+    case Kind::Run: pipeline::run_discover_detect(common, discover_options, detect_options, transport); break;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int discover_command(int argc, char** argv) {
+  return pipeline_command(argc, argv, Kind::Discover,
+                          "crd discover [options] INPUT… -o OUT.h5\n\n"
+                          "Blind discovery (paper §4.2): count every chunk and file across all ranks and label\n"
+                          "those seen more than a threshold, minus stop chunks");
+}
+
+int label_command(int argc, char** argv) {
+  return pipeline_command(argc, argv, Kind::Label,
+                          "crd label [options] EXPERT_INPUT… -o LABELS.h5\n\n"
+                          "Informed discovery (paper §4.2): every chunk of an expert corpus (e.g. Wikipedia, a\n"
+                          "bank's pages), minus stop chunks, becomes a label");
+}
+
+int detect_command(int argc, char** argv) {
+  return pipeline_command(argc, argv, Kind::Detect,
+                          "crd detect [options] INPUT… --labels L.h5 -o OUT.h5\n\n"
+                          "Detection (paper §4.3): containment of every page and badness of every URL-prefix\n"
+                          "neighborhood against labeled sets, with where each match comes from");
+}
+
+int run_command(int argc, char** argv) {
+  return pipeline_command(argc, argv, Kind::Run,
+                          "crd run [options] INPUT… -o OUT.h5\n\n"
+                          "Blind discovery then detection in one job, reading the corpus once");
+}
+
+}  // namespace crd::cli

@@ -251,7 +251,8 @@ void ByteStream::produce_gzip() {
         break;
     }
     if (in_pos_ == in_len_ && !read_input()) {
-      if (!(resyncing_ && member_output_ == 0)) set_break("gzip.truncated", member_disk_, true);
+      // A member that gave nothing leaves the bytes before it (the previous member's) intact.
+      if (!(resyncing_ && member_output_ == 0)) set_break("gzip.truncated", member_disk_, member_output_ > 0);
       gz_state_ = GzState::Done;
       if (has_break_) return;
       continue;
@@ -279,7 +280,7 @@ void ByteStream::produce_gzip() {
     }
     // Z_DATA_ERROR and friends: this member is lost; look for the next one after its start.
     if (!(resyncing_ && member_output_ == 0)) {
-      set_break(is_crc_message(zs_.msg) ? "gzip.crc" : "gzip.corrupt", member_disk_, true);
+      set_break(is_crc_message(zs_.msg) ? "gzip.crc" : "gzip.corrupt", member_disk_, member_output_ > 0);
     }
     seek_input(member_disk_ + 1);
     resyncing_ = true;

@@ -106,26 +106,29 @@ std::size_t find_header_end(ByteStream& in) {
   }
 }
 
-// Drops bytes up to the next line that starts a WARC record, a break, or the end. The current
-// position must not itself be a record start (callers stand on a '\n' or inside garbage).
+// Drops bytes up to the next "WARC/<digit>.", a break, or the end. The mark is looked for
+// anywhere, not only at line starts, since garbage need not end with a newline. The current
+// position is never taken (callers stand on a '\n', inside garbage, or on a rejected record).
 void resync(ByteStream& in) {
   constexpr std::size_t kWindow = 1u << 16;
+  constexpr std::size_t kMark = 7;  // "WARC/1."
+  std::size_t from = 1;
   for (;;) {
     std::size_t avail = in.fill(kWindow);
     bool more = avail >= kWindow;
     const char* d = in.data();
-    std::size_t i = 0;
-    std::size_t keep_from = avail - std::min<std::size_t>(avail, 6);  // a mark may straddle the refill
+    std::size_t i = std::min(from, avail);
+    std::size_t keep_from = avail - std::min(avail, kMark - 1);  // a mark may straddle the refill
     for (;;) {
-      const void* hit = ::memmem(d + i, avail - i, "\nWARC/", 6);
+      const void* hit = ::memmem(d + i, avail - i, "WARC/", 5);
       if (hit == nullptr) break;
       std::size_t at = static_cast<std::size_t>(static_cast<const char*>(hit) - d);
-      if (at + 7 > avail) {
+      if (at + kMark > avail) {
         keep_from = at;
         break;
       }
-      if (d[at + 6] >= '0' && d[at + 6] <= '9') {
-        in.consume(at + 1);
+      if (d[at + 5] >= '0' && d[at + 5] <= '9' && d[at + 6] == '.') {
+        in.consume(at);
         return;
       }
       i = at + 1;
@@ -134,7 +137,8 @@ void resync(ByteStream& in) {
       in.consume(avail);
       return;
     }
-    in.consume(keep_from);
+    in.consume(std::max<std::size_t>(keep_from, 1));
+    from = 0;
   }
 }
 

@@ -1,0 +1,316 @@
+// Hand-built damaged archives: every kind of bad input is skipped, counted and reported, the
+// records around it survive, and nothing crashes or hangs.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "archive_builder.hpp"
+#include "support/test_paths.hpp"
+
+namespace crd::io::test {
+namespace {
+
+std::string body_of(int i) {
+  return "<html><body><p>page " + std::to_string(i) + " " + std::string(200 + i, 'x') + "</p></body></html>";
+}
+std::string uri_of(int i) { return "http://example.org/" + std::to_string(i); }
+
+class HostileArchives : public ::testing::Test {
+ protected:
+  std::string dir_ = crd::testing::make_temp_dir("io-hostile");
+  ReadResult read_bytes(const std::string& name, const std::string& bytes, const ReadOptions& o = {}) {
+    return read_file(write_file(dir_, name, bytes), InputKind::Warc, o);
+  }
+  static std::vector<std::string> urls(const ReadResult& r) {
+    std::vector<std::string> out;
+    for (const auto& d : r.docs) out.push_back(d.url);
+    return out;
+  }
+};
+
+TEST_F(HostileArchives, ChunkedTransferEncodingIsDecoded) {
+  WarcRecordSpec s;
+  s.uri = "http://example.org/chunked";
+  std::string payload = chunked({"<html><p>hel", "lo</p>", std::string(5000, 'y') + "</html>"});
+  payload.insert(payload.find("\r\n"), ";ext=1");  // a chunk extension must be ignored
+  s.block = http_response(200, "Transfer-Encoding: chunked\r\n", payload);
+  ReadResult r = read_bytes("chunked.warc.gz", gzip_member(warc_record(s)));
+  ASSERT_EQ(r.docs.size(), 1u);
+  EXPECT_EQ(r.docs[0].body, "<html><p>hello</p>" + std::string(5000, 'y') + "</html>");
+  EXPECT_EQ(r.docs[0].charset, "utf-8");
+}
+
+TEST_F(HostileArchives, BadChunkSizesAreSkipped) {
+  WarcRecordSpec s;
+  s.block = http_response(200, "Transfer-Encoding: chunked\r\n", "5\r\nhello\r\nZZ\r\nmore\r\n0\r\n\r\n");
+  WarcRecordSpec big = s;  // a chunk claiming more bytes than the record holds
+  big.block = http_response(200, "Transfer-Encoding: chunked\r\n", "ffffff\r\nshort\r\n0\r\n\r\n");
+  ReadResult r = read_bytes("badchunk.warc", warc_record(s) + warc_record(big) + warc_response(uri_of(1), body_of(1)));
+  EXPECT_EQ(r.get("skipped.http.bad_chunked"), 2u);
+  EXPECT_EQ(urls(r), std::vector<std::string>{uri_of(1)});
+}
+
+TEST_F(HostileArchives, ContentEncodings) {
+  std::string html = body_of(7);
+  auto rec = [&](const std::string& headers, const std::string& body) {
+    WarcRecordSpec s;
+    s.block = http_response(200, headers, body);
+    return warc_record(s);
+  };
+  std::string file = rec("Content-Encoding: gzip\r\n", gzip_member(html)) +
+                     rec("Content-Encoding: x-gzip\r\n", gzip_member(html)) +
+                     rec("Content-Encoding: deflate\r\n", zlib_compress(html, false)) +
+                     rec("Content-Encoding: deflate\r\n", zlib_compress(html, true)) +
+                     rec("Transfer-Encoding: chunked\r\nContent-Encoding: gzip\r\n", chunked({gzip_member(html)})) +
+                     rec("Content-Encoding: gzip\r\n", "definitely not gzip") +
+                     rec("Content-Encoding: br\r\n", "brotli bytes");
+  ReadResult r = read_bytes("encodings.warc", file);
+  ASSERT_EQ(r.docs.size(), 5u);
+  for (const auto& d : r.docs) EXPECT_EQ(d.body, html);
+  EXPECT_EQ(r.get("skipped.http.bad_encoding"), 1u);
+  EXPECT_EQ(r.get("skipped.http.unsupported_encoding"), 1u);
+}
+
+TEST_F(HostileArchives, RecordKindsAndStatus) {
+  WarcRecordSpec dns;
+  dns.uri = "dns:example.org";
+  dns.content_type = "text/dns";
+  dns.block = "20240101000000\nexample.org. 300 IN A 192.0.2.1\n";
+  WarcRecordSpec res;
+  res.type = "resource";
+  res.uri = "<http://example.org/notes.txt>";  // WARC 1.0 drafts wrote the URI in <>
+  res.content_type = "Text/Plain; Charset=\"ISO-8859-1\"";
+  res.block = "plain notes";
+  WarcRecordSpec odd;
+  odd.type = "x-custom";
+  WarcRecordSpec meta;
+  meta.type = "metadata";
+  WarcRecordSpec conv;
+  conv.type = "conversion";
+  WarcRecordSpec notype;
+  notype.omit_type = true;
+  WarcRecordSpec nostatus;  // "HTTP/1.0 200" without reason text is still a 200
+  nostatus.uri = "http://example.org/nostatus";
+  nostatus.block = "HTTP/1.0 200\r\nContent-Type: text/plain\r\n\r\nok";
+  std::string file = warc_record(dns) + warc_record(res) + warc_record(odd) + warc_record(meta) + warc_record(conv) +
+                     warc_record(notype) + warc_response(uri_of(1), "moved", 301) +
+                     warc_response(uri_of(2), "missing", 404) + warc_record(nostatus);
+  ReadResult r = read_bytes("kinds.warc", file);
+  std::map<std::string, std::uint64_t> want = {{"warc.non_http", 1},   {"warc.unknown_type", 1}, {"warc.metadata", 1},
+                                               {"warc.conversion", 1}, {"warc.bad_header", 1},   {"http.non_2xx", 2}};
+  EXPECT_EQ(r.skips(), want);
+  ASSERT_EQ(r.docs.size(), 2u);
+  EXPECT_EQ(r.docs[0].url, "http://example.org/notes.txt");
+  EXPECT_EQ(r.docs[0].content_type, "text/plain");
+  EXPECT_EQ(r.docs[0].charset, "iso-8859-1");
+  EXPECT_EQ(r.docs[0].body, "plain notes");
+  EXPECT_EQ(r.docs[1].body, "ok");
+  EXPECT_EQ(r.get("records"), 9u);
+}
+
+TEST_F(HostileArchives, GarbageBetweenRecordsIsSkippedOnce) {
+  std::string file = warc_response(uri_of(1), body_of(1)) + "junk junk\r\nWARC/x not a record\r\n" +
+                     warc_response(uri_of(2), body_of(2)) + std::string(100000, 'z') + warc_response(uri_of(3), body_of(3));
+  ReadResult r = read_bytes("garbage.warc", file);
+  EXPECT_EQ(urls(r), (std::vector<std::string>{uri_of(1), uri_of(2), uri_of(3)}));
+  EXPECT_EQ(r.get("skipped.garbage"), 2u);
+  ASSERT_EQ(r.errors.size(), 2u);
+  EXPECT_EQ(r.errors[0].reason, "garbage");
+  EXPECT_EQ(r.errors[0].offset, warc_response(uri_of(1), body_of(1)).size());
+}
+
+TEST_F(HostileArchives, WrongOrMissingContentLength) {
+  WarcRecordSpec small;
+  small.uri = "http://example.org/small";
+  small.block = http_response(200, "", body_of(10));
+  small.length = std::to_string(small.block.size() - 7);
+  WarcRecordSpec large = small;
+  large.uri = "http://example.org/large";
+  large.length = std::to_string(small.block.size() + 50);
+  WarcRecordSpec none = small;
+  none.uri = "http://example.org/none";
+  none.omit_length = true;
+  WarcRecordSpec junk = small;
+  junk.length = "12abc";
+  std::string file = warc_record(small) + warc_response(uri_of(1), body_of(1)) + warc_record(large) +
+                     warc_response(uri_of(2), body_of(2)) + warc_record(none) + warc_response(uri_of(3), body_of(3)) +
+                     warc_record(junk) + warc_response(uri_of(4), body_of(4));
+  for (bool gz : {false, true}) {
+    SCOPED_TRACE(gz ? "gzip" : "plain");
+    ReadResult r = read_bytes(gz ? "len.warc.gz" : "len.warc", gz ? gzip_member(file) : file);
+    EXPECT_EQ(urls(r), (std::vector<std::string>{uri_of(1), uri_of(2), uri_of(3), uri_of(4)}));
+    EXPECT_EQ(r.get("skipped.warc.bad_length"), 4u);
+    EXPECT_EQ(r.errors.size(), 4u);
+  }
+}
+
+// Three records, one gzip member each, as most .warc.gz files are written.
+std::vector<std::string> three_members() {
+  return {gzip_member(warc_response(uri_of(1), body_of(1))), gzip_member(warc_response(uri_of(2), body_of(2))),
+          gzip_member(warc_response(uri_of(3), body_of(3)))};
+}
+
+TEST_F(HostileArchives, PerRecordGzipOffsetsPointAtMembers) {
+  auto m = three_members();
+  ReadResult r = read_bytes("ok.warc.gz", m[0] + m[1] + m[2]);
+  ASSERT_EQ(r.docs.size(), 3u);
+  EXPECT_EQ(r.docs[0].offset, 0u);
+  EXPECT_EQ(r.docs[1].offset, m[0].size());
+  EXPECT_EQ(r.docs[2].offset, m[0].size() + m[1].size());
+  EXPECT_EQ(r.get("input.bytes"), m[0].size() + m[1].size() + m[2].size());
+}
+
+TEST_F(HostileArchives, WholeFileGzipMember) {
+  std::string plain = warc_response(uri_of(1), body_of(1)) + warc_response(uri_of(2), body_of(2));
+  ReadResult r = read_bytes("whole.warc.gz", gzip_member(plain));
+  ASSERT_EQ(r.docs.size(), 2u);
+  EXPECT_EQ(r.docs[1].offset, 0u);
+  EXPECT_EQ(r.docs[1].stream_offset, warc_response(uri_of(1), body_of(1)).size());
+}
+
+TEST_F(HostileArchives, TruncatedLastMember) {
+  auto m = three_members();
+  ReadResult r = read_bytes("trunc.warc.gz", m[0] + m[1] + m[2].substr(0, m[2].size() / 2));
+  EXPECT_EQ(urls(r), (std::vector<std::string>{uri_of(1), uri_of(2)}));
+  EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"gzip.truncated", 1}}));
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].offset, m[0].size() + m[1].size());
+}
+
+TEST_F(HostileArchives, TruncatedMiddleMemberThenRecovery) {
+  auto m = three_members();
+  ReadResult r = read_bytes("trunc-mid.warc.gz", m[0] + m[1].substr(0, m[1].size() / 2) + m[2]);
+  EXPECT_EQ(urls(r), (std::vector<std::string>{uri_of(1), uri_of(3)}));
+  // Inflate reads on into the next member's bytes, so the damage shows as a bad deflate stream or
+  // (when those bytes happen to decode) a CRC mismatch; either way one event, one lost record.
+  EXPECT_EQ(r.get("skipped.gzip.truncated") + r.get("skipped.gzip.corrupt") + r.get("skipped.gzip.crc"), 1u);
+  EXPECT_EQ(r.errors.size(), 1u);
+}
+
+TEST_F(HostileArchives, CrcErrorDropsOnlyThatRecord) {
+  auto m = three_members();
+  m[1][m[1].size() - 6] ^= 0x55;  // inside the CRC32 of the trailer
+  ReadResult r = read_bytes("crc.warc.gz", m[0] + m[1] + m[2]);
+  EXPECT_EQ(urls(r), (std::vector<std::string>{uri_of(1), uri_of(3)}));
+  EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"gzip.crc", 1}}));
+}
+
+TEST_F(HostileArchives, CorruptDeflateDataDropsOnlyThatRecord) {
+  auto m = three_members();
+  for (std::size_t i = 20; i < 40; ++i) m[1][i] = static_cast<char>(0xff);
+  ReadResult r = read_bytes("corrupt.warc.gz", m[0] + m[1] + m[2]);
+  EXPECT_EQ(urls(r), (std::vector<std::string>{uri_of(1), uri_of(3)}));
+  EXPECT_EQ(r.get("skipped.gzip.corrupt") + r.get("skipped.gzip.crc"), 1u);
+}
+
+TEST_F(HostileArchives, GarbageBetweenGzipMembers) {
+  auto m = three_members();
+  ReadResult r = read_bytes("gzgarbage.warc.gz", m[0] + "\x1f not a member at all" + m[1] + m[2] + "tail");
+  EXPECT_EQ(urls(r), (std::vector<std::string>{uri_of(1), uri_of(2), uri_of(3)}));
+  EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"gzip.garbage", 2}}));
+}
+
+TEST_F(HostileArchives, RecordOverTheLimitIsSkippedAndReadingGoesOn) {
+  ReadOptions o;
+  o.max_record_bytes = 4096;
+  std::string huge = warc_response("http://example.org/huge", std::string(20000, 'h'));
+  std::string file = warc_response(uri_of(1), body_of(1)) + huge + warc_response(uri_of(2), body_of(2));
+  for (bool gz : {false, true}) {
+    SCOPED_TRACE(gz ? "gzip" : "plain");
+    ReadResult r = read_bytes(gz ? "huge.warc.gz" : "huge.warc", gz ? gzip_member(file) : file, o);
+    EXPECT_EQ(urls(r), (std::vector<std::string>{uri_of(1), uri_of(2)}));
+    EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"record_too_large", 1}}));
+  }
+  // A record declaring 1 TiB is skipped without trying to hold it (the file just ends).
+  WarcRecordSpec s;
+  s.block = "tiny";
+  s.length = std::to_string(1ull << 40);
+  ReadResult r = read_bytes("tib.warc", warc_response(uri_of(1), body_of(1)) + warc_record(s));
+  EXPECT_EQ(urls(r), std::vector<std::string>{uri_of(1)});
+  EXPECT_EQ(r.get("skipped.record_too_large"), 1u);
+  // A gzip bomb in Content-Encoding is refused too.
+  WarcRecordSpec bomb;
+  bomb.block = http_response(200, "Content-Encoding: gzip\r\n", gzip_member(std::string(100000, 'b')));
+  ReadResult b = read_bytes("bomb.warc", warc_record(bomb), o);
+  EXPECT_EQ(b.get("skipped.record_too_large"), 1u);
+}
+
+TEST_F(HostileArchives, TruncatedRecordAtEndOfPlainFile) {
+  std::string second = warc_response(uri_of(2), body_of(2));
+  ReadResult r = read_bytes("cut.warc", warc_response(uri_of(1), body_of(1)) + second.substr(0, second.size() - 40));
+  EXPECT_EQ(urls(r), std::vector<std::string>{uri_of(1)});
+  EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"warc.truncated", 1}}));
+}
+
+TEST_F(HostileArchives, ErrorListIsBoundedButCountsAreNot) {
+  std::string file;
+  for (int i = 0; i < 150; ++i) file += "garbage line\n" + warc_response(uri_of(i), "<p>x</p>");
+  ReadResult r = read_bytes("many.warc", file);
+  EXPECT_EQ(r.docs.size(), 150u);
+  EXPECT_EQ(r.get("skipped.garbage"), 150u);
+  EXPECT_EQ(r.errors.size(), 100u);
+}
+
+TEST_F(HostileArchives, ArcV2AndUrlsWithSpaces) {
+  std::string http = http_response(200, "", body_of(5));
+  std::string filedesc_body = "2 0 test\nURL IP-address Archive-date Content-type Result-code Checksum Location "
+                              "Offset Filename Archive-length\n";
+  std::string arc = "filedesc://t.arc 0.0.0.0 20240101000000 text/plain 200 - - 0 t.arc " +
+                    std::to_string(filedesc_body.size()) + "\n" + filedesc_body + "\n";
+  arc += "http://example.org/a b.html 192.0.2.1 20240101000000 text/html 200 ABC - 0 t.arc " +
+         std::to_string(http.size()) + "\n" + http + "\n";
+  arc += "dns:example.org 192.0.2.1 20240101000000 text/dns 200 - - 0 t.arc 5\nabcde\n";
+  ReadResult r = read_file(write_file(dir_, "v2.arc.gz", gzip_member(arc)), InputKind::Arc);
+  ASSERT_EQ(r.docs.size(), 1u);
+  EXPECT_EQ(r.docs[0].url, "http://example.org/a b.html");
+  EXPECT_EQ(r.docs[0].body, body_of(5));
+  EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"arc.filedesc", 1}, {"arc.non_http", 1}}));
+}
+
+TEST_F(HostileArchives, ArcWrongLengthIsCaught) {
+  std::string http = http_response(200, "", body_of(6));
+  std::string arc = "filedesc://t.arc 0.0.0.0 20240101000000 text/plain 2\n1 \n";
+  arc += "http://example.org/short 192.0.2.1 20240101000000 text/html " + std::to_string(http.size() - 30) + "\n" +
+         http + "\n";
+  arc += "http://example.org/ok 192.0.2.1 20240101000000 text/html " + std::to_string(http.size()) + "\n" + http + "\n";
+  ReadResult r = read_file(write_file(dir_, "len.arc", arc), InputKind::Arc);
+  ASSERT_EQ(r.docs.size(), 1u);
+  EXPECT_EQ(r.docs[0].url, "http://example.org/ok");
+  EXPECT_EQ(r.get("skipped.arc.bad_length"), 1u);
+}
+
+TEST_F(HostileArchives, EmptyAndRandomFilesNeverCrash) {
+  ReadResult empty = read_bytes("empty.warc", "");
+  EXPECT_EQ(empty.get("records"), 0u);
+  EXPECT_EQ(empty.get("input.files"), 1u);
+  std::mt19937 rng(12345);
+  std::string base;
+  for (int i = 0; i < 5; ++i) base += warc_response(uri_of(i), body_of(i));
+  std::string gz;
+  for (int i = 0; i < 5; ++i) gz += gzip_member(warc_response(uri_of(i), body_of(i)));
+  for (int round = 0; round < 300; ++round) {
+    std::string data = round % 2 == 0 ? base : gz;
+    int edits = 1 + static_cast<int>(rng() % 6);
+    for (int e = 0; e < edits; ++e) {
+      std::size_t at = rng() % data.size();
+      switch (rng() % 3) {
+        case 0: data[at] = static_cast<char>(rng()); break;
+        case 1: data.erase(at, rng() % 64); break;
+        default: data.insert(at, std::string(rng() % 64, static_cast<char>(rng()))); break;
+      }
+      if (data.empty()) data = "x";
+    }
+    for (InputKind kind : {InputKind::Warc, InputKind::Arc}) {
+      ReadResult r = read_file(write_file(dir_, "fuzz.bin", data), kind);
+      EXPECT_LE(r.docs.size(), 5u);
+      EXPECT_EQ(r.get("input.files"), 1u);
+      std::uint64_t skipped = 0;
+      for (const auto& [k, v] : r.skips()) skipped += v;
+      // Every record seen is either emitted or skipped under some reason.
+      EXPECT_LE(r.get("records"), r.get("documents") + skipped);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace crd::io::test

@@ -1,0 +1,215 @@
+// Input expansion (files, directory walks, @LIST files), plain-file documents, sniffing, and
+// shard assignment.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <numeric>
+
+#include "archive_builder.hpp"
+#include "crd/core/error.hpp"
+#include "support/test_paths.hpp"
+
+namespace crd::io::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> urls_of(const std::vector<InputFile>& files) {
+  std::vector<std::string> out;
+  for (const auto& f : files) out.push_back(f.url);
+  return out;
+}
+
+class Inputs : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = crd::testing::make_temp_dir("io-inputs");
+    tree_ = root_ + "/tree";
+    fs::create_directories(tree_ + "/a/deeper");
+    fs::create_directories(tree_ + "/sub");
+    fs::create_directories(root_ + "/elsewhere");
+    write_file(tree_, "b.html", "<p>b</p>");
+    write_file(tree_, "a.txt", "a text");
+    write_file(tree_, "A.HTM", "<p>A</p>");
+    write_file(tree_, "a/z.txt", "z");
+    write_file(tree_, "a/deeper/page.xhtml", "<html/>");
+    write_file(tree_, "sub/crawl.warc.gz", gzip_member(warc_response("http://x/", "<p>x</p>")));
+    write_file(tree_, "sub/old.ARC", "filedesc://old.arc 0.0.0.0 20240101000000 text/plain 2\n1 \n");
+    write_file(tree_, "sub/blob.bin", std::string("\x00\x01\x02", 3));
+    write_file(root_ + "/elsewhere", "linked.txt", "linked");
+    fs::create_directory_symlink(root_ + "/elsewhere", tree_ + "/dirlink");
+    fs::create_symlink(root_ + "/elsewhere/linked.txt", tree_ + "/filelink.txt");
+  }
+  std::string root_;
+  std::string tree_;
+};
+
+TEST_F(Inputs, DirectoryWalkIsSortedByBytesWithRelativeUrls) {
+  Counters c;
+  auto files = expand_inputs({tree_}, c);
+  // '.' (0x2e) < '/' (0x2f) and 'A' < 'a': byte order, not per-directory order.
+  std::vector<std::string> want = {"A.HTM",   "a.txt",         "a/deeper/page.xhtml", "a/z.txt",          "b.html",
+                                   "filelink.txt", "sub/blob.bin", "sub/crawl.warc.gz",  "sub/old.ARC"};
+  EXPECT_EQ(urls_of(files), want);
+  EXPECT_EQ(c.get("skipped.input.dir_symlink"), 1u);  // dirlink is not followed
+  EXPECT_EQ(files[0].path, tree_ + "/A.HTM");
+  EXPECT_EQ(files[0].kind, InputKind::PlainFile);
+  EXPECT_EQ(files[7].kind, InputKind::Warc);
+  EXPECT_EQ(files[8].kind, InputKind::Arc);
+  EXPECT_EQ(files[5].size, 6u);  // the link's target
+  // Every rank gets the same list.
+  Counters c2;
+  EXPECT_EQ(urls_of(expand_inputs({tree_}, c2)), want);
+}
+
+TEST_F(Inputs, PlainFilesAreDocumentsTypedByExtensionThenSniffing) {
+  Counters c;
+  auto files = expand_inputs({tree_}, c);
+  std::map<std::string, Document> docs;
+  for (const auto& f : files) {
+    if (f.kind != InputKind::PlainFile) continue;
+    read_input(f, c, [&](Document&& d) { docs[d.url] = std::move(d); });
+  }
+  ASSERT_EQ(docs.size(), 7u);
+  EXPECT_EQ(docs["A.HTM"].content_type, "text/html");
+  EXPECT_EQ(docs["a/deeper/page.xhtml"].content_type, "application/xhtml+xml");
+  EXPECT_EQ(docs["a.txt"].content_type, "text/plain");
+  EXPECT_EQ(docs["a.txt"].body, "a text");
+  EXPECT_EQ(docs["sub/blob.bin"].content_type, "");
+  EXPECT_FALSE(is_chunkable(docs["sub/blob.bin"]));
+  EXPECT_TRUE(is_chunkable(docs["b.html"]));
+  EXPECT_EQ(c.get("documents"), 7u);
+  EXPECT_EQ(c.get("input.files"), 7u);
+}
+
+TEST_F(Inputs, PlainFileGivenDirectlyKeepsItsPath) {
+  Counters c;
+  auto files = expand_inputs({tree_ + "/a/z.txt", tree_ + "/no-such-file"}, c);
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files[0].url, tree_ + "/a/z.txt");
+  EXPECT_EQ(c.get("skipped.input.missing"), 1u);
+}
+
+TEST_F(Inputs, ListFilesResolveRelativeToThemselves) {
+  fs::create_directories(root_ + "/lists");
+  write_file(root_ + "/lists", "inner.txt", "../tree/a/z.txt\n");
+  write_file(root_ + "/lists", "inputs.txt",
+             "# comment line\n\n  ../tree/b.html  \r\n../tree/sub\n" + tree_ + "/a.txt\nmissing.warc\n@inner.txt\n"
+             "../tree/b.html\n");
+  Counters c;
+  auto files = expand_inputs({"@" + root_ + "/lists/inputs.txt"}, c);
+  std::vector<std::string> want = {root_ + "/lists/../tree/b.html", "blob.bin", "crawl.warc.gz", "old.ARC",
+                                   tree_ + "/a.txt", root_ + "/lists/../tree/a/z.txt"};
+  EXPECT_EQ(urls_of(files), want);
+  EXPECT_EQ(c.get("skipped.input.missing"), 1u);
+  EXPECT_EQ(c.get("skipped.input.duplicate"), 1u);  // b.html listed twice
+}
+
+TEST_F(Inputs, UsageErrors) {
+  Counters c;
+  EXPECT_THROW(expand_inputs({"@" + root_ + "/no-such-list"}, c), crd::UsageError);
+  EXPECT_THROW(expand_inputs({root_ + "/nothing-here"}, c), crd::UsageError);
+  fs::create_directories(root_ + "/empty");
+  EXPECT_THROW(expand_inputs({root_ + "/empty"}, c), crd::UsageError);
+  EXPECT_THROW(expand_inputs({}, c), crd::UsageError);
+  write_file(root_, "self.txt", "@self.txt\n");
+  EXPECT_THROW(expand_inputs({"@" + root_ + "/self.txt"}, c), crd::UsageError);
+  try {
+    expand_inputs({root_ + "/nothing-here"}, c);
+  } catch (const crd::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("nothing-here"), std::string::npos);
+  }
+}
+
+TEST_F(Inputs, ArchivesWithOtherNamesAreSniffedWhenGivenDirectly) {
+  std::string p = write_file(root_, "capture.bin", gzip_member(warc_response("http://x/", "<p>x</p>")));
+  std::string q = write_file(root_, "capture2.dat", "filedesc://x.arc 0.0.0.0 20240101000000 text/plain 0\n\n");
+  Counters c;
+  auto files = expand_inputs({p, q}, c);
+  ASSERT_EQ(files.size(), 2u);
+  EXPECT_EQ(files[0].kind, InputKind::Warc);
+  EXPECT_EQ(files[1].kind, InputKind::Arc);
+}
+
+TEST(Sniffing, IsChunkable) {
+  auto chunkable = [](std::string type, std::string body) {
+    Document d;
+    d.content_type = std::move(type);
+    d.body = std::move(body);
+    return is_chunkable(d);
+  };
+  EXPECT_TRUE(chunkable("text/html", ""));
+  EXPECT_TRUE(chunkable("application/xhtml+xml", "x"));
+  EXPECT_TRUE(chunkable("text/plain", "x"));
+  EXPECT_FALSE(chunkable("image/png", "<html>"));
+  EXPECT_FALSE(chunkable("application/json", "{}"));
+  EXPECT_TRUE(chunkable("", "\xEF\xBB\xBF  \n<!DOCTYPE HTML><html>"));
+  EXPECT_TRUE(chunkable("application/octet-stream", "<P>para</P>"));
+  EXPECT_TRUE(chunkable("", "<!-- comment -->"));
+  EXPECT_TRUE(chunkable("", "<Div class=x>"));
+  EXPECT_TRUE(chunkable("", "Just some words, caf\xC3\xA9.\n"));
+  EXPECT_FALSE(chunkable("", std::string("text\0with nul", 13)));
+  EXPECT_FALSE(chunkable("", "\x89PNG\r\n\x1a\n\x01\x02\x03\x04\x05\x06\x07\x08\x10\x11\x12\x13"));
+  EXPECT_FALSE(chunkable("", ""));
+  EXPECT_EQ(sniff_media_type("<pre>x</pre>"), "text/plain");  // "<pre" is not "<p"
+  EXPECT_EQ(media_type_from_extension("x/INDEX.HTML"), "text/html");
+  EXPECT_EQ(media_type_from_extension("x.html.gz"), "");
+}
+
+std::vector<InputFile> sized(const std::vector<std::uint64_t>& sizes) {
+  std::vector<InputFile> out;
+  for (std::size_t i = 0; i < sizes.size(); ++i) out.push_back(InputFile{"f" + std::to_string(i), "", sizes[i]});
+  return out;
+}
+
+TEST(AssignShards, LargestFirstToLeastLoaded) {
+  auto shards = assign_shards(sized({10, 100, 40, 90, 30, 50}), 2);
+  // 100→r0, 90→r1, 50→r1 (91<101), 40→r0 (101<141), 30→r0 (142 vs 141 → r1)... computed by hand:
+  // loads with +1 per file: r0=101, r1=91 → 50 to r1 (142); r0=101 → 40 to r0 (142); tie 142/142 →
+  // 30 to r0 (173); 10 to r1 (153).
+  ASSERT_EQ(shards.size(), 2u);
+  EXPECT_EQ(shards[0], (std::vector<std::size_t>{1, 2, 4}));
+  EXPECT_EQ(shards[1], (std::vector<std::size_t>{0, 3, 5}));
+}
+
+TEST(AssignShards, EveryFileOnceDeterministicAndBalanced) {
+  std::vector<std::uint64_t> sizes;
+  std::uint64_t x = 7;
+  for (int i = 0; i < 1000; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    sizes.push_back((x >> 33) % 1000000);
+  }
+  auto files = sized(sizes);
+  for (int n : {1, 3, 7, 64}) {
+    auto a = assign_shards(files, n);
+    EXPECT_EQ(a, assign_shards(files, n));
+    std::vector<int> seen(files.size(), 0);
+    std::uint64_t lo = UINT64_MAX, hi = 0;
+    for (const auto& s : a) {
+      EXPECT_TRUE(std::is_sorted(s.begin(), s.end()));
+      std::uint64_t load = 0;
+      for (std::size_t i : s) {
+        ++seen[i];
+        load += files[i].size;
+      }
+      lo = std::min(lo, load);
+      hi = std::max(hi, load);
+    }
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<long>(files.size()));
+    EXPECT_LE(hi - lo, 1000000u + 1000u) << n;  // greedy LPT: within one largest file
+  }
+}
+
+TEST(AssignShards, EdgeCases) {
+  auto empty = assign_shards({}, 4);
+  EXPECT_EQ(empty.size(), 4u);
+  auto zeros = assign_shards(sized({0, 0, 0, 0}), 4);
+  for (const auto& s : zeros) EXPECT_EQ(s.size(), 1u);  // empty files spread too
+  auto few = assign_shards(sized({5}), 3);
+  EXPECT_EQ(few[0], std::vector<std::size_t>{0});
+  EXPECT_TRUE(few[1].empty());
+  EXPECT_THROW(assign_shards({}, 0), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace crd::io::test

@@ -2,6 +2,7 @@
 #include "crd/cli/option_groups.hpp"
 
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "crd/core/error.hpp"
@@ -115,6 +116,50 @@ po::options_description discovery_options(pipeline::DiscoverOptions& o, bool wit
   return d;
 }
 
+po::options_description detection_options(pipeline::DetectPipelineOptions& o, bool with_labels) {
+  po::options_description d("Detection (partial matches and bad neighborhoods)");
+  if (with_labels) {
+    d.add_options()
+        ("labels", po::value<std::vector<std::string>>(&o.labels)->required(),
+         "labeled set: a crd label / discover / run result (repeatable; sets are merged)")
+        ("join", po::value<std::string>(&o.join)->default_value("auto"),
+         "auto | replicated (every rank holds L) | partitioned (L split by hash prefix)")
+        ("replicate-max", po::value<std::uint64_t>(&o.replicate_max)->default_value(o.replicate_max),
+         "auto join: replicate L when it has at most this many labels");
+  }
+  d.add_options()
+      ("page-threshold", po::value<std::string>(&o.page_threshold)->default_value("auto"),
+       "flag pages whose containment exceeds this (auto = mean + σ over all pages)")
+      ("min-labeled", po::value<std::uint64_t>(&o.min_labeled)->default_value(1),
+       "flag a page only with at least this many labeled chunks")
+      ("neighborhood-threshold", po::value<std::string>(&o.neighborhood_threshold)->default_value("auto"),
+       "flag neighborhoods whose badness exceeds this (auto = mean + σ over all neighborhoods)")
+      ("badness", po::value<std::string>(&o.badness)->default_value("pages"),
+       "pages: mean page containment (the paper's formula); chunks: labeled / chunks over the neighborhood")
+      ("max-neighborhood-depth", po::value<int>(&o.max_neighborhood_depth)->default_value(-1),
+       "deepest URL prefix scored as a neighborhood (0 = hosts only, -1 = no limit)")
+      ("provenance-samples", po::value<std::uint64_t>(&o.provenance_samples)->default_value(5),
+       "page URLs kept per label as examples of where it occurs");
+  return d;
+}
+
+bool is_crd_option(const std::string& name) {
+  static const std::set<std::string> names = [] {
+    pipeline::CommonOptions common;
+    pipeline::DiscoverOptions discover;
+    pipeline::DetectPipelineOptions detect;
+    std::string config;
+    po::options_description all;
+    all.add(input_options(common)).add(run_options(common, config)).add(discovery_options(discover, true));
+    all.add(detection_options(detect, true));
+    std::set<std::string> out;
+    for (const auto& opt : all.options()) out.insert(opt->long_name());
+    for (const char* extra : {"show", "top"}) out.insert(extra);
+    return out;
+  }();
+  return names.count(name) != 0;
+}
+
 namespace {
 
 std::string render_value(const po::variable_value& v) {
@@ -151,11 +196,18 @@ ParsedCommand parse_command(int argc, char** argv, const po::options_description
   ParsedCommand parsed;
   try {
     po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), parsed.vm);
-    if (parsed.vm.count(config_path_option) != 0) {
+    if (!config_path_option.empty() && parsed.vm.count(config_path_option) != 0) {
       const auto path = parsed.vm[config_path_option].as<std::string>();
       std::ifstream in(path);
       if (!in) throw UsageError("cannot read config file '" + path + "'");
-      po::store(po::parse_config_file(in, visible, false), parsed.vm);
+      // A preset may serve several commands (label and check, say): options of other crd commands
+      // are ignored, names no crd command knows are errors.
+      auto from_file = po::parse_config_file(in, visible, true);
+      for (const auto& opt : from_file.options) {
+        if (opt.unregistered && !is_crd_option(opt.string_key))
+          throw UsageError("config file '" + path + "': unknown option '" + opt.string_key + "'");
+      }
+      po::store(from_file, parsed.vm);
     }
     po::notify(parsed.vm);
   } catch (const po::error& e) {

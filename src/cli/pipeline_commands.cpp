@@ -19,33 +19,6 @@ bool wants_help(int argc, char** argv) {
   return false;
 }
 
-po::options_description detection_options(pipeline::DetectPipelineOptions& o, bool with_labels) {
-  po::options_description d("Detection (partial matches and bad neighborhoods)");
-  if (with_labels) {
-    d.add_options()
-        ("labels", po::value<std::vector<std::string>>(&o.labels)->required(),
-         "labeled set: a crd label / discover / run result (repeatable; sets are merged)")
-        ("join", po::value<std::string>(&o.join)->default_value("auto"),
-         "auto | replicated (every rank holds L) | partitioned (L split by hash prefix)")
-        ("replicate-max", po::value<std::uint64_t>(&o.replicate_max)->default_value(o.replicate_max),
-         "auto join: replicate L when it has at most this many labels");
-  }
-  d.add_options()
-      ("page-threshold", po::value<std::string>(&o.page_threshold)->default_value("auto"),
-       "flag pages whose containment exceeds this (auto = mean + σ over all pages)")
-      ("min-labeled", po::value<std::uint64_t>(&o.min_labeled)->default_value(1),
-       "flag a page only with at least this many labeled chunks")
-      ("neighborhood-threshold", po::value<std::string>(&o.neighborhood_threshold)->default_value("auto"),
-       "flag neighborhoods whose badness exceeds this (auto = mean + σ over all neighborhoods)")
-      ("badness", po::value<std::string>(&o.badness)->default_value("pages"),
-       "pages: mean page containment (the paper's formula); chunks: labeled / chunks over the neighborhood")
-      ("max-neighborhood-depth", po::value<int>(&o.max_neighborhood_depth)->default_value(-1),
-       "deepest URL prefix scored as a neighborhood (0 = hosts only, -1 = no limit)")
-      ("provenance-samples", po::value<std::uint64_t>(&o.provenance_samples)->default_value(5),
-       "page URLs kept per label as examples of where it occurs");
-  return d;
-}
-
 enum class Kind { Discover, Label, Detect, Run };
 
 int pipeline_command(int argc, char** argv, Kind kind, const char* usage) {

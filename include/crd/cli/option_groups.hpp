@@ -21,6 +21,10 @@ std::uint64_t parse_size(const std::string& text, const std::string& option);
 po::options_description input_options(pipeline::CommonOptions& common);
 po::options_description run_options(pipeline::CommonOptions& common, std::string& config_path);
 po::options_description discovery_options(pipeline::DiscoverOptions& options, bool with_thresholds);
+po::options_description detection_options(pipeline::DetectPipelineOptions& options, bool with_labels);
+
+// True if any crd command has an option of this long name (config files may hold those).
+bool is_crd_option(const std::string& name);
 
 struct ParsedCommand {
   po::variables_map vm;

@@ -164,9 +164,8 @@ std::vector<InputFile> sized(const std::vector<std::uint64_t>& sizes) {
 
 TEST(AssignShards, LargestFirstToLeastLoaded) {
   auto shards = assign_shards(sized({10, 100, 40, 90, 30, 50}), 2);
-  // 100→r0, 90→r1, 50→r1 (91<101), 40→r0 (101<141), 30→r0 (142 vs 141 → r1)... computed by hand:
-  // loads with +1 per file: r0=101, r1=91 → 50 to r1 (142); r0=101 → 40 to r0 (142); tie 142/142 →
-  // 30 to r0 (173); 10 to r1 (153).
+  // By hand, each file weighing size + 1: 100→r0 (101); 90→r1 (91); 50→r1 (142); 40→r0 (142);
+  // 30: tie at 142 → lowest rank r0 (173); 10→r1 (153).
   ASSERT_EQ(shards.size(), 2u);
   EXPECT_EQ(shards[0], (std::vector<std::size_t>{1, 2, 4}));
   EXPECT_EQ(shards[1], (std::vector<std::size_t>{0, 3, 5}));

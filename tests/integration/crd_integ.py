@@ -1,0 +1,156 @@
+# Shared helpers of the whole-program tests: locating crd and the data, running it under mpirun,
+# reading result files back with h5py, and the exit-77 skip protocol CTest understands.
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+try:
+    import h5py
+except ImportError:  # pragma: no cover - the CI image has python3-h5py
+    print("SKIP: h5py is not importable by", sys.executable)
+    sys.exit(77)
+
+SKIP = 77
+
+
+def skip(reason):
+    print("SKIP:", reason)
+    sys.exit(SKIP)
+
+
+def env_path(name):
+    value = os.environ.get(name, "")
+    return value if value else None
+
+
+def crd_binary():
+    path = env_path("CRD_BINARY")
+    if not path or not os.access(path, os.X_OK):
+        skip("CRD_BINARY is not set or not executable (run through ctest)")
+    return path
+
+
+def corpus_dir():
+    path = env_path("CRD_CORPUS_DIR")
+    if not path or not os.path.isdir(path):
+        skip("documentation corpus absent (CRD_CORPUS_DIR=%r; run scripts/fetch_corpus.sh)" % path)
+    return path
+
+
+def corpus_package(name):
+    path = os.path.join(corpus_dir(), name)
+    if not os.path.isdir(path):
+        skip("corpus package %s absent under %s" % (name, corpus_dir()))
+    return path
+
+
+def warc_samples():
+    shared = env_path("CRD_SHARED_DIR")
+    path = os.path.join(shared, "data", "warc-samples") if shared else None
+    if not path or not os.path.isdir(path):
+        skip("shared WARC samples absent (CRD_SHARED_DIR=%r)" % shared)
+    return path
+
+
+def source_dir():
+    path = env_path("CRD_SOURCE_DIR")
+    return path if path else os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def mpi_prefix(nranks):
+    """mpirun -np N with the consent/oversubscription flags this machine needs (also in the env)."""
+    mpiexec = env_path("MPIEXEC") or shutil.which("mpirun")
+    if not mpiexec:
+        skip("no mpirun found")
+    flags = ["--oversubscribe"]
+    if os.geteuid() == 0:
+        flags.append("--allow-run-as-root")
+    return [mpiexec, "-np", str(nranks)] + flags
+
+
+def run_crd(args, nranks=None, check=True, stdin=None, timeout=600, cwd=None):
+    """Runs crd (under mpirun when nranks is given); returns the CompletedProcess (text mode)."""
+    cmd = ([] if nranks is None else mpi_prefix(nranks)) + [crd_binary()] + list(args)
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, input=stdin,
+                          timeout=timeout, cwd=cwd)
+    proc.stdout = proc.stdout.decode("utf-8", "replace")
+    proc.stderr = proc.stderr.decode("utf-8", "replace")
+    if check and proc.returncode != 0:
+        raise AssertionError("crd failed (%d): %s\nstdout:\n%s\nstderr:\n%s" %
+                             (proc.returncode, " ".join(cmd), proc.stdout[-4000:], proc.stderr[-4000:]))
+    return proc
+
+
+def quiet(args):
+    return list(args) + ["--progress-interval", "0"]
+
+
+class TempDir:
+    """A scratch directory removed at exit unless CRD_KEEP_TMP is set."""
+
+    def __init__(self, prefix):
+        self.path = tempfile.mkdtemp(prefix="crd-integ-%s-" % prefix)
+
+    def __call__(self, *parts):
+        return os.path.join(self.path, *parts)
+
+    def cleanup(self):
+        if not os.environ.get("CRD_KEEP_TMP"):
+            shutil.rmtree(self.path, ignore_errors=True)
+
+
+def read_all(path):
+    """{dataset path: numpy array} and {group path: {attr: value}} of a whole result file."""
+    datasets, attrs = {}, {}
+    with h5py.File(path, "r") as f:
+        attrs["/"] = {k: _plain(v) for k, v in f.attrs.items()}
+
+        def visit(name, obj):
+            if isinstance(obj, h5py.Dataset):
+                datasets["/" + name] = obj[()]
+            else:
+                attrs["/" + name] = {k: _plain(v) for k, v in obj.attrs.items()}
+        f.visititems(visit)
+    return datasets, attrs
+
+
+def _plain(v):
+    if isinstance(v, bytes):
+        return v.decode("utf-8", "replace")
+    if isinstance(v, np.ndarray):
+        return v.tolist()
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+def strings(column):
+    return [bytes(x) for x in column]
+
+
+def hexes(matrix):
+    return [bytes(row).hex() for row in matrix]
+
+
+def table(f, group):
+    """A group of columns as {name: numpy array}."""
+    return {k: v[()] for k, v in f[group].items() if isinstance(v, h5py.Dataset)}
+
+
+def csr(values, offsets, i):
+    return list(values[int(offsets[i]):int(offsets[i + 1])])
+
+
+def main():
+    """unittest.main that maps "every test skipped" to 77 and failures to 1."""
+    result = unittest.main(exit=False, verbosity=2).result
+    if not result.wasSuccessful():
+        sys.exit(1)
+    if result.testsRun > 0 and len(result.skipped) == result.testsRun:
+        sys.exit(SKIP)
+    sys.exit(0)

@@ -1,0 +1,110 @@
+// LocalTally: counts, dense first-seen ids, smallest-key page, truncated samples, find.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "crd/discover/local_tally.hpp"
+#include "crd/hash/sha1.hpp"
+
+namespace crd::discover {
+namespace {
+
+TEST(LocalTally, CountsIdsAndTotals) {
+  const PageKeys keys{"m.org/x", "a.org/y", "z.org/z"};
+  LocalTally tally(16);
+  const Digest a = sha1("alpha");
+  const Digest b = sha1("beta");
+  EXPECT_EQ(tally.add(a, 5, "alpha", 0, keys), 0u);
+  EXPECT_EQ(tally.add(b, 4, "beta", 0, keys), 1u);
+  EXPECT_EQ(tally.add(a, 5, "alpha", 1, keys), 0u);
+  EXPECT_EQ(tally.add(a, 5, "alpha", 2, keys), 0u);
+  EXPECT_EQ(tally.distinct(), 2u);
+  EXPECT_EQ(tally.total(), 4u);
+  EXPECT_EQ(tally.count(0), 3u);
+  EXPECT_EQ(tally.count(1), 1u);
+  EXPECT_EQ(tally.length(0), 5u);
+  EXPECT_EQ(tally.length(1), 4u);
+  EXPECT_EQ(tally.digest(0), a);
+  EXPECT_EQ(tally.digest(1), b);
+  EXPECT_EQ(tally.find(a), 0);
+  EXPECT_EQ(tally.find(b), 1);
+  EXPECT_EQ(tally.find(sha1("gamma")), -1);
+  EXPECT_GT(tally.memory_bytes(), 0u);
+}
+
+TEST(LocalTally, FirstPageIsSmallestKeyNotFirstSeen) {
+  // Page order: 0 "m…", 1 "a…", 2 "z…", 3 "a.org/a" (smallest of all).
+  const PageKeys keys{"m.org/x", "a.org/y", "z.org/z", "a.org/a"};
+  LocalTally tally(0);
+  const Digest d = sha1("x");
+  tally.add(d, 1, {}, 0, keys);
+  EXPECT_EQ(tally.first_page(0), 0u);
+  tally.add(d, 1, {}, 2, keys);  // larger key: unchanged
+  EXPECT_EQ(tally.first_page(0), 0u);
+  tally.add(d, 1, {}, 1, keys);
+  EXPECT_EQ(tally.first_page(0), 1u);
+  tally.add(d, 1, {}, 0, keys);  // seen again on a larger key
+  EXPECT_EQ(tally.first_page(0), 1u);
+  tally.add(d, 1, {}, 3, keys);
+  EXPECT_EQ(tally.first_page(0), 3u);
+  tally.add(d, 1, {}, 3, keys);  // same page twice
+  EXPECT_EQ(tally.first_page(0), 3u);
+  EXPECT_EQ(tally.count(0), 6u);
+}
+
+TEST(LocalTally, SamplesTruncatedAndKeptFromFirstSight) {
+  const PageKeys keys{"h/p"};
+  LocalTally tally(8);
+  const std::string long_text = "0123456789abcdef";
+  const std::string short_text = "abc";
+  tally.add(sha1(long_text), long_text.size(), long_text, 0, keys);
+  tally.add(sha1(short_text), short_text.size(), short_text, 0, keys);
+  tally.add(sha1("exact8!!"), 8, "exact8!!", 0, keys);
+  tally.add(sha1(""), 0, "", 0, keys);
+  EXPECT_EQ(tally.sample(0), "01234567");
+  EXPECT_EQ(tally.length(0), 16u) << "length is the full item's, not the sample's";
+  EXPECT_EQ(tally.sample(1), "abc");
+  EXPECT_EQ(tally.sample(2), "exact8!!");
+  EXPECT_EQ(tally.sample(3), "");
+  // A later occurrence does not replace or append to the sample.
+  tally.add(sha1(short_text), short_text.size(), "different", 0, keys);
+  EXPECT_EQ(tally.sample(1), "abc");
+  EXPECT_EQ(tally.sample(2), "exact8!!");
+}
+
+TEST(LocalTally, NoSamplesWhenSampleBytesZero) {
+  const PageKeys keys{"h/p"};
+  LocalTally tally(0);
+  tally.add(sha1("abc"), 3, "abc", 0, keys);
+  EXPECT_EQ(tally.sample(0), "");
+}
+
+TEST(LocalTally, ManyDistinctItems) {
+  PageKeys keys;
+  for (int p = 0; p < 100; ++p) {
+    const std::string n = std::to_string(1000 - p);
+    keys.push_back("host/page" + std::string(4 - n.size(), '0') + n);  // fixed width: descending keys
+  }
+  LocalTally tally(4);
+  for (int round = 0; round < 3; ++round)
+    for (std::uint32_t i = 0; i < 20000; ++i) {
+      const std::string text = "item" + std::to_string(i);
+      const std::uint32_t page = (i + static_cast<std::uint32_t>(round) * 37) % 100;
+      EXPECT_EQ(tally.add(sha1(text), text.size(), text, page, keys), i);
+    }
+  ASSERT_EQ(tally.distinct(), 20000u);
+  EXPECT_EQ(tally.total(), 60000u);
+  for (std::uint32_t i = 0; i < 20000; i += 997) {
+    EXPECT_EQ(tally.count(i), 3u);
+    EXPECT_EQ(tally.sample(i), "item");
+    EXPECT_EQ(tally.find(sha1("item" + std::to_string(i))), static_cast<std::int64_t>(i));
+    // Keys descend with the page index: the largest page index seen wins.
+    std::uint32_t best = 0;
+    for (std::uint32_t r = 0; r < 3; ++r) best = std::max(best, (i + r * 37) % 100);
+    EXPECT_EQ(tally.first_page(i), best);
+  }
+}
+
+}  // namespace
+}  // namespace crd::discover

@@ -1,0 +1,91 @@
+// StopList::load and LabelRules: hex lines, literal chunks normalized then hashed, comments, CRLF.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <fstream>
+
+#include "crd/chunk/chunker.hpp"
+#include "crd/core/error.hpp"
+#include "crd/discover/label_rules.hpp"
+#include "crd/hash/sha1.hpp"
+#include "support/test_paths.hpp"
+
+namespace crd::discover {
+namespace {
+
+std::string write_file(const std::string& name, const std::string& content) {
+  static const std::string dir = crd::testing::make_temp_dir("stop_list");
+  const std::string path = dir + "/" + name;
+  std::ofstream(path, std::ios::binary) << content;
+  return path;
+}
+
+TEST(StopList, HexLiteralCommentsBlankAndCrlf) {
+  const Digest hex_lower = sha1("some chunk");
+  const Digest hex_upper = sha1("other chunk");
+  std::string upper = to_hex(hex_upper);
+  for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  const std::string content = "# stop list\n" + to_hex(hex_lower) + "\n" + upper + "\r\n" +
+                              "\n"
+                              "\r\n"
+                              "  Hello \t  world  \r\n"
+                              "# " + to_hex(sha1("commented")) + "\n" +
+                              "<p></p>\n"
+                              "last line without newline";
+  const StopList list = StopList::load(write_file("mixed.txt", content));
+  EXPECT_TRUE(list.contains(hex_lower));
+  EXPECT_TRUE(list.contains(hex_upper)) << "hex digits in either case";
+  EXPECT_TRUE(list.contains(sha1("Hello world"))) << "literal lines are normalized like chunks, CR dropped";
+  EXPECT_FALSE(list.contains(sha1("  Hello \t  world  ")));
+  EXPECT_FALSE(list.contains(sha1("commented")));
+  EXPECT_TRUE(list.contains(sha1("<p></p>")));
+  EXPECT_TRUE(list.contains(sha1("last line without newline")));
+  EXPECT_EQ(list.size(), 5u);
+}
+
+TEST(StopList, LiteralMatchesNormalizeWhitespace) {
+  const std::string raw = "\ta  b\fc \x0b d";  // \v is not chunk whitespace
+  std::string normalized;
+  chunk::normalize_whitespace(raw, normalized);
+  const StopList list = StopList::load(write_file("ws.txt", raw + "\n"));
+  EXPECT_TRUE(list.contains(sha1(normalized)));
+  EXPECT_EQ(list.size(), 1u);
+}
+
+TEST(StopList, WhitespaceOnlyLineAddsNothing) {
+  const StopList list = StopList::load(write_file("blank.txt", "   \t \n\r\n#x\n"));
+  EXPECT_EQ(list.size(), 0u);
+}
+
+TEST(StopList, NotQuiteHexIsLiteral) {
+  const std::string short_hex(39, 'a');
+  const std::string bad_hex = std::string(39, 'a') + "g";
+  const StopList list = StopList::load(write_file("almost.txt", short_hex + "\n" + bad_hex + "\n"));
+  EXPECT_TRUE(list.contains(sha1(short_hex)));
+  EXPECT_TRUE(list.contains(sha1(bad_hex)));
+  EXPECT_EQ(list.size(), 2u);
+}
+
+TEST(StopList, MissingFileIsUsageError) {
+  EXPECT_THROW(StopList::load("/nonexistent/dir/stop.txt"), UsageError);
+}
+
+TEST(LabelRules, StrictThresholdMinLengthAndStop) {
+  StopList stop;
+  const Digest s = sha1("s");
+  const Digest x = sha1("x");
+  stop.add(s);
+  const LabelRules rules{3, 5, &stop};
+  EXPECT_FALSE(rules.labeled(x, 3, 10)) << "count == threshold is not labeled";
+  EXPECT_TRUE(rules.labeled(x, 4, 10));
+  EXPECT_TRUE(rules.labeled(x, 4, 5)) << "length == min_length is kept";
+  EXPECT_FALSE(rules.labeled(x, 4, 4));
+  EXPECT_FALSE(rules.labeled(s, 100, 100));
+  EXPECT_TRUE(rules.is_stop(s, 100));
+  const LabelRules no_stop{0, 0, nullptr};
+  EXPECT_TRUE(no_stop.labeled(s, 1, 0));
+  EXPECT_FALSE(no_stop.labeled(s, 0, 0));
+}
+
+}  // namespace
+}  // namespace crd::discover

@@ -1,0 +1,94 @@
+# crd run (one pass) must equal crd discover followed by crd detect --labels discover.h5 (two
+# passes), for 1 and 3 ranks; and detect's two joins (replicated L, partitioned L) must agree.
+import os
+import unittest
+
+import numpy as np
+
+import crd_integ as ci
+
+DISCOVERY = ["--chunk-threshold", "5", "--file-threshold", "2", "--min-chunk-length", "20"]
+# Detection options, and the stop rule detect must apply the same way run does.
+DETECTION = ["--min-chunk-length", "20", "--provenance-samples", "3"]
+
+
+def group(path, name):
+    datasets, attrs = ci.read_all(path)
+    return ({k: v for k, v in datasets.items() if k.startswith(name + "/")},
+            {k: v for k, v in attrs.items() if k == name or k.startswith(name + "/")})
+
+
+class RunEqualsDiscoverDetect(unittest.TestCase):
+    maxDiff = None
+
+    @classmethod
+    def setUpClass(cls):
+        cls.inputs = [ci.corpus_package("debian-reference-en"),
+                      os.path.join(ci.corpus_package("sphinx-doc"), "usr", "share", "doc", "sphinx-doc", "html")]
+        cls.tmp = ci.TempDir("run-vs-detect")
+        cls.out = {}
+        for n in (1, 3):
+            run = cls.tmp("run-np%d.h5" % n)
+            disc = cls.tmp("discover-np%d.h5" % n)
+            ci.run_crd(ci.quiet(["run"] + cls.inputs + ["-o", run] + DISCOVERY + DETECTION[2:]), nranks=n)
+            ci.run_crd(ci.quiet(["discover"] + cls.inputs + ["-o", disc] + DISCOVERY), nranks=n)
+            cls.out["run", n] = run
+            cls.out["discover", n] = disc
+            for join in ("replicated", "partitioned"):
+                det = cls.tmp("detect-%s-np%d.h5" % (join, n))
+                ci.run_crd(ci.quiet(["detect"] + cls.inputs + ["--labels", disc, "--join", join, "-o", det] +
+                                    DETECTION), nranks=n)
+                cls.out["detect", join, n] = det
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def assert_same_detection(self, a_path, b_path, ignore_attrs=("join_mode",)):
+        a_d, a_a = group(a_path, "/detection")
+        b_d, b_a = group(b_path, "/detection")
+        self.assertGreater(len(a_d["/detection/pages/url"]), 100)
+        self.assertGreater(int(a_d["/detection/pages/flagged"].sum()), 0)
+        self.assertGreater(int(a_d["/detection/neighborhoods/flagged"].sum()), 0)
+        self.assertEqual(sorted(a_d), sorted(b_d))
+        for name in a_d:
+            self.assertEqual(a_d[name].dtype, b_d[name].dtype, name)
+            self.assertTrue(np.array_equal(a_d[name], b_d[name]), "%s differs: %s vs %s" % (name, a_path, b_path))
+        for g in a_a:
+            x = {k: v for k, v in a_a[g].items() if k not in ignore_attrs}
+            y = {k: v for k, v in b_a[g].items() if k not in ignore_attrs}
+            self.assertEqual(x, y, g)
+
+    def test_run_equals_discover_then_detect(self):
+        for n in (1, 3):
+            for join in ("replicated", "partitioned"):
+                with self.subTest(nranks=n, join=join):
+                    self.assert_same_detection(self.out["run", n], self.out["detect", join, n])
+
+    def test_run_discovery_equals_discover(self):
+        for n in (1, 3):
+            with self.subTest(nranks=n):
+                a_d, a_a = group(self.out["run", n], "/discovery")
+                b_d, b_a = group(self.out["discover", n], "/discovery")
+                self.assertEqual(sorted(a_d), sorted(b_d))
+                for name in a_d:
+                    self.assertTrue(np.array_equal(a_d[name], b_d[name]), name)
+                self.assertEqual(a_a, b_a)
+
+    def test_joins_agree_and_are_recorded(self):
+        for n in (1, 3):
+            with self.subTest(nranks=n):
+                self.assert_same_detection(self.out["detect", "replicated", n], self.out["detect", "partitioned", n])
+                for join in ("replicated", "partitioned"):
+                    with ci.h5py.File(self.out["detect", join, n], "r") as f:
+                        self.assertEqual(ci._plain(f["/detection"].attrs["join_mode"]), join)
+
+    def test_labels_are_the_discovered_chunks(self):
+        with ci.h5py.File(self.out["run", 3], "r") as f:
+            discovered = sorted(ci.hexes(f["/discovery/chunks/hash"]))
+            self.assertEqual(ci.hexes(f["/detection/labels/hash"]), discovered)
+            self.assertEqual(int(f["/detection"].attrs["labels"]), len(discovered))
+
+
+if __name__ == "__main__":
+    ci.main()

@@ -92,6 +92,9 @@ po::options_description run_options(pipeline::CommonOptions& c, std::string& con
          c.round_bytes = parse_size(v, "shuffle-buffer");
          if (c.round_bytes < 4096) throw UsageError("option --shuffle-buffer: must be at least 4K");
        }), "payload each rank sends per all-to-all round (bounds message memory)")
+      ("memory", po::value<std::string>()->default_value("0")->notifier([&c](const std::string& v) {
+         c.memory_budget = parse_size(v, "memory");
+       }), "memory budget per rank (e.g. 8G; 0 = unchecked): fail early, naming a rank count that fits")
       ("progress-interval", po::value<double>()->default_value(10)->notifier([&c](double v) {
          if (v < 0) throw UsageError("option --progress-interval: must be ≥ 0");
          c.progress_interval = v;

@@ -1,6 +1,8 @@
 // MpiTransport: Transport over an MPI communicator, with 64-bit counts split into int-sized rounds.
 #include "crd/comm/mpi_transport.hpp"
 
+#include "crd/comm/abort_cleanup.hpp"
+
 #include <algorithm>
 #include <climits>
 #include <cstdio>
@@ -217,6 +219,7 @@ void abort_job(const std::string& message, int exit_code) {
   if (initialized && !finalized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   std::fprintf(stderr, "crd: rank %d: %s\n", rank, message.c_str());
   std::fflush(stderr);
+  run_abort_cleanup();
   if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, exit_code);
   std::_Exit(exit_code);  // MPI not running (or MPI_Abort returned): still stop this process
 }

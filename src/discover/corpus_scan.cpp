@@ -60,7 +60,7 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
     const io::InputFile& file = files[index];
     io::read_input(file, out.counters, on_document, options.read, &out.errors);
     bytes_done += file.size;
-    if (progress) progress(bytes_done, documents_done);
+    if (progress && !progress(out, bytes_done, documents_done)) break;
   }
   return out;
 }

@@ -2,6 +2,8 @@
 // attributes. Column writers are in result_columns.cpp.
 #include "crd/output/result_file.hpp"
 
+#include "crd/comm/abort_cleanup.hpp"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -81,6 +83,7 @@ ResultFile::ResultFile(comm::MpiTransport& transport, std::string final_path)
   error = first_error(transport, error);
   if (!error.empty()) throw FatalError("cannot create result file " + im.final_path + ": " + error);
   im.temp_path = from_rank0(transport, im.temp_path);
+  if (transport.rank() == 0) comm::set_abort_cleanup(im.temp_path);
 
   std::string h5_error;
   try {
@@ -106,6 +109,7 @@ ResultFile::~ResultFile() {
   try {
     impl_->file.reset();
     if (impl_->transport.rank() == 0 && !impl_->temp_path.empty()) std::remove(impl_->temp_path.c_str());
+    comm::set_abort_cleanup({});
     impl_->transport.barrier();  // nobody looks for the file before it is gone
   } catch (...) {
     // A destructor cannot report; the temporary may remain and is hidden by its name.
@@ -128,6 +132,7 @@ void ResultFile::commit() {
   error = first_error(im.transport, error);
   if (!error.empty()) throw FatalError("cannot commit result file " + im.final_path + ": " + error);
   im.committed = true;
+  comm::set_abort_cleanup({});
 }
 
 void ResultFile::create_group(const std::string& path) {

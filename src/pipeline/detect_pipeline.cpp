@@ -6,37 +6,10 @@
 #include "crd/detect/page_scores.hpp"
 #include "crd/pipeline/discover_pipeline.hpp"
 #include "crd/pipeline/label_set.hpp"
-#include "crd/pipeline/progress.hpp"
+#include "crd/pipeline/scan_phase.hpp"
 
 namespace crd::pipeline {
 namespace {
-
-// What every corpus-reading pipeline does first: expand inputs, open the output (so an
-// unwritable path fails before the long phases), and scan this rank's shard.
-struct Prepared {
-  std::optional<discover::StopList> stop;
-  discover::ScannedShard shard;
-  Counters expand_counters;
-};
-
-Prepared prepare(const CommonOptions& common, const DiscoverOptions& discover_options, bool keep_pages,
-                 comm::MpiTransport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file) {
-  Prepared p;
-  timer.start("expand");
-  const auto files = io::expand_inputs(common.inputs, p.expand_counters);
-  const auto shards = io::assign_shards(files, transport.size());
-  if (!discover_options.stop_chunks.empty()) p.stop = discover::StopList::load(discover_options.stop_chunks);
-  file.emplace(transport, common.output);
-
-  timer.start("scan");
-  discover::ScanOptions scan = common.scan;
-  scan.keep_page_chunks = keep_pages;
-  Progress progress(transport, "scan", total_bytes(files), common.progress_interval);
-  p.shard = discover::scan_shard(files, shards[static_cast<std::size_t>(transport.rank())], scan,
-                                 [&](std::uint64_t bytes, std::uint64_t docs) { progress.update(bytes, docs); });
-  progress.finish(transport);
-  return p;
-}
 
 std::vector<std::uint8_t> stop_flags(const discover::LocalTally& chunks, const discover::LabelRules& rules) {
   std::vector<std::uint8_t> stop(chunks.distinct(), 0);
@@ -45,19 +18,9 @@ std::vector<std::uint8_t> stop_flags(const discover::LocalTally& chunks, const d
   return stop;
 }
 
-void finish(output::ResultFile& file, comm::MpiTransport& transport, const CommonOptions& common, Prepared& p,
-            const discover::ShuffleTotals& shuffled, PhaseTimer& timer) {
-  if (transport.rank() == 0) p.shard.counters.merge(p.expand_counters);
-  p.shard.counters.add("shuffle.bytes_sent", shuffled.bytes_sent);
-  const Counters counters = merge_counters(transport, p.shard.counters);
-  timer.stop();
-  write_run_report(file, transport, common.info, counters, timer, p.shard.errors);
-  file.commit();
-}
-
 // Scores this rank's pages against label_of and runs distributed detection; writes /detection.
 void detect_and_write(output::ResultFile& file, comm::MpiTransport& transport, const CommonOptions& common,
-                      const Prepared& p, const std::vector<std::uint64_t>& label_of,
+                      const ScanPhase& p, const std::vector<std::uint64_t>& label_of,
                       const discover::LabelRules& stop_rules, const detect::LabelSlice& labels,
                       std::uint64_t label_total, const DetectPipelineOptions& options, const std::string& join_mode,
                       PhaseTimer& timer) {
@@ -75,16 +38,16 @@ void detect_and_write(output::ResultFile& file, comm::MpiTransport& transport, c
 void run_label(const CommonOptions& common, const DiscoverOptions& options, comm::MpiTransport& transport) {
   PhaseTimer timer;
   std::optional<output::ResultFile> file;
-  Prepared p = prepare(common, options, false, transport, timer, file);
+  ScanPhase p = run_scan_phase(common, options, false, transport, timer, file);
   timer.start("label");
   discover::ShuffleTotals shuffled;
   // Every chunk of the expert corpus is a label (count > 0), minus stop chunks.
-  const discover::LabelRules rules{0, options.min_chunk_length, p.stop ? &*p.stop : nullptr};
+  const discover::LabelRules rules{0, options.min_chunk_length, p.stop_list()};
   auto result = discover::discover_labels(transport, p.shard.chunks, p.shard.keys, rules, common.round_bytes, shuffled);
   timer.start("write");
   // Rows are already in hash order across ranks (owner_of is monotone in the hash).
   write_labeled_table(*file, "/labels", "/labels_histogram", result, true, options.min_chunk_length);
-  finish(*file, transport, common, p, shuffled, timer);
+  finish_run(*file, transport, common, p, shuffled, timer);
 }
 
 void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options,
@@ -95,14 +58,14 @@ void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options
   timer.start("load_labels");
   const LabelSet labels =
       load_label_set(transport, options.labels, parse_join_mode(options.join), options.replicate_max);
-  Prepared p = prepare(common, stop_options, true, transport, timer, file);
+  ScanPhase p = run_scan_phase(common, stop_options, true, transport, timer, file);
   timer.start("join");
   discover::ShuffleTotals shuffled;
   const auto label_of = join_labels(transport, labels, p.shard.chunks, common.round_bytes, shuffled);
-  const discover::LabelRules stop_rules{0, stop_options.min_chunk_length, p.stop ? &*p.stop : nullptr};
+  const discover::LabelRules stop_rules{0, stop_options.min_chunk_length, p.stop_list()};
   detect_and_write(*file, transport, common, p, label_of, stop_rules, labels.owned, labels.total, options,
                    labels.replicated ? "replicated" : "partitioned", timer);
-  finish(*file, transport, common, p, shuffled, timer);
+  finish_run(*file, transport, common, p, shuffled, timer);
 }
 
 void run_discover_detect(const CommonOptions& common, const DiscoverOptions& discover_options,
@@ -110,9 +73,9 @@ void run_discover_detect(const CommonOptions& common, const DiscoverOptions& dis
   PhaseTimer timer;
   to_detect_options(options);
   std::optional<output::ResultFile> file;
-  Prepared p = prepare(common, discover_options, true, transport, timer, file);
+  ScanPhase p = run_scan_phase(common, discover_options, true, transport, timer, file);
   discover::ShuffleTotals shuffled;
-  const discover::StopList* stop = p.stop ? &*p.stop : nullptr;
+  const discover::StopList* stop = p.stop_list();
 
   timer.start("discover_chunks");
   const discover::LabelRules chunk_rules{discover_options.chunk_threshold, discover_options.min_chunk_length, stop};
@@ -133,16 +96,12 @@ void run_discover_detect(const CommonOptions& common, const DiscoverOptions& dis
   for (const auto& t : chunks.labeled_local) label_of[t.local_id] = t.tag;
 
   timer.start("write_discovery");
-  chunks.table.rows = discover::sort_by_count(transport, std::move(chunks.table.rows), common.round_bytes);
-  files.table.rows = discover::sort_by_count(transport, std::move(files.table.rows), common.round_bytes);
-  write_labeled_table(*file, "/discovery/chunks", "/discovery/chunk_histogram", chunks, true,
-                      discover_options.min_chunk_length);
-  write_labeled_table(*file, "/discovery/files", "/discovery/file_histogram", files, false, 0);
+  write_discovery(*file, transport, chunks, files, discover_options, common.round_bytes);
 
   const discover::LabelRules stop_rules{0, discover_options.min_chunk_length, stop};
   detect_and_write(*file, transport, common, p, label_of, stop_rules, labels, chunks.table.labeled, options,
                    "partitioned", timer);
-  finish(*file, transport, common, p, shuffled, timer);
+  finish_run(*file, transport, common, p, shuffled, timer);
 }
 
 }  // namespace crd::pipeline

@@ -3,7 +3,7 @@
 
 #include <optional>
 
-#include "crd/pipeline/progress.hpp"
+#include "crd/pipeline/scan_phase.hpp"
 
 namespace crd::pipeline {
 
@@ -56,45 +56,30 @@ void write_labeled_table(output::ResultFile& file, const std::string& table_grou
 void run_discover(const CommonOptions& common, const DiscoverOptions& options,
                   comm::MpiTransport& transport) {
   PhaseTimer timer;
-  timer.start("expand");
-  Counters expand_counters;
-  const auto files = io::expand_inputs(common.inputs, expand_counters);
-  const auto shards = io::assign_shards(files, transport.size());
-  std::optional<discover::StopList> stop;
-  if (!options.stop_chunks.empty()) stop = discover::StopList::load(options.stop_chunks);
-
-  // Created before the long phases so an unwritable output fails at once, on every rank.
-  output::ResultFile file(transport, common.output);
-
-  timer.start("scan");
-  Progress progress(transport, "scan", total_bytes(files), common.progress_interval);
-  auto shard = discover::scan_shard(files, shards[static_cast<std::size_t>(transport.rank())], common.scan,
-                                    [&](std::uint64_t bytes, std::uint64_t docs) { progress.update(bytes, docs); });
-  progress.finish(transport);
+  std::optional<output::ResultFile> file;
+  ScanPhase scan = run_scan_phase(common, options, false, transport, timer, file);
 
   discover::ShuffleTotals shuffled;
   timer.start("discover_chunks");
-  const discover::LabelRules chunk_rules{options.chunk_threshold, options.min_chunk_length, stop ? &*stop : nullptr};
-  auto chunk_result = discover::discover_labels(transport, shard.chunks, shard.keys, chunk_rules,
-                                                common.round_bytes, shuffled);
+  const discover::LabelRules chunk_rules{options.chunk_threshold, options.min_chunk_length, scan.stop_list()};
+  auto chunks = discover::discover_labels(transport, scan.shard.chunks, scan.shard.keys, chunk_rules,
+                                          common.round_bytes, shuffled);
   timer.start("discover_files");
-  const discover::LabelRules file_rules{options.file_threshold, 0, stop ? &*stop : nullptr};
-  auto file_result = discover::discover_labels(transport, shard.files, shard.keys, file_rules,
-                                               common.round_bytes, shuffled);
+  const discover::LabelRules file_rules{options.file_threshold, 0, scan.stop_list()};
+  auto files = discover::discover_labels(transport, scan.shard.files, scan.shard.keys, file_rules,
+                                         common.round_bytes, shuffled);
 
   timer.start("write");
-  if (transport.rank() == 0) shard.counters.merge(expand_counters);
-  shard.counters.add("shuffle.bytes_sent", shuffled.bytes_sent);
-  shard.counters.add("memory.tally_bytes", shard.chunks.memory_bytes() + shard.files.memory_bytes());
-  const Counters counters = merge_counters(transport, shard.counters);
-  chunk_result.table.rows = discover::sort_by_count(transport, std::move(chunk_result.table.rows), common.round_bytes);
-  file_result.table.rows = discover::sort_by_count(transport, std::move(file_result.table.rows), common.round_bytes);
-  write_labeled_table(file, "/discovery/chunks", "/discovery/chunk_histogram", chunk_result, true,
-                      options.min_chunk_length);
-  write_labeled_table(file, "/discovery/files", "/discovery/file_histogram", file_result, false, 0);
-  timer.stop();
-  write_run_report(file, transport, common.info, counters, timer, shard.errors);
-  file.commit();
+  write_discovery(*file, transport, chunks, files, options, common.round_bytes);
+  finish_run(*file, transport, common, scan, shuffled, timer);
+}
+
+void write_discovery(output::ResultFile& file, comm::Transport& transport, discover::TallyDiscovery& chunks,
+                     discover::TallyDiscovery& files, const DiscoverOptions& options, std::size_t round_bytes) {
+  chunks.table.rows = discover::sort_by_count(transport, std::move(chunks.table.rows), round_bytes);
+  files.table.rows = discover::sort_by_count(transport, std::move(files.table.rows), round_bytes);
+  write_labeled_table(file, "/discovery/chunks", "/discovery/chunk_histogram", chunks, true, options.min_chunk_length);
+  write_labeled_table(file, "/discovery/files", "/discovery/file_histogram", files, false, 0);
 }
 
 }  // namespace crd::pipeline

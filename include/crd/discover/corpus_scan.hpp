@@ -36,8 +36,10 @@ struct ScannedShard {
   std::vector<io::ReadError> errors;
 };
 
-// Progress callback: called after each input file with (bytes done in this shard, documents done).
-using ScanProgress = std::function<void(std::uint64_t bytes, std::uint64_t documents)>;
+struct ScannedShard;
+// Called after each input file with the shard so far, bytes of this shard done and documents done;
+// returning false stops the scan (e.g. over the memory budget).
+using ScanProgress = std::function<bool(const ScannedShard& shard, std::uint64_t bytes, std::uint64_t documents)>;
 
 ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vector<std::size_t>& shard,
                         const ScanOptions& options, const ScanProgress& progress = {});

@@ -12,6 +12,10 @@ namespace crd::pipeline {
 void run_discover(const CommonOptions& common, const DiscoverOptions& options,
                   comm::MpiTransport& transport);
 
+// Sorts the tables by count and writes /discovery (collective; the rows are consumed).
+void write_discovery(output::ResultFile& file, comm::Transport& transport, discover::TallyDiscovery& chunks,
+                     discover::TallyDiscovery& files, const DiscoverOptions& options, std::size_t round_bytes);
+
 // Writes one labeled table and its histogram under `group` ("/discovery/chunks" and
 // "/discovery/chunk_histogram" for chunks). Collective.
 void write_labeled_table(output::ResultFile& file, const std::string& table_group,

@@ -17,6 +17,7 @@ struct CommonOptions {
   discover::ScanOptions scan;
   std::size_t round_bytes = 64u << 20;  // shuffle payload per rank per round
   double progress_interval = 10;        // seconds between progress lines; 0 = quiet
+  std::uint64_t memory_budget = 0;      // bytes per rank, 0 = unlimited (--memory)
   RunInfo info;
 };
 

@@ -1,0 +1,55 @@
+// The per-rank memory model and the --memory budget (docs/memory.md).
+//
+// A rank's memory is dominated by its tables: the local tally of distinct hashes it read
+// (kLocalBytesPerKey + the sample), the owner tally of hashes it owns after the count exchange
+// (kOwnerBytesPerKey), the outgoing shuffle records (kShuffleBytesPerKey per local key), and, for
+// detect/run, each page's key and chunk-id vector. Fixed buffers (the shuffle round, I/O) come on top.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "crd/comm/transport.hpp"
+#include "crd/discover/corpus_scan.hpp"
+
+namespace crd::pipeline {
+
+inline constexpr std::uint64_t kLocalBytesPerKey = 96;    // map slot at ≥ 7/16 load + columns
+inline constexpr std::uint64_t kOwnerBytesPerKey = 96;    // map slot + columns + report index
+inline constexpr std::uint64_t kShuffleBytesPerKey = 40;  // framed 36-byte count record
+
+class MemoryBudget {
+ public:
+  // budget 0 = unlimited. round_bytes: the shuffle round (received per round).
+  MemoryBudget(std::uint64_t budget, std::uint64_t round_bytes, int rank, int nranks);
+
+  // Collective, before the scan: the fixed buffers alone must fit (FatalError on every rank).
+  void check_fixed(comm::Transport& transport) const;
+
+  // Local, after each input file of the scan: false once this rank's tables exceed the budget, so
+  // the rank stops reading (its memory stops growing) and remembers a projection for the whole
+  // shard. shard_done/shard_total: bytes of this rank's shard.
+  bool scan_fits(const discover::ScannedShard& shard, std::uint64_t shard_done, std::uint64_t shard_total);
+
+  // Collective, after the scan: fails on every rank alike (FatalError) if a rank stopped over the
+  // budget, or if the projected peak of the count exchange (tables plus an even share of the
+  // owned keys) exceeds it; the message names a rank count that would fit.
+  void check_before_exchange(comm::Transport& transport, const discover::ScannedShard& shard) const;
+
+  std::uint64_t budget() const { return budget_; }
+  static std::uint64_t tables_bytes(const discover::ScannedShard& shard);
+
+ private:
+  std::uint64_t fixed_bytes() const { return 2 * round_bytes_; }
+
+  std::uint64_t budget_;
+  std::uint64_t round_bytes_;
+  std::uint64_t projected_ = 0;  // whole-shard projection when the scan stopped, else 0
+  int rank_;
+  int nranks_;
+};
+
+// Peak resident set size of this process so far (getrusage).
+std::uint64_t peak_rss_bytes();
+
+}  // namespace crd::pipeline

@@ -1,0 +1,78 @@
+// Memory projection and the --memory checks.
+#include "crd/pipeline/memory_budget.hpp"
+
+#include <sys/resource.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "crd/core/error.hpp"
+
+namespace crd::pipeline {
+namespace {
+
+std::string gib(std::uint64_t bytes) {
+  std::ostringstream out;
+  out.precision(2);
+  out << std::fixed << static_cast<double>(bytes) / static_cast<double>(1ull << 30) << " GiB";
+  return out.str();
+}
+
+}  // namespace
+
+MemoryBudget::MemoryBudget(std::uint64_t budget, std::uint64_t round_bytes, int rank, int nranks)
+    : budget_(budget), round_bytes_(round_bytes), rank_(rank), nranks_(nranks) {}
+
+std::uint64_t MemoryBudget::tables_bytes(const discover::ScannedShard& shard) {
+  std::uint64_t keys_bytes = 0;
+  for (const auto& k : shard.keys) keys_bytes += sizeof(std::string) + k.capacity();
+  return shard.chunks.memory_bytes() + shard.files.memory_bytes() + keys_bytes +
+         shard.page_chunk_ids.capacity() * sizeof(std::uint32_t) + shard.page_offsets.capacity() * sizeof(std::uint64_t);
+}
+
+void MemoryBudget::check_fixed(comm::Transport& transport) const {
+  (void)transport;  // the same options everywhere: every rank decides alike
+  if (budget_ != 0 && fixed_bytes() >= budget_)
+    throw FatalError("--memory " + gib(budget_) + " does not even hold the shuffle buffers (2 × --shuffle-buffer = " +
+                     gib(fixed_bytes()) + ")");
+}
+
+bool MemoryBudget::scan_fits(const discover::ScannedShard& shard, std::uint64_t shard_done, std::uint64_t shard_total) {
+  if (budget_ == 0) return true;
+  const std::uint64_t tables = tables_bytes(shard);
+  if (tables + fixed_bytes() <= budget_) return true;
+  // Tables grow at most linearly with the bytes read: extrapolate them to the whole shard.
+  projected_ = fixed_bytes() + static_cast<std::uint64_t>(static_cast<double>(tables) * static_cast<double>(shard_total) /
+                                                          static_cast<double>(std::max<std::uint64_t>(shard_done, 1)));
+  return false;
+}
+
+void MemoryBudget::check_before_exchange(comm::Transport& transport, const discover::ScannedShard& shard) const {
+  const std::uint64_t stopped = transport.max(projected_);
+  if (stopped > 0) {
+    const auto ranks = static_cast<std::uint64_t>(
+        std::ceil(static_cast<double>(stopped) * nranks_ / static_cast<double>(budget_ - fixed_bytes())));
+    throw FatalError("--memory " + gib(budget_) + " per rank is too small: the busiest rank's tables would need about " +
+                     gib(stopped) + "; run with at least " + std::to_string(ranks) + " ranks or raise --memory");
+  }
+  const std::uint64_t local_keys = shard.chunks.distinct() + shard.files.distinct();
+  const std::uint64_t all_keys = transport.sum(local_keys);
+  // Owned keys ≤ an even share of all local keys (hash prefixes are uniform; duplicates only help).
+  const std::uint64_t owned = (all_keys + static_cast<std::uint64_t>(nranks_) - 1) / static_cast<std::uint64_t>(nranks_);
+  const std::uint64_t mine = tables_bytes(shard) + local_keys * kShuffleBytesPerKey + owned * kOwnerBytesPerKey +
+                             fixed_bytes();
+  const std::uint64_t worst = transport.max(mine);
+  if (budget_ == 0 || worst <= budget_) return;
+  const auto ranks = static_cast<std::uint64_t>(
+      std::ceil(static_cast<double>(worst) * nranks_ / static_cast<double>(budget_ - fixed_bytes())));
+  throw FatalError("--memory " + gib(budget_) + " per rank is too small: counting needs about " + gib(worst) +
+                   " on the busiest rank; run with at least " + std::to_string(ranks) + " ranks or raise --memory");
+}
+
+std::uint64_t peak_rss_bytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
+}
+
+}  // namespace crd::pipeline

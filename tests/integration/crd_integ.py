@@ -62,20 +62,21 @@ def source_dir():
     return path if path else os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
-def mpi_prefix(nranks):
-    """mpirun -np N with the consent/oversubscription flags this machine needs (also in the env)."""
+def mpi_prefix(nranks, quiet=False):
+    """mpirun -np N with the consent/oversubscription flags this machine needs (also in the env);
+    quiet adds -q, which drops mpirun's own banner when a rank exits non-zero."""
     mpiexec = env_path("MPIEXEC") or shutil.which("mpirun")
     if not mpiexec:
         skip("no mpirun found")
-    flags = ["--oversubscribe"]
+    flags = ["--oversubscribe"] + (["-q"] if quiet else [])
     if os.geteuid() == 0:
         flags.append("--allow-run-as-root")
     return [mpiexec, "-np", str(nranks)] + flags
 
 
-def run_crd(args, nranks=None, check=True, stdin=None, timeout=600, cwd=None):
+def run_crd(args, nranks=None, check=True, stdin=None, timeout=600, cwd=None, mpi_quiet=False):
     """Runs crd (under mpirun when nranks is given); returns the CompletedProcess (text mode)."""
-    cmd = ([] if nranks is None else mpi_prefix(nranks)) + [crd_binary()] + list(args)
+    cmd = ([] if nranks is None else mpi_prefix(nranks, mpi_quiet)) + [crd_binary()] + list(args)
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, input=stdin,
                           timeout=timeout, cwd=cwd)
     proc.stdout = proc.stdout.decode("utf-8", "replace")

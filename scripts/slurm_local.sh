@@ -71,6 +71,9 @@ alive() { [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 start_munged() {
   # A private munged on its own socket: does not collide with (or depend on) a system one.
   mkdir -p "$dir/munge"
+  chmod 0755 "$dir"
+  runuser -u munge -- test -x "$dir" ||
+    die "user munge cannot reach $dir (a parent directory is not world-searchable)"
   chown munge:munge "$dir/munge"
   chmod 0700 "$dir/munge"
   runuser -u munge -- /usr/sbin/munged --socket="$munge_sock" --pid-file="$dir/munge/munged.pid" \

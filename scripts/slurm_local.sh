@@ -78,8 +78,8 @@ start_munged() {
   chmod 0700 "$dir/munge"
   runuser -u munge -- /usr/sbin/munged --socket="$munge_sock" --pid-file="$dir/munge/munged.pid" \
     --log-file="$dir/munge/munged.log" --seed-file="$dir/munge/munged.seed" --force
-  local i
-  for i in $(seq 1 50); do
+  local _
+  for _ in $(seq 1 50); do
     [ -S "$munge_sock" ] && alive "$dir/munge/munged.pid" && return 0
     sleep 0.1
   done
@@ -115,16 +115,16 @@ do_start() {
 }
 
 stop_pid() {  # stop_pid PIDFILE NAME: TERM, wait up to 10 s, then KILL
-  local f="$1" pid i
+  local f="$1" pid _
   [ -s "$f" ] || return 0
   pid="$(cat "$f")"
   if kill -0 "$pid" 2>/dev/null; then
     kill -TERM "$pid" 2>/dev/null || true
-    for i in $(seq 1 100); do
+    for _ in $(seq 1 100); do
       kill -0 "$pid" 2>/dev/null || break
       sleep 0.1
     done
-    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
+    if kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid" 2>/dev/null || true; fi
   fi
   rm -f "$f"
 }

@@ -1,0 +1,56 @@
+// score_pages: stop chunks removed before counting and positions; empty pages omitted.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "crd/detect/page_scores.hpp"
+
+namespace crd::detect {
+namespace {
+
+constexpr std::uint64_t N = kNoLabel;
+
+TEST(ScorePages, HandComputed) {
+  // Chunk ids 0..5. Labels: 1 → 10, 3 → 11, 5 → 12 (a stop chunk that is also labeled).
+  // Stop chunks: 2 and 5.
+  const std::vector<std::uint64_t> label_of{N, 10, N, 11, N, 12};
+  const std::vector<std::uint8_t> is_stop{0, 0, 1, 0, 0, 1};
+  // Page 0: 0 2 1 2 3   → after stop removal 0 1 3: chunks 3, labeled at positions 1, 2.
+  // Page 1: 2 5 2       → nothing left: omitted.
+  // Page 2: (empty)     → omitted.
+  // Page 3: 4 5 4       → 4 4: chunks 2, none labeled.
+  // Page 4: 3 3 1 0     → chunks 4, labeled at 0, 1, 2.
+  const std::vector<std::uint32_t> chunk_ids{0, 2, 1, 2, 3, 2, 5, 2, 4, 5, 4, 3, 3, 1, 0};
+  const std::vector<std::uint64_t> offsets{0, 5, 8, 8, 11, 15};
+  const PageScores s = score_pages(offsets, chunk_ids, label_of, is_stop);
+  ASSERT_EQ(s.size(), 3u);
+  EXPECT_EQ(s.page, (std::vector<std::uint32_t>{0, 3, 4}));
+  EXPECT_EQ(s.chunks, (std::vector<std::uint32_t>{3, 2, 4}));
+  EXPECT_EQ(s.labeled, (std::vector<std::uint32_t>{2, 0, 3}));
+  EXPECT_EQ(s.containment, (std::vector<double>{2.0 / 3.0, 0.0, 0.75}));
+  EXPECT_EQ(s.match_offsets, (std::vector<std::uint64_t>{0, 2, 2, 5}));
+  EXPECT_EQ(s.positions, (std::vector<std::uint32_t>{1, 2, 0, 1, 2}));
+  EXPECT_EQ(s.label_ids, (std::vector<std::uint32_t>{10, 11, 11, 11, 10}));
+}
+
+TEST(ScorePages, NoPages) {
+  const std::vector<std::uint64_t> offsets{0};
+  const PageScores s = score_pages(offsets, {}, {}, {});
+  EXPECT_EQ(s.size(), 0u);
+  EXPECT_EQ(s.match_offsets, (std::vector<std::uint64_t>{0}));
+}
+
+TEST(ScorePages, AllLabeledAndNoStops) {
+  const std::vector<std::uint64_t> label_of{0, 1};
+  const std::vector<std::uint8_t> is_stop{0, 0};
+  const std::vector<std::uint32_t> chunk_ids{1, 0, 1};
+  const std::vector<std::uint64_t> offsets{0, 3};
+  const PageScores s = score_pages(offsets, chunk_ids, label_of, is_stop);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s.containment[0], 1.0);
+  EXPECT_EQ(s.positions, (std::vector<std::uint32_t>{0, 1, 2}));
+  EXPECT_EQ(s.label_ids, (std::vector<std::uint32_t>{1, 0, 1}));
+}
+
+}  // namespace
+}  // namespace crd::detect

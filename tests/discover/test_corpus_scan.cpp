@@ -1,0 +1,164 @@
+// scan_shard on a small directory tree: keys, file and chunk tallies, kept chunk vectors, counters;
+// then scan + discover_labels on 1..4 thread ranks gives the same labels as one rank.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "crd/comm/local_transport.hpp"
+#include "crd/discover/corpus_scan.hpp"
+#include "crd/discover/discovery.hpp"
+#include "crd/hash/sha1.hpp"
+#include "support/test_paths.hpp"
+
+namespace crd::discover {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kShared = "<div>Shared footer, on every page</div>";
+
+// site/: three hosts with HTML pages sharing a footer, a duplicate file, a binary file, and a
+// path with a repeated component (recursion error).
+std::string make_site() {
+  const std::string root = crd::testing::make_temp_dir("scan") + "/site";
+  auto put = [&](const std::string& rel, const std::string& body) {
+    fs::create_directories(fs::path(root + "/" + rel).parent_path());
+    std::ofstream(root + "/" + rel, std::ios::binary) << body;
+  };
+  for (int h = 0; h < 3; ++h)
+    for (int p = 0; p < 4; ++p) {
+      const std::string host = "host" + std::to_string(h) + ".org";
+      put(host + "/d" + std::to_string(p % 2) + "/page" + std::to_string(p) + ".html",
+          "<html><body><p>Page " + std::to_string(h * 10 + p) + " text</p>\n<p>  common   paragraph </p>" +
+              kShared + "<p>host " + std::to_string(h) + " menu</p></body></html>");
+    }
+  put("host0.org/copy.html", "<p>dup</p>");
+  put("host1.org/copy.html", "<p>dup</p>");
+  put("host2.org/logo.png", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16));
+  put("host2.org/x/x/x/x/loop.html", "<p>recursion</p>");
+  return root;
+}
+
+std::vector<std::string> chunks_of(const std::string& body) {
+  std::vector<std::string> out;
+  chunk::make_chunker("scan", {})->chunk(body, "", [&](std::string_view c) { out.emplace_back(c); });
+  return out;
+}
+
+TEST(ScanShard, OneShardTalliesEverything) {
+  const std::string site = make_site();
+  Counters input_counters;
+  const auto files = io::expand_inputs({site}, input_counters);
+  ASSERT_EQ(files.size(), 16u);
+  std::vector<std::size_t> shard(files.size());
+  for (std::size_t i = 0; i < files.size(); ++i) shard[i] = i;
+  ScanOptions options;
+  options.keep_page_chunks = true;
+  options.sample_bytes = 10;
+  std::uint64_t progress_calls = 0, last_bytes = 0;
+  const ScannedShard s = scan_shard(files, shard, options, [&](const ScannedShard& so_far, std::uint64_t bytes, std::uint64_t) {
+    ++progress_calls;
+    EXPECT_GE(bytes, last_bytes);
+    EXPECT_LE(so_far.keys.size(), 15u);
+    last_bytes = bytes;
+    return true;
+  });
+  EXPECT_EQ(progress_calls, files.size());
+  EXPECT_EQ(s.counters.get("cleaning.dropped.repeated_component"), 1u);
+  ASSERT_EQ(s.keys.size(), 15u);
+  ASSERT_EQ(s.page_offsets.size(), s.keys.size() + 1);
+  EXPECT_EQ(s.files.total(), 15u);
+  EXPECT_EQ(s.files.distinct(), 14u) << "the two copy.html files hash alike";
+
+  // Expected chunk sequence of every kept page, from the chunker itself.
+  std::map<Digest, std::uint64_t> expected_counts;
+  std::uint64_t expected_chunks = 0;
+  for (std::size_t p = 0; p < s.keys.size(); ++p) {
+    const auto it = std::find_if(files.begin(), files.end(), [&](const io::InputFile& f) {
+      return url::url_key(f.url) == s.keys[p];
+    });
+    ASSERT_NE(it, files.end()) << s.keys[p];
+    std::ifstream in(it->path, std::ios::binary);
+    const std::string body((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_GE(s.files.find(sha1(body)), 0);
+    const auto expected = it->path.ends_with(".png") ? std::vector<std::string>{} : chunks_of(body);
+    ASSERT_EQ(s.page_offsets[p + 1] - s.page_offsets[p], expected.size()) << s.keys[p];
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+      const std::uint32_t id = s.page_chunk_ids[s.page_offsets[p] + k];
+      EXPECT_EQ(s.chunks.digest(id), sha1(expected[k])) << s.keys[p] << " chunk " << k;
+      EXPECT_EQ(s.chunks.length(id), expected[k].size());
+      EXPECT_EQ(s.chunks.sample(id), expected[k].substr(0, 10));
+      ++expected_counts[sha1(expected[k])];
+      ++expected_chunks;
+    }
+  }
+  EXPECT_EQ(s.chunks.total(), expected_chunks);
+  EXPECT_EQ(s.counters.get("chunks"), expected_chunks);
+  EXPECT_EQ(s.chunks.distinct(), expected_counts.size());
+  for (const auto& [d, n] : expected_counts) EXPECT_EQ(s.chunks.count(static_cast<std::uint32_t>(s.chunks.find(d))), n);
+  // The footer is on all 12 generated pages; its first page is the smallest key.
+  const auto footer = s.chunks.find(sha1(chunks_of(kShared).at(0)));
+  ASSERT_GE(footer, 0);
+  EXPECT_EQ(s.chunks.count(static_cast<std::uint32_t>(footer)), 12u);
+  EXPECT_EQ(s.keys[s.chunks.first_page(static_cast<std::uint32_t>(footer))], "host0.org/d0/page0.html");
+}
+
+TEST(ScanShard, WithoutKeepPageChunks) {
+  const std::string site = make_site();
+  Counters c;
+  const auto files = io::expand_inputs({site}, c);
+  const ScannedShard s = scan_shard(files, {0, 1, 2}, ScanOptions{});
+  EXPECT_EQ(s.page_offsets.size(), 1u);
+  EXPECT_TRUE(s.page_chunk_ids.empty());
+  EXPECT_EQ(s.keys.size(), 3u);
+}
+
+TEST(ScanShard, ProgressReturningFalseStopsAfterThatFile) {
+  const std::string site = make_site();
+  Counters c;
+  const auto files = io::expand_inputs({site}, c);
+  int calls = 0;
+  const ScannedShard s = scan_shard(files, {0, 1, 2, 3, 4}, ScanOptions{},
+                                    [&](const ScannedShard&, std::uint64_t, std::uint64_t) { return ++calls < 2; });
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(s.keys.size(), 2u) << "two files read, the rest skipped";
+}
+
+TEST(ScanShard, ScanThenDiscoverIsRankCountIndependent) {
+  const std::string site = make_site();
+  Counters c;
+  const auto files = io::expand_inputs({site}, c);
+  const LabelRules rules{1, 0, nullptr};
+  std::vector<LabelRow> base;
+  for (int nranks = 1; nranks <= 4; ++nranks) {
+    const auto shards = io::assign_shards(files, nranks);
+    std::vector<std::vector<LabelRow>> rows(static_cast<std::size_t>(nranks));
+    comm::run_local(nranks, [&](comm::Transport& t) {
+      const ScannedShard s = scan_shard(files, shards[static_cast<std::size_t>(t.rank())], ScanOptions{});
+      ShuffleTotals totals;
+      auto d = discover_labels(t, s.chunks, s.keys, rules, 128, totals);
+      rows[static_cast<std::size_t>(t.rank())] = sort_by_count(t, std::move(d.table.rows), 128);
+    });
+    std::vector<LabelRow> all;
+    for (auto& r : rows) all.insert(all.end(), r.begin(), r.end());
+    if (nranks == 1) {
+      base = all;
+      ASSERT_GE(base.size(), 3u);  // common paragraph, footer, host menus
+      EXPECT_EQ(base[0].count, 12u);
+      continue;
+    }
+    ASSERT_EQ(all.size(), base.size()) << nranks;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      EXPECT_EQ(all[i].hash, base[i].hash) << nranks << " #" << i;
+      EXPECT_EQ(all[i].count, base[i].count);
+      EXPECT_EQ(all[i].sample, base[i].sample);
+      EXPECT_EQ(all[i].sample_url, base[i].sample_url);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace crd::discover

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Builds crd's libFuzzer targets with clang (ASan + UBSan) and runs each for a bounded time on its
+# seed corpus. Usage: scripts/fuzz.sh [SECONDS_PER_TARGET=60] [TARGET…]
+# Exits non-zero when a target crashes; the reproducer is left in build-fuzz/artifacts/<target>/.
+# The working corpus grows in build-fuzz/corpus/<target>/ (never in the repository); the archive
+# target also starts from ../shared/data/warc-samples when that directory exists.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+seconds=${1:-60}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(archive scan_chunker dom_chunker url)
+build=${CRD_FUZZ_BUILD_DIR:-$root/build-fuzz}
+shared=${CRD_SHARED_DIR:-$root/../shared}
+
+command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ missing (scripts/install_deps.sh --fuzz)" >&2; exit 2; }
+cmake -S "$root/tests/fuzz" -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+cmake --build "$build" --target crd_fuzzers -j "${CRD_FUZZ_JOBS:-2}" >/dev/null
+
+# Archive seeds from the real samples: each file as it is on disk (gzipped or not), behind the
+# two mode bytes fuzz_archive.cpp reads (mode 0 = bytes as they are).
+seed_samples() {
+  local out=$1 f
+  [ -d "$shared/data/warc-samples" ] || return 0
+  for f in "$shared"/data/warc-samples/*; do
+    [ -f "$f" ] || continue
+    case "$f" in *.md) continue ;; esac
+    { printf '\0\0'; head -c 262144 "$f"; } >"$out/sample-$(basename "$f")"
+  done
+}
+
+status=0
+for t in "${targets[@]}"; do
+  bin="$build/fuzz_$t"
+  [ -x "$bin" ] || { echo "fuzz.sh: no target fuzz_$t" >&2; exit 2; }
+  corpus="$build/corpus/$t"
+  artifacts="$build/artifacts/$t"
+  mkdir -p "$corpus" "$artifacts"
+  extra=()
+  if [ "$t" = archive ]; then
+    samples="$build/seeds-samples"
+    mkdir -p "$samples"
+    seed_samples "$samples"
+    extra=("$samples" -max_len=262144 -rss_limit_mb=4096)
+  fi
+  log="$build/fuzz_$t.log"
+  echo "fuzz.sh: fuzz_$t for ${seconds}s (log $log)" >&2
+  # halt_on_error: the first sanitizer report is the crash; leaks are real bugs in these targets.
+  if ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+     "$bin" "$corpus" "$root/tests/fuzz/seeds/$t" "${extra[@]}" -max_total_time="$seconds" \
+            -timeout=25 -print_final_stats=1 -artifact_prefix="$artifacts/" >"$log" 2>&1; then
+    grep -E '^stat::number_of_executed_units' "$log" | sed "s/^/fuzz_$t /" >&2 || true
+  else
+    status=1
+    echo "fuzz.sh: fuzz_$t FAILED; reproducer(s):" >&2
+    ls "$artifacts" >&2
+    grep -E 'ERROR|SUMMARY|invariant|#[0-9]+ ' "$log" | head -20 >&2
+  fi
+done
+exit $status

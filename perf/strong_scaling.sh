@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Strong (or weak) scaling of crd discover / crd run: every (command, ranks, repetition) is one job
+# under scripts/mpirun.sh; per-phase wall time comes from the result's /run/timings (max over ranks),
+# the end-to-end time from the shell (mpirun start to exit), volumes and memory from /run/counters.
+#
+#   perf/strong_scaling.sh [-c CRD] [-r REPS] [-n "1 2 4"] [-m "discover run"] [-o CSV] INPUT…
+#   perf/strong_scaling.sh -w "1 2 4" …   weak scaling: INPUT… is a list of per-rank units
+#                                           (directories); N ranks read the first N of them.
+#
+# CSV columns: command,ranks,rep,phase,seconds,input_bytes,shuffle_bytes_sent,shuffle_bytes_sent_max,
+# peak_rss_max,tables_max,load1 — phase "total" is the end-to-end time. analysis/plot_results.py
+# --scaling reads ranks,seconds,phase (phase is written as "COMMAND PHASE" so commands stay apart).
+# On a machine with fewer cores than ranks, mpirun oversubscribes (scripts/mpirun.sh).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+crd=$root/build-perf/crd
+reps=3
+ranks_list="1 2 4"
+commands="discover run"
+csv=$root/perf/out/strong_scaling.csv
+weak=""
+while getopts "c:r:n:m:o:w:" opt; do
+  case $opt in
+    c) crd=$OPTARG ;; r) reps=$OPTARG ;; n) ranks_list=$OPTARG ;; m) commands=$OPTARG ;;
+    o) csv=$OPTARG ;; w) weak=$OPTARG; ranks_list=$OPTARG ;;
+    *) sed -n 2,12p "$0"; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || { sed -n 2,12p "$0"; exit 2; }
+inputs=("$@")
+
+tmp=$(mktemp -d /tmp/crd-scaling.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$(dirname "$csv")"
+echo "command,ranks,rep,phase,seconds,input_bytes,shuffle_bytes_sent,shuffle_bytes_sent_max,peak_rss_max,tables_max,load1" > "$csv"
+
+for cmd in $commands; do
+  for n in $ranks_list; do
+    if [ -n "$weak" ]; then job_inputs=("${inputs[@]:0:$n}"); else job_inputs=("${inputs[@]}"); fi
+    for rep in $(seq 1 "$reps"); do
+      load=$(cut -d' ' -f1 /proc/loadavg)
+      out=$tmp/$cmd-$n-$rep.h5
+      start=$(date +%s.%N)
+      "$root/scripts/mpirun.sh" -np "$n" "$crd" "$cmd" "${job_inputs[@]}" -o "$out" --progress-interval 0 > "$tmp/log" 2>&1 ||
+        { cat "$tmp/log" >&2; exit 1; }
+      end=$(date +%s.%N)
+      total=$(echo "$end - $start" | bc)
+      /usr/bin/python3 - "$out" "$cmd" "$n" "$rep" "$total" "$load" >> "$csv" <<'PY'
+import sys, h5py
+path, cmd, n, rep, total, load = sys.argv[1:]
+with h5py.File(path, "r") as f:
+    names = [x.decode() if isinstance(x, bytes) else x for x in f["run/counters/name"][:]]
+    c = dict(zip(names, (int(v) for v in f["run/counters/value"][:])))
+    phases = [x.decode() if isinstance(x, bytes) else x for x in f["run/timings/phase"][:]]
+    secs = [float(s) for s in f["run/timings/seconds"][:]]
+extra = ",".join(str(c.get(k, "")) for k in ("input.bytes", "shuffle.bytes_sent", "shuffle.bytes_sent_max",
+                                             "memory.peak_rss_max", "memory.tables_max"))
+for phase, s in list(zip(phases, secs)) + [("total", float(total))]:
+    print(f"{cmd},{n},{rep},{cmd} {phase},{s:.4f},{extra},{load}")
+PY
+      rm -f "$out"
+      echo "$cmd ranks=$n rep=$rep total=${total}s (load before: $load)" >&2
+    done
+  done
+done
+echo "$csv"

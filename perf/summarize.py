@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Tables for perf/RESULTS.md from the CSVs of perf/strong_scaling.sh and perf/side_by_side.sh.
+
+    /usr/bin/python3 perf/summarize.py scaling perf/out/strong_scaling.csv
+    /usr/bin/python3 perf/summarize.py side perf/out/side_by_side.csv
+"""
+import sys
+
+import pandas as pd
+
+
+def scaling(path):
+    d = pd.read_csv(path)
+    g = d.groupby(["command", "phase", "ranks"])["seconds"].agg(["min", "median", "max", "count"]).reset_index()
+    print("| phase | ranks | best s | median s | max s | n | speedup (median) | efficiency |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for (cmd, phase), rows in g.groupby(["command", "phase"], sort=False):
+        base = rows[rows.ranks == rows.ranks.min()]["median"].iloc[0]
+        for _, r in rows.iterrows():
+            sp = base / r["median"]
+            print(f"| {phase} | {r.ranks} | {r['min']:.2f} | {r['median']:.2f} | {r['max']:.2f} | {r['count']} "
+                  f"| {sp:.2f} | {sp / (r.ranks / rows.ranks.min()):.0%} |")
+    tot = d[d.phase.str.endswith(" total")]
+    m = tot.groupby(["command", "ranks"]).agg(input_bytes=("input_bytes", "first"),
+                                               sent=("shuffle_bytes_sent", "median"),
+                                               sent_max=("shuffle_bytes_sent_max", "median"),
+                                               rss=("peak_rss_max", "max"), tables=("tables_max", "max"),
+                                               load=("load1", "median")).reset_index()
+    print()
+    print("| command | ranks | input MB | shuffle sent MB (all ranks) | % of input | max rank / mean | "
+          "peak RSS max MiB | tables_max MiB | load1 (median) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for _, r in m.iterrows():
+        mean = r.sent / r.ranks
+        print(f"| {r.command} | {r.ranks} | {r.input_bytes / 1e6:.0f} | {r.sent / 1e6:.1f} | "
+              f"{100 * r.sent / r.input_bytes:.2f}% | {r.sent_max / mean:.3f} | {r.rss / 2**20:.0f} | "
+              f"{r.tables / 2**20:.0f} | {r.load:.1f} |")
+
+
+def side(path):
+    d = pd.read_csv(path)
+    g = d.groupby("what", sort=False).agg(best=("wall", "min"), median=("wall", "median"), bytes=("bytes", "first"),
+                                         cpu=("user", "median"), sys=("sys", "median"),
+                                         load=("load1", "median")).reset_index()
+    print("| what | input MB | best s | median s | MB/s best | MB/s median | user+sys s (median) | load1 |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for _, r in g.iterrows():
+        cpu = "" if pd.isna(r.cpu) else f"{r.cpu + r.sys:.2f}"
+        load = "" if pd.isna(r.load) else f"{r.load:.1f}"
+        print(f"| {r.what} | {r.bytes / 1e6:.0f} | {r.best:.2f} | {r['median']:.2f} | {r.bytes / r.best / 1e6:.0f} "
+              f"| {r.bytes / r['median'] / 1e6:.0f} | {cpu} | {load} |")
+
+
+if __name__ == "__main__":
+    {"scaling": scaling, "side": side}[sys.argv[1]](sys.argv[2])

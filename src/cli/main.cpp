@@ -33,17 +33,6 @@ void print_usage(std::ostream& out) {
       << "crd COMMAND --help lists a command's options; docs/ has the method, schema and tuning.\n";
 }
 
-bool is_rank0() {
-  int initialized = 0;
-  MPI_Initialized(&initialized);
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  if (initialized == 0 || finalized != 0) return true;
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank == 0;
-}
-
 }  // namespace
 
 int run_main(int argc, char** argv) {
@@ -65,18 +54,21 @@ int run_main(int argc, char** argv) {
     std::fprintf(stderr, "crd: error: unknown command '%s' (try crd --help)\n", command.c_str());
     return 2;
   }
+  // Commands that start MPI report their own errors inside the MPI session (pipeline_commands.cpp).
+  return run_reporting_errors(command, true, false, [&] { return cmd->run(argc - 1, argv + 1); });
+}
+
+int run_reporting_errors(const std::string& command, bool print, bool under_mpi, const std::function<int()>& body) {
   try {
-    return cmd->run(argc - 1, argv + 1);
+    return body();
   } catch (const UsageError& e) {
-    if (is_rank0()) std::fprintf(stderr, "crd %s: error: %s\n", command.c_str(), e.what());
+    if (print) std::fprintf(stderr, "crd %s: error: %s\n", command.c_str(), e.what());
     return 2;
   } catch (const FatalError& e) {
-    if (is_rank0()) std::fprintf(stderr, "crd %s: fatal: %s\n", command.c_str(), e.what());
+    if (print) std::fprintf(stderr, "crd %s: fatal: %s\n", command.c_str(), e.what());
     return 1;
   } catch (const std::exception& e) {
-    int initialized = 0;
-    MPI_Initialized(&initialized);
-    if (initialized != 0) comm::abort_job(command + ": " + e.what(), 1);
+    if (under_mpi) comm::abort_job(command + ": " + e.what(), 1);
     std::fprintf(stderr, "crd %s: fatal: %s\n", command.c_str(), e.what());
     return 1;
   }

@@ -92,6 +92,10 @@ po::options_description run_options(pipeline::CommonOptions& c, std::string& con
          c.round_bytes = parse_size(v, "shuffle-buffer");
          if (c.round_bytes < 4096) throw UsageError("option --shuffle-buffer: must be at least 4K");
        }), "payload each rank sends per all-to-all round (bounds message memory)")
+      ("work-dir", po::value<std::string>(&c.work_dir),
+       "keep each rank's checkpoints of completed phases here (node-local scratch is fine)")
+      ("resume", po::bool_switch(&c.resume),
+       "continue a killed job from the checkpoints in --work-dir (same inputs, options and rank count)")
       ("memory", po::value<std::string>()->default_value("0")->notifier([&c](const std::string& v) {
          c.memory_budget = parse_size(v, "memory");
        }), "memory budget per rank (e.g. 8G; 0 = unchecked): fail early, naming a rank count that fits")

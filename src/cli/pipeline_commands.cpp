@@ -38,17 +38,20 @@ int pipeline_command(int argc, char** argv, Kind kind, const char* usage) {
   }
   comm::MpiSession session(argc, argv);
   comm::MpiTransport transport;
-  auto parsed = parse_command(argc, argv, visible, "input", "config");
-  if (parsed.vm.count("input") == 0) throw UsageError("no input given (files, directories or @LIST)");
-  common.inputs = parsed.vm["input"].as<std::vector<std::string>>();
-  common.info = {argv[0], join_command_line(argc, argv), parsed.config_ini};
-  switch (kind) {
-    case Kind::Discover: pipeline::run_discover(common, discover_options, transport); break;
-    case Kind::Label: pipeline::run_label(common, discover_options, transport); break;
-    case Kind::Detect: pipeline::run_detect(common, discover_options, detect_options, transport); break;
-    case Kind::Run: pipeline::run_discover_detect(common, discover_options, detect_options, transport); break;
-  }
-  return 0;
+  // Errors are reported here, while MPI is up: rank 0 prints agreed errors, every rank exits alike.
+  return run_reporting_errors(argv[0], transport.rank() == 0, true, [&] {
+    auto parsed = parse_command(argc, argv, visible, "input", "config");
+    if (parsed.vm.count("input") == 0) throw UsageError("no input given (files, directories or @LIST)");
+    common.inputs = parsed.vm["input"].as<std::vector<std::string>>();
+    common.info = {argv[0], join_command_line(argc, argv), parsed.config_ini};
+    switch (kind) {
+      case Kind::Discover: pipeline::run_discover(common, discover_options, transport); break;
+      case Kind::Label: pipeline::run_label(common, discover_options, transport); break;
+      case Kind::Detect: pipeline::run_detect(common, discover_options, detect_options, transport); break;
+      case Kind::Run: pipeline::run_discover_detect(common, discover_options, detect_options, transport); break;
+    }
+    return 0;
+  });
 }
 
 }  // namespace

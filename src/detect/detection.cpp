@@ -19,7 +19,8 @@ ExactMoments global_moments(comm::Transport& transport, const ExactMoments& loca
   transport.allgatherv(std::as_bytes(std::span<const std::uint64_t>(words)), all, counts);
   ExactMoments merged;
   const auto* w = reinterpret_cast<const std::uint64_t*>(all.data());
-  for (std::size_t r = 0; r < counts.size(); ++r) merged.merge(ExactMoments::decode(std::span(w + 5 * r, 5)));
+  for (std::size_t r = 0; r < counts.size(); ++r)
+    merged.merge(ExactMoments::decode(std::span(w + ExactMoments::kWords * r, ExactMoments::kWords)));
   return merged;
 }
 

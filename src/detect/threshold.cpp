@@ -17,7 +17,7 @@ Threshold Threshold::parse(const std::string& text, const std::string& option) {
   } catch (const std::exception&) {
     pos = 0;
   }
-  if (pos != text.size() || !std::isfinite(v) || v < 0)
+  if (text.empty() || pos != text.size() || !std::isfinite(v) || v < 0)
     throw UsageError("option --" + option + ": expected 'auto' or a number ≥ 0, got '" + text + "'");
   return {false, v};
 }

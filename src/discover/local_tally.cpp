@@ -2,6 +2,7 @@
 #include "crd/discover/local_tally.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace crd::discover {
 
@@ -49,6 +50,38 @@ std::size_t LocalTally::memory_bytes() const {
   return index_.memory_bytes() + digests_.capacity() * sizeof(Digest) +
          (counts_.capacity() + lengths_.capacity() + sample_offset_.capacity()) * 8 +
          first_page_.capacity() * 4 + arena_.capacity();
+}
+
+void LocalTally::save(BinaryFileWriter& out) const {
+  out.pod(static_cast<std::uint64_t>(sample_bytes_));
+  out.pod(total_);
+  out.vec(digests_);
+  out.vec(counts_);
+  out.vec(lengths_);
+  out.vec(first_page_);
+  out.vec(sample_offset_);
+  out.str(arena_);
+}
+
+LocalTally LocalTally::load(BinaryFileReader& in) {
+  LocalTally t(static_cast<std::size_t>(in.pod<std::uint64_t>()));
+  t.total_ = in.pod<std::uint64_t>();
+  t.digests_ = in.vec<Digest>();
+  t.counts_ = in.vec<std::uint64_t>();
+  t.lengths_ = in.vec<std::uint64_t>();
+  t.first_page_ = in.vec<std::uint32_t>();
+  t.sample_offset_ = in.vec<std::uint64_t>();
+  t.arena_ = in.str();
+  const std::size_t n = t.digests_.size();
+  if (t.counts_.size() != n || t.lengths_.size() != n || t.first_page_.size() != n ||
+      (t.sample_bytes_ > 0 && t.sample_offset_.size() != n + 1))
+    throw std::runtime_error("checkpoint corrupt (tally columns differ in length)");
+  t.index_ = DigestMap<std::uint32_t>(n);
+  for (std::uint32_t id = 0; id < n; ++id) {
+    bool inserted = false;
+    t.index_.find_or_insert(t.digests_[id], inserted) = id;
+  }
+  return t;
 }
 
 }  // namespace crd::discover

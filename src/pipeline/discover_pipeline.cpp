@@ -3,6 +3,7 @@
 
 #include <optional>
 
+#include "crd/pipeline/checkpoint_codec.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 
 namespace crd::pipeline {
@@ -56,22 +57,38 @@ void write_labeled_table(output::ResultFile& file, const std::string& table_grou
 void run_discover(const CommonOptions& common, const DiscoverOptions& options,
                   comm::MpiTransport& transport) {
   PhaseTimer timer;
-  std::optional<output::ResultFile> file;
-  ScanPhase scan = run_scan_phase(common, options, false, transport, timer, file);
+  with_result_file([&](std::optional<output::ResultFile>& file) {
+    ScanPhase scan = run_scan_phase(common, options, false, transport, timer, file);
 
-  discover::ShuffleTotals shuffled;
-  timer.start("discover_chunks");
+    discover::ShuffleTotals shuffled;
+    timer.start("discover");
+    auto [chunks, files] = discover_phase(transport, scan, options, common.round_bytes, shuffled);
+
+    timer.start("write");
+    write_discovery(*file, transport, chunks, files, options, common.round_bytes);
+    finish_run(*file, transport, common, scan, shuffled, timer);
+  });
+}
+
+DiscoveryPhase discover_phase(comm::Transport& transport, ScanPhase& scan, const DiscoverOptions& options,
+                              std::size_t round_bytes, discover::ShuffleTotals& shuffled) {
+  DiscoveryPhase d;
+  if (scan.checkpoints->load_agreed("discover", [&](BinaryFileReader& in) {
+        d.chunks = load_discovery(in);
+        d.files = load_discovery(in);
+      })) {
+    return d;
+  }
   const discover::LabelRules chunk_rules{options.chunk_threshold, options.min_chunk_length, scan.stop_list()};
-  auto chunks = discover::discover_labels(transport, scan.shard.chunks, scan.shard.keys, chunk_rules,
-                                          common.round_bytes, shuffled);
-  timer.start("discover_files");
+  d.chunks = discover::discover_labels(transport, scan.shard.chunks, scan.shard.keys, chunk_rules, round_bytes, shuffled);
   const discover::LabelRules file_rules{options.file_threshold, 0, scan.stop_list()};
-  auto files = discover::discover_labels(transport, scan.shard.files, scan.shard.keys, file_rules,
-                                         common.round_bytes, shuffled);
-
-  timer.start("write");
-  write_discovery(*file, transport, chunks, files, options, common.round_bytes);
-  finish_run(*file, transport, common, scan, shuffled, timer);
+  d.files = discover::discover_labels(transport, scan.shard.files, scan.shard.keys, file_rules, round_bytes, shuffled);
+  scan.checkpoints->save("discover", [&](BinaryFileWriter& out) {
+    save_discovery(out, d.chunks);
+    save_discovery(out, d.files);
+  });
+  fault_point("after_discover", transport.rank());
+  return d;
 }
 
 void write_discovery(output::ResultFile& file, comm::Transport& transport, discover::TallyDiscovery& chunks,

@@ -56,6 +56,22 @@ std::string utc_now() {
   return buf;
 }
 
+// A name → value table, written by rank 0 alone (every rank holds the same values).
+void write_named_values(output::ResultFile& file, comm::Transport& transport, const std::string& group,
+                        const Counters& values) {
+  std::vector<std::string> names;
+  std::vector<std::uint64_t> numbers;
+  if (transport.rank() == 0) {
+    for (const auto& [name, value] : values.values()) {
+      names.push_back(name);
+      numbers.push_back(value);
+    }
+  }
+  file.create_group(group);
+  file.write_strings(group + "/name", names);
+  file.write_column(group + "/value", std::span<const std::uint64_t>(numbers));
+}
+
 void write_timings(output::ResultFile& file, comm::Transport& transport, const PhaseTimer& timer) {
   // Phases run in the same order on every rank; each row is the slowest rank's time.
   std::vector<double> seconds;
@@ -104,7 +120,7 @@ void write_errors(output::ResultFile& file, comm::Transport& transport,
 }  // namespace
 
 void write_run_report(output::ResultFile& file, comm::Transport& transport, const RunInfo& info,
-                      const Counters& global_counters, const PhaseTimer& timer,
+                      const Counters& global_counters, const Counters& resources, const PhaseTimer& timer,
                       const std::vector<io::ReadError>& local_errors) {
   // Every rank computes the same timestamp string only if clocks agree to the second; take rank 0's.
   std::string created = transport.rank() == 0 ? utc_now() : std::string();
@@ -122,17 +138,8 @@ void write_run_report(output::ResultFile& file, comm::Transport& transport, cons
   file.set_attribute("/", "created", created);
   file.set_attribute("/", "config", info.config_ini);
 
-  file.create_group("/run/counters");
-  std::vector<std::string> names;
-  std::vector<std::uint64_t> values;
-  if (transport.rank() == 0) {
-    for (const auto& [name, value] : global_counters.values()) {
-      names.push_back(name);
-      values.push_back(value);
-    }
-  }
-  file.write_strings("/run/counters/name", names);
-  file.write_column("/run/counters/value", std::span<const std::uint64_t>(values));
+  write_named_values(file, transport, "/run/counters", global_counters);
+  write_named_values(file, transport, "/run/resources", resources);
   write_timings(file, transport, timer);
   write_errors(file, transport, local_errors, 8u << 20);
 }

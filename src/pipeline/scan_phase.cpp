@@ -1,10 +1,25 @@
 // Shared start and end of the pipelines.
 #include "crd/pipeline/scan_phase.hpp"
 
+#include "crd/core/error.hpp"
+#include "crd/pipeline/checkpoint_codec.hpp"
 #include "crd/pipeline/memory_budget.hpp"
 #include "crd/pipeline/progress.hpp"
 
 namespace crd::pipeline {
+
+void with_result_file(const std::function<void(std::optional<output::ResultFile>& file)>& body) {
+  std::optional<output::ResultFile> file;
+  try {
+    body(file);
+  } catch (const UsageError&) {
+    throw;
+  } catch (const FatalError&) {
+    throw;
+  } catch (const std::exception& e) {
+    comm::abort_job(e.what());
+  }
+}
 
 ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& options, bool keep_pages,
                          comm::MpiTransport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file) {
@@ -13,6 +28,9 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   const auto files = io::expand_inputs(common.inputs, p.expand_counters);
   const auto shards = io::assign_shards(files, transport.size());
   if (!options.stop_chunks.empty()) p.stop = discover::StopList::load(options.stop_chunks);
+  p.checkpoints.emplace(transport, common.work_dir,
+                        job_fingerprint(common.info.command, common.info.config_ini, transport.size(), files),
+                        common.resume);
   file.emplace(transport, common.output);
 
   timer.start("scan");
@@ -24,12 +42,19 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   MemoryBudget budget(common.memory_budget, common.round_bytes, transport.rank(), transport.size());
   budget.check_fixed(transport);
   Progress progress(transport, "scan", total_bytes(files), common.progress_interval);
-  p.shard = discover::scan_shard(files, mine, scan,
-                                 [&](const discover::ScannedShard& shard, std::uint64_t bytes, std::uint64_t docs) {
-                                   progress.update(bytes, docs);
-                                   return budget.scan_fits(shard, bytes, shard_bytes);
-                                 });
+  const bool resumed = p.checkpoints->load("scan", [&](BinaryFileReader& in) { p.shard = load_shard(in); });
+  if (!resumed) {
+    p.shard = discover::scan_shard(files, mine, scan,
+                                   [&](const discover::ScannedShard& shard, std::uint64_t bytes, std::uint64_t docs) {
+                                     progress.update(bytes, docs);
+                                     fault_point("scan", transport.rank());
+                                     return budget.scan_fits(shard, bytes, shard_bytes);
+                                   });
+    if (budget.scan_fits(p.shard, shard_bytes, shard_bytes))
+      p.checkpoints->save("scan", [&](BinaryFileWriter& out) { save_shard(out, p.shard); });
+  }
   progress.finish(transport);
+  fault_point("after_scan", transport.rank());
   budget.check_before_exchange(transport, p.shard);
   return p;
 }
@@ -38,20 +63,21 @@ void finish_run(output::ResultFile& file, comm::MpiTransport& transport, const C
                 const discover::ShuffleTotals& shuffled, PhaseTimer& timer) {
   Counters& counters = scan.shard.counters;
   if (transport.rank() == 0) counters.merge(scan.expand_counters);
-  counters.add("shuffle.bytes_sent", shuffled.bytes_sent);
-  Counters merged = merge_counters(transport, counters);
-  // Maxima over ranks, added once: the busiest rank is what a budget must cover.
-  const std::uint64_t peak = transport.max(peak_rss_bytes());
-  const std::uint64_t tables = transport.max(MemoryBudget::tables_bytes(scan.shard));
-  const std::uint64_t sent_max = transport.max(shuffled.bytes_sent);
-  merged.add("memory.peak_rss_max", peak);
-  merged.add("memory.tables_max", tables);
-  merged.add("memory.budget", common.memory_budget);
-  merged.add("shuffle.bytes_sent_max", sent_max);
-  merged.add("shuffle.rounds", transport.max(shuffled.rounds));  // every rank joins every round
+  const Counters merged = merge_counters(transport, counters);
+  // How the run went, not what it found: these depend on the rank count and the machine, so they
+  // stay out of /run/counters, which is identical for any rank count and any restart.
+  Counters resources;
+  resources.add("memory.peak_rss_max", transport.max(peak_rss_bytes()));
+  resources.add("memory.tables_max", transport.max(MemoryBudget::tables_bytes(scan.shard)));
+  resources.add("memory.budget", common.memory_budget);
+  resources.add("shuffle.bytes_sent", transport.sum(shuffled.bytes_sent));
+  resources.add("shuffle.bytes_sent_max", transport.max(shuffled.bytes_sent));
+  resources.add("shuffle.bytes_sent_min", transport.min(shuffled.bytes_sent));
+  resources.add("shuffle.rounds", transport.max(shuffled.rounds));  // every rank joins every round
   timer.stop();
-  write_run_report(file, transport, common.info, merged, timer, scan.shard.errors);
+  write_run_report(file, transport, common.info, merged, resources, timer, scan.shard.errors);
   file.commit();
+  scan.checkpoints->remove_all();
 }
 
 }  // namespace crd::pipeline

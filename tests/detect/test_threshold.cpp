@@ -42,7 +42,7 @@ TEST(Threshold, RejectsBadValuesNamingTheOption) {
 // is then 0 != 0, false; v is still 0, so parse returns {false, 0}. `--page-threshold=` (or an
 // empty value in a config file) silently flags every page with any labeled chunk instead of
 // failing with a UsageError. Fix: also reject when pos == 0 (or text.empty()).
-TEST(Threshold, BUG_EmptyValueIsRejected) {
+TEST(Threshold, EmptyValueIsRejected) {
   EXPECT_THROW(Threshold::parse("", "page-threshold"), UsageError);
 }
 

@@ -218,7 +218,7 @@ def pages(c):
     rnd = random.Random(5)
     c.write("pages.example/binary.html", bytes(rnd.randrange(256) for _ in range(1 << 16)))
     c.pages["pages.example/binary.html"] = {"scan": None, "dom": None}
-    c.cases += [("pages.example/" + k, "page", "processed") for k in sorted(c.pages) if k.startswith("pages.")]
+    c.cases += [(k, "page", "processed") for k in sorted(c.pages) if k.startswith("pages.")]
     # A page in a declared non-UTF-8 charset: the dom chunker converts it; the sample proves it.
     latin1 = b"<p>caf\xe9 cr\xe8me br\xfbl\xe9e</p><p>na\xefve</p>"
     sjis = "<p>日本語のテキスト</p><p>二番目</p>".encode("shift_jis")
@@ -231,6 +231,7 @@ def pages(c):
     c.write("charsets.warc", recs)
     for k in ("latin1", "sjis", "bogus"):
         c.pages["charset.example/%s.html" % k] = {"scan": 2, "dom": 2}
+        c.cases.append(("charsets.warc", "declared charset " + k, "processed"))
 
 
 # (URL, page key or None, cleaning counter when dropped)

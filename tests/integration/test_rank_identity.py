@@ -1,7 +1,7 @@
 # Issue 2: the same corpus under mpirun -np 1, 2, 3, 4 gives the same result file, for crd discover
 # and crd run. Everything is compared except what legitimately depends on the job: root attributes
-# nranks and created, /run/timings, and /run/counters named shuffle.* / memory.* (bytes moved by
-# the shuffle depend on how the hashes are spread over ranks).
+# nranks and created, /run/timings, and /run/resources (bytes moved by the shuffle and memory used
+# depend on how the hashes are spread over ranks). /run/counters must be identical in full.
 import glob
 import os
 import unittest
@@ -18,8 +18,10 @@ def comparable(path):
     datasets, attrs = ci.read_all(path)
     for name in ("nranks", "created"):
         attrs["/"].pop(name, None)
-    datasets = {k: v for k, v in datasets.items() if not k.startswith("/run/timings/")}
+    datasets = {k: v for k, v in datasets.items()
+                if not k.startswith("/run/timings/") and not k.startswith("/run/resources/")}
     attrs.pop("/run/timings", None)
+    attrs.pop("/run/resources", None)
     names = ci.strings(datasets.pop("/run/counters/name"))
     values = datasets.pop("/run/counters/value").tolist()
     counters = {n: v for n, v in zip(names, values) if not n.startswith(RANK_DEPENDENT_COUNTERS)}
@@ -80,12 +82,11 @@ class RankIdentity(unittest.TestCase):
     def test_run(self):
         self.assert_same("run")
 
-    def test_rank_dependent_counters_are_only_shuffle_or_memory(self):
-        # Report which counters were exempt, and that np=1 and np=4 really did differ only there.
-        _, _, _, dep = self.results["run", 4]
-        print("rank-dependent counters:", [x.decode() for x in dep])
-        for name in dep:
-            self.assertTrue(name.startswith(RANK_DEPENDENT_COUNTERS))
+    def test_counters_hold_no_rank_dependent_names(self):
+        # Shuffle volume and memory belong in /run/resources, not in the identical /run/counters.
+        for n in RANKS:
+            _, _, _, dep = self.results["run", n]
+            self.assertEqual(dep, [], "rank-dependent names in /run/counters at np=%d" % n)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 // The table of subcommands.
 #pragma once
 
+#include <functional>
 #include <string>
 
 namespace crd::cli {
@@ -12,6 +13,12 @@ struct Command {
 };
 
 const Command* find_command(const std::string& name);
+
+// Runs a command body and turns its errors into an exit status: UsageError → 2, FatalError → 1,
+// with one line on stderr when `print` (rank 0 only, under MPI: every rank raises these alike).
+// Any other exception: under MPI only this rank knows it, so the job is aborted naming the rank;
+// without MPI it is a fatal error.
+int run_reporting_errors(const std::string& command, bool print, bool under_mpi, const std::function<int()>& body);
 
 // Subcommand entry points (one file each).
 int discover_command(int argc, char** argv);

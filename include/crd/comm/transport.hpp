@@ -50,6 +50,10 @@ class Transport {
     allreduce(std::span<std::uint64_t>(&v, 1), ReduceOp::Sum);
     return v;
   }
+  std::uint64_t min(std::uint64_t v) {
+    allreduce(std::span<std::uint64_t>(&v, 1), ReduceOp::Min);
+    return v;
+  }
   std::uint64_t max(std::uint64_t v) {
     allreduce(std::span<std::uint64_t>(&v, 1), ReduceOp::Max);
     return v;

@@ -3,11 +3,13 @@
 //
 // Floating-point sums depend on the order of addition, so a mean computed from per-rank partial
 // sums would change in its last bits with the rank count — and a page at the threshold could flip
-// its flag. Instead each value is rounded once to a multiple of 2^-60 and summed in 128-bit
-// integers, which is exact and associative; the variance E[x²] − E[x]² is then formed from exact
-// sums, so it has none of the cancellation error of a naive floating-point formula.
+// its flag. Instead each value is rounded once to f = round(x · 2^60) and the moments are kept as
+// exact integers: n, Σf (128 bits) and Σf² (256 bits). Integer addition is associative, and the
+// variance is formed exactly as (n·Σf² − (Σf)²) / n², which is never negative and is exactly 0
+// when all values are equal — none of the cancellation error of a floating-point formula.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -19,15 +21,15 @@ namespace crd::detect {
 class ExactMoments {
  public:
   static constexpr int kFractionBits = 60;
+  static constexpr std::size_t kWords = 7;  // encoded size in 64-bit words
 
-  void add(double x);  // x is clamped to [0, 1]
+  void add(double x);  // x is clamped to [0, 1]; NaN counts as 0
   void merge(const ExactMoments& other);
 
   std::uint64_t count() const { return n_; }
   double mean() const;
   double sigma() const;  // population standard deviation; 0 when count < 2
 
-  // Five 64-bit words, for exchanging between ranks.
   void encode(std::vector<std::uint64_t>& out) const;
   static ExactMoments decode(std::span<const std::uint64_t> words);
 
@@ -38,7 +40,7 @@ class ExactMoments {
  private:
   std::uint64_t n_ = 0;
   uint128 sum_ = 0;
-  uint128 sum_sq_ = 0;
+  std::array<std::uint64_t, 4> sum_sq_{};  // little-endian limbs
 };
 
 }  // namespace crd::detect

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "crd/core/binary_file.hpp"
 #include "crd/discover/digest_map.hpp"
 #include "crd/hash/digest.hpp"
 
@@ -40,6 +41,10 @@ class LocalTally {
   std::int64_t find(const Digest& digest) const;
 
   std::size_t memory_bytes() const;
+
+  // Checkpoints (pipeline/checkpoint.hpp): the columns; the index is rebuilt on load.
+  void save(BinaryFileWriter& out) const;
+  static LocalTally load(BinaryFileReader& in);
 
  private:
   std::size_t sample_bytes_;

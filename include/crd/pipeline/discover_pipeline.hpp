@@ -5,12 +5,22 @@
 #include "crd/discover/discovery.hpp"
 #include "crd/output/result_file.hpp"
 #include "crd/pipeline/options.hpp"
+#include "crd/pipeline/scan_phase.hpp"
 
 namespace crd::pipeline {
 
 // Collective. Throws UsageError/FatalError on every rank alike.
 void run_discover(const CommonOptions& common, const DiscoverOptions& options,
                   comm::MpiTransport& transport);
+
+struct DiscoveryPhase {
+  discover::TallyDiscovery chunks;
+  discover::TallyDiscovery files;
+};
+
+// Collective: blind discovery of chunks and files, or its checkpoint when resuming.
+DiscoveryPhase discover_phase(comm::Transport& transport, ScanPhase& scan, const DiscoverOptions& options,
+                              std::size_t round_bytes, discover::ShuffleTotals& shuffled);
 
 // Sorts the tables by count and writes /discovery (collective; the rows are consumed).
 void write_discovery(output::ResultFile& file, comm::Transport& transport, discover::TallyDiscovery& chunks,

@@ -38,9 +38,10 @@ struct RunInfo {
   std::string config_ini;   // effective options
 };
 
-// Collective. Writes the root attributes and /run (counters, timings, errors).
+// Collective. Writes the root attributes and /run (counters, resources, timings, errors).
+// Counters and resources are global values (the same on every rank).
 void write_run_report(output::ResultFile& file, comm::Transport& transport, const RunInfo& info,
-                      const Counters& global_counters, const PhaseTimer& timer,
+                      const Counters& global_counters, const Counters& resources, const PhaseTimer& timer,
                       const std::vector<io::ReadError>& local_errors);
 
 }  // namespace crd::pipeline

@@ -3,6 +3,7 @@
 // memory budget; and at the end merge counters, write /run and commit.
 #pragma once
 
+#include <functional>
 #include <optional>
 
 #include "crd/comm/mpi_transport.hpp"
@@ -10,12 +11,14 @@
 #include "crd/discover/label_rules.hpp"
 #include "crd/discover/owner_tally.hpp"
 #include "crd/output/result_file.hpp"
+#include "crd/pipeline/checkpoint.hpp"
 #include "crd/pipeline/options.hpp"
 #include "crd/pipeline/run_report.hpp"
 
 namespace crd::pipeline {
 
 struct ScanPhase {
+  std::optional<Checkpoints> checkpoints;
   std::optional<discover::StopList> stop;
   discover::ScannedShard shard;
   Counters expand_counters;  // rank 0's count of input expansion (the same on every rank)
@@ -23,11 +26,17 @@ struct ScanPhase {
   const discover::StopList* stop_list() const { return stop ? &*stop : nullptr; }
 };
 
-// Collective.
+// Runs a pipeline body that creates its result file in `file`. An exception only this rank knows of
+// (anything but UsageError/FatalError, which every rank raises alike) aborts the whole job here,
+// before the file's collective close could wait for ranks that are busy elsewhere.
+void with_result_file(const std::function<void(std::optional<output::ResultFile>& file)>& body);
+
+// Collective. Resumes the scan from this rank's checkpoint when there is one.
 ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& options, bool keep_pages,
                          comm::MpiTransport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file);
 
-// Collective: counters (with shuffle volume and peak memory), /run, root attributes, commit.
+// Collective: counters, resources (shuffle volume, peak memory), /run, root attributes, commit;
+// then the checkpoints are removed.
 void finish_run(output::ResultFile& file, comm::MpiTransport& transport, const CommonOptions& common, ScanPhase& scan,
                 const discover::ShuffleTotals& shuffled, PhaseTimer& timer);
 

@@ -1,0 +1,58 @@
+// Checkpoints of completed phases under --work-dir, so a killed job restarted with --resume
+// continues from the last phase every rank completed and writes the same result.
+//
+// Each rank keeps its own files: WORK_DIR/<fingerprint>/rank-R-of-N.<phase>.ckpt, written to a
+// temporary name, fsynced and renamed, so a file that exists is complete. The fingerprint hashes
+// the command, the options that affect results, the rank count and every input file's path, size
+// and modification time: a checkpoint of a different job is never used. A phase is skipped only if
+// every rank holds its checkpoint (agreed with an allreduce); the scan phase involves no other rank,
+// so each rank that has its scan checkpoint skips its own scan.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "crd/comm/transport.hpp"
+#include "crd/core/binary_file.hpp"
+#include "crd/io/inputs.hpp"
+
+namespace crd::pipeline {
+
+class Checkpoints {
+ public:
+  // Disabled when work_dir is empty. Creates the directory (FatalError on every rank if it cannot).
+  Checkpoints(comm::Transport& transport, const std::string& work_dir, const std::string& fingerprint, bool resume);
+
+  bool enabled() const { return !dir_.empty(); }
+  bool resuming() const { return resume_; }
+
+  // Local. True if this rank resumed `phase` from its checkpoint (read has been called).
+  bool load(const std::string& phase, const std::function<void(BinaryFileReader&)>& read);
+  // Collective, for phases that talk to other ranks: true only if every rank loaded its checkpoint
+  // of `phase`; otherwise every rank redoes the phase (discard what read() produced).
+  bool load_agreed(const std::string& phase, const std::function<void(BinaryFileReader&)>& read);
+  // Local. Saves this rank's state after `phase`.
+  void save(const std::string& phase, const std::function<void(BinaryFileWriter&)>& write);
+  // Local. Removes this rank's checkpoints (after the result was committed).
+  void remove_all();
+
+ private:
+  std::string path_of(const std::string& phase) const;
+
+  comm::Transport& transport_;
+  std::string dir_;
+  bool resume_;
+};
+
+// The job fingerprint (40 hex digits).
+std::string job_fingerprint(const std::string& command, const std::string& config_ini, int nranks,
+                            const std::vector<io::InputFile>& files);
+
+// Testing hook: if the environment names this rank and point (CRD_FAULT="RANK:POINT"), the process
+// kills itself with SIGKILL there, as a crashed node would; with "RANK:POINT:throw" it throws, as a
+// bug on one rank would. Points: scan (after each input file), after_scan, after_discover,
+// after_detect.
+void fault_point(const char* point, int rank);
+
+}  // namespace crd::pipeline

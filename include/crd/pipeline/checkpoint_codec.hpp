@@ -1,0 +1,21 @@
+// What each phase's checkpoint holds: the scanned shard, the discovery results, the detection
+// results of one rank — everything the later phases read, nothing they recompute.
+#pragma once
+
+#include "crd/core/binary_file.hpp"
+#include "crd/detect/detection.hpp"
+#include "crd/discover/corpus_scan.hpp"
+#include "crd/discover/discovery.hpp"
+
+namespace crd::pipeline {
+
+void save_shard(BinaryFileWriter& out, const discover::ScannedShard& shard);
+discover::ScannedShard load_shard(BinaryFileReader& in);
+
+void save_discovery(BinaryFileWriter& out, const discover::TallyDiscovery& d);
+discover::TallyDiscovery load_discovery(BinaryFileReader& in);
+
+void save_detection(BinaryFileWriter& out, const detect::DetectionResult& d);
+detect::DetectionResult load_detection(BinaryFileReader& in);
+
+}  // namespace crd::pipeline

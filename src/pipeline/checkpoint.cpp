@@ -1,0 +1,122 @@
+// Checkpoint files, the job fingerprint and the fault-injection hook.
+#include "crd/pipeline/checkpoint.hpp"
+
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <stdexcept>
+
+#include "crd/core/error.hpp"
+#include "crd/hash/sha1.hpp"
+
+namespace crd::pipeline {
+namespace fs = std::filesystem;
+
+namespace {
+constexpr std::uint64_t kMagic = 0x31544b4344524331ull;  // "1CRDCKT1"
+constexpr std::uint64_t kTrailer = 0x21444e4554504b43ull;
+}  // namespace
+
+Checkpoints::Checkpoints(comm::Transport& transport, const std::string& work_dir, const std::string& fingerprint,
+                         bool resume)
+    : transport_(transport), resume_(resume && !work_dir.empty()) {
+  if (work_dir.empty()) return;
+  dir_ = (fs::path(work_dir) / fingerprint.substr(0, 16)).string();
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  const bool ok = !ec && fs::is_directory(dir_);
+  if (!transport_.all_ok(ok)) throw FatalError("cannot create work directory " + dir_ + " on some rank");
+}
+
+std::string Checkpoints::path_of(const std::string& phase) const {
+  std::ostringstream name;
+  name << "rank-" << transport_.rank() << "-of-" << transport_.size() << "." << phase << ".ckpt";
+  return (fs::path(dir_) / name.str()).string();
+}
+
+bool Checkpoints::load(const std::string& phase, const std::function<void(BinaryFileReader&)>& read) {
+  if (!resume_) return false;
+  const std::string path = path_of(phase);
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return false;
+  try {
+    BinaryFileReader in(path);
+    if (in.pod<std::uint64_t>() != kMagic || in.str() != phase) return false;
+    read(in);
+    return in.pod<std::uint64_t>() == kTrailer;
+  } catch (const std::exception&) {
+    return false;  // unreadable or corrupt: redo the phase
+  }
+}
+
+bool Checkpoints::load_agreed(const std::string& phase, const std::function<void(BinaryFileReader&)>& read) {
+  if (!enabled()) return false;
+  return transport_.all_ok(load(phase, read)) && resume_;
+}
+
+void Checkpoints::save(const std::string& phase, const std::function<void(BinaryFileWriter&)>& write) {
+  if (!enabled()) return;
+  const std::string path = path_of(phase);
+  const std::string temp = path + ".partial";
+  {
+    BinaryFileWriter out(temp);
+    out.pod(kMagic);
+    out.str(phase);
+    write(out);
+    out.pod(kTrailer);
+    out.close();
+  }
+  std::error_code ec;
+  fs::rename(temp, path, ec);
+  if (ec) throw FatalError("cannot save checkpoint " + path + ": " + ec.message());
+}
+
+void Checkpoints::remove_all() {
+  if (!enabled()) return;
+  std::error_code ec;
+  const std::string prefix = "rank-" + std::to_string(transport_.rank()) + "-of-";
+  for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+    if (entry.path().filename().string().rfind(prefix, 0) == 0) fs::remove(entry.path(), ec);
+  }
+  fs::remove(dir_, ec);  // succeeds once the last rank's files are gone
+}
+
+std::string job_fingerprint(const std::string& command, const std::string& config_ini, int nranks,
+                            const std::vector<io::InputFile>& files) {
+  // Options that change only how the run goes, not what it computes, stay out of the fingerprint.
+  static const char* const kRunOnly[] = {"output", "progress-interval", "work-dir", "resume", "memory",
+                                         "shuffle-buffer", "config"};
+  std::ostringstream text;
+  text << command << '\n' << nranks << '\n';
+  std::istringstream lines(config_ini);
+  for (std::string line; std::getline(lines, line);) {
+    bool skip = line.empty() || line[0] == '#';
+    for (const char* key : kRunOnly)
+      if (line.rfind(std::string(key) + " =", 0) == 0) skip = true;
+    if (!skip) text << line << '\n';
+  }
+  for (const auto& f : files) {
+    std::error_code ec;
+    const auto mtime = fs::last_write_time(f.path, ec).time_since_epoch().count();
+    text << f.path << '\t' << f.url << '\t' << f.size << '\t' << mtime << '\n';
+  }
+  return to_hex(sha1(text.str()));
+}
+
+void fault_point(const char* point, int rank) {
+  const char* spec = std::getenv("CRD_FAULT");
+  if (spec == nullptr) return;
+  // RANK:POINT[:throw]
+  std::string s = spec;
+  const auto colon = s.find(':');
+  if (colon == std::string::npos || std::atoi(s.substr(0, colon).c_str()) != rank) return;
+  s = s.substr(colon + 1);
+  const bool throws = s.size() > 6 && s.compare(s.size() - 6, 6, ":throw") == 0;
+  if (throws) s.resize(s.size() - 6);
+  if (s != point) return;
+  if (throws) throw std::runtime_error(std::string("injected fault at ") + point);
+  std::raise(SIGKILL);
+}
+
+}  // namespace crd::pipeline

@@ -148,15 +148,9 @@ TEST(ExactMoments, ClampsToUnitInterval) {
   EXPECT_EQ(ExactMoments::from_fixed(12345, 0), 0.0);
 }
 
-// BUG (src/detect/exact_moments.cpp, ExactMoments::sigma / add): values that are all equal must
-// have σ exactly 0, so that the auto threshold mean + σ equals the common value. sigma() forms
-// E[x²] − E[x]² from sum_sq_, whose terms are f²/2^60 *rounded* in add(), while E[x]² squares the
-// unrounded mean: the two differ by up to half a unit of 2^-60 per value, and when the difference
-// is positive, sqrt turns it into a visible σ. Measured: x = 1/3 → σ = 3.08e-10, x = 0.7 →
-// 6.16e-10, x = 0.123456789 → 1.51e-10 (for n = 2 … 1000); 0, 0.5, 1, 0.25, 0.3, 0.1 and 2/7
-// happen to round the other way and give 0. A fix: keep the exact Σf² (256-bit, or the high
-// part plus the dropped low 60 bits in a second accumulator) and compute n·Σf² − (Σf)² exactly
-// in integers, which is ≥ 0 always and 0 iff all values are equal.
+// Values that are all equal have σ exactly 0, so the auto threshold mean + σ equals the common
+// value. Rounding the squares (an earlier version) gave σ ≈ 3e-10 for x = 1/3; the exact
+// n·Σf² − (Σf)² cannot.
 TEST(ExactMoments, AllEqualValuesHaveSigmaExactlyZero) {
   for (double x : {0.0, 0.5, 1.0, 0.25, 0.3, 0.1, 1.0 / 3.0, 0.7, 2.0 / 7.0, 0.123456789}) {
     for (std::size_t n : {2u, 3u, 7u, 1000u}) {

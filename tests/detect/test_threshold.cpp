@@ -37,11 +37,8 @@ TEST(Threshold, RejectsBadValuesNamingTheOption) {
   }
 }
 
-// BUG (src/detect/threshold.cpp, Threshold::parse): an empty value is accepted as the fixed
-// threshold 0. std::stod("") throws, the catch sets pos = 0, and the check `pos != text.size()`
-// is then 0 != 0, false; v is still 0, so parse returns {false, 0}. `--page-threshold=` (or an
-// empty value in a config file) silently flags every page with any labeled chunk instead of
-// failing with a UsageError. Fix: also reject when pos == 0 (or text.empty()).
+// An empty value (`--page-threshold=` or an empty line in a config file) is an error, not the
+// fixed threshold 0 that would flag every page with any labeled chunk.
 TEST(Threshold, EmptyValueIsRejected) {
   EXPECT_THROW(Threshold::parse("", "page-threshold"), UsageError);
 }

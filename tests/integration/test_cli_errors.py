@@ -115,11 +115,9 @@ class CliErrors(Fixture):
 
 
 class CliErrorsUnderMpirun(Fixture):
-    def test_errors_mpirun_np2_print_one_line_BUG_every_rank_prints(self):
-        # BUG (src/cli/main.cpp is_rank0 + src/cli/pipeline_commands.cpp): the MpiSession built in
-        # pipeline_command is destroyed while the exception unwinds, so MPI is finalized when
-        # run_main's catch asks is_rank0(), which then answers true on every rank: under
-        # mpirun -np 2 each message is printed twice.
+    def test_errors_mpirun_np2_print_one_line(self):
+        # Every rank raises a usage error alike; only rank 0 may print it (an earlier version
+        # printed it once per rank, after MPI was already finalized).
         for name, (args, words) in self.cases.items():
             with self.subTest(case=name):
                 self.check_failure(name, args, words, 2)

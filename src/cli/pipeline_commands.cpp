@@ -42,6 +42,7 @@ int pipeline_command(int argc, char** argv, Kind kind, const char* usage) {
   return run_reporting_errors(argv[0], transport.rank() == 0, true, [&] {
     auto parsed = parse_command(argc, argv, visible, "input", "config");
     if (parsed.vm.count("input") == 0) throw UsageError("no input given (files, directories or @LIST)");
+    if (common.resume && common.work_dir.empty()) throw UsageError("--resume needs --work-dir");
     common.inputs = parsed.vm["input"].as<std::vector<std::string>>();
     common.info = {argv[0], join_command_line(argc, argv), parsed.config_ini};
     switch (kind) {

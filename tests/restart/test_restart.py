@@ -1,0 +1,126 @@
+# Issue 5: a job killed at any point (one rank, or the whole job) and restarted with --resume
+# continues from the last completed phase and writes the same result, dataset by dataset, as an
+# uninterrupted run; one rank's failure ends every rank promptly with a message naming it.
+# Faults are injected with CRD_FAULT="RANK:POINT[:throw]" (src/pipeline/checkpoint.cpp).
+import glob
+import os
+import subprocess
+import sys
+import time
+import unittest
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "integration"))
+import crd_integ as ci  # noqa: E402
+
+NRANKS = 3
+POINTS = ("scan", "after_scan", "after_discover", "after_detect")
+
+
+def run(args, nranks, fault=None, timeout=300):
+    env = dict(os.environ)
+    env.pop("CRD_FAULT", None)
+    if fault:
+        env["CRD_FAULT"] = fault
+    cmd = ci.mpi_prefix(nranks, quiet=True) + [ci.crd_binary()] + ci.quiet(args)
+    start = time.monotonic()
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, timeout=timeout)
+    return proc.returncode, proc.stderr.decode("utf-8", "replace"), time.monotonic() - start
+
+
+def comparable(path):
+    datasets, attrs = ci.read_all(path)
+    for name in ("created", "command_line", "config"):
+        attrs["/"].pop(name, None)
+    return ({k: v for k, v in datasets.items() if not k.startswith(("/run/timings/", "/run/resources/"))},
+            {k: v for k, v in attrs.items() if not k.startswith(("/run/timings", "/run/resources"))})
+
+
+class Restart(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        warcs = sorted(glob.glob(os.path.join(ci.warc_samples(), "*.warc*")))
+        cls.tmp = ci.TempDir("restart")
+        cls.inputs = [ci.corpus_package("sphinx-doc")] + warcs
+        cls.options = ["--chunk-threshold", "5"]
+        cls.reference = {}
+        for command in ("run", "discover"):
+            out = cls.tmp("reference-%s.h5" % command)
+            rc, err, _ = run([command] + cls.inputs + cls.options + ["-o", out], NRANKS)
+            assert rc == 0, err
+            cls.reference[command] = comparable(out)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def assert_same_as_reference(self, command, path):
+        datasets, attrs = comparable(path)
+        ref_datasets, ref_attrs = self.reference[command]
+        self.assertEqual(sorted(datasets), sorted(ref_datasets))
+        for name, value in ref_datasets.items():
+            self.assertEqual(datasets[name].dtype, value.dtype, name)
+            self.assertTrue(np.array_equal(datasets[name], value), "%s differs after resume" % name)
+        self.assertEqual(attrs, ref_attrs)
+
+    def assert_nothing_left(self, directory):
+        left = [f for f in os.listdir(directory) if f.startswith(".") or f.endswith(".h5")]
+        self.assertEqual(left, [], "a killed job left a result or temporary behind")
+
+    def kill_and_resume(self, command, point, rank, nranks=NRANKS):
+        name = "%s-%s-%d" % (command, point, rank)
+        out_dir = self.tmp(name)
+        os.makedirs(out_dir)
+        out = os.path.join(out_dir, "out.h5")
+        work = self.tmp(name + "-work")
+        args = [command] + self.inputs + self.options + ["-o", out, "--work-dir", work]
+        rc, err, _ = run(args, nranks, fault="%d:%s" % (rank, point))
+        self.assertNotEqual(rc, 0, "the killed job must fail")
+        self.assert_nothing_left(out_dir)
+        self.assertTrue(os.listdir(work), "checkpoints were written before the kill")
+        rc, err, _ = run(args + ["--resume"], nranks)
+        self.assertEqual(rc, 0, err)
+        self.assert_same_as_reference(command, out)
+        leftovers = [f for _, _, files in os.walk(work) for f in files]
+        self.assertEqual(leftovers, [], "checkpoints are removed after a committed result")
+
+    def test_run_killed_at_each_phase(self):
+        for point in POINTS:
+            with self.subTest(point=point):
+                self.kill_and_resume("run", point, rank=1)
+
+    def test_discover_killed_mid_scan_on_last_rank(self):
+        self.kill_and_resume("discover", "scan", rank=NRANKS - 1)
+
+    def test_resume_with_other_options_ignores_checkpoints(self):
+        out_dir = self.tmp("other-options")
+        os.makedirs(out_dir)
+        out = os.path.join(out_dir, "out.h5")
+        work = self.tmp("other-options-work")
+        base = ["run"] + self.inputs + ["-o", out, "--work-dir", work]
+        rc, _, _ = run(base + ["--chunk-threshold", "2"], NRANKS, fault="0:after_discover")
+        self.assertNotEqual(rc, 0)
+        rc, err, _ = run(base + self.options + ["--resume"], NRANKS)
+        self.assertEqual(rc, 0, err)
+        self.assert_same_as_reference("run", out)
+
+    def test_one_rank_failing_ends_every_rank_promptly(self):
+        out_dir = self.tmp("throw")
+        os.makedirs(out_dir)
+        out = os.path.join(out_dir, "out.h5")
+        rc, err, seconds = run(["run"] + self.inputs + self.options + ["-o", out], NRANKS,
+                               fault="2:after_scan:throw", timeout=120)
+        self.assertNotEqual(rc, 0)
+        self.assertIn("crd: rank 2: injected fault at after_scan", err)
+        self.assertLess(seconds, 60, "the other ranks must not wait in a collective")
+        self.assert_nothing_left(out_dir)
+
+    def test_resume_without_work_dir_is_a_usage_error(self):
+        rc, err, _ = run(["run"] + self.inputs + ["-o", self.tmp("x.h5"), "--resume"], 2)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("--resume needs --work-dir", err)
+
+
+if __name__ == "__main__":
+    ci.main()

@@ -188,13 +188,22 @@ class CrdResult:
             return _read_table(obj, group)
 
     # Tables -----------------------------------------------------------------------------------
-    @functools.cached_property
-    def counters(self) -> pd.Series:
-        t = self.table("/run/counters")
+    def _named_values(self, group) -> pd.Series:
+        t = self.table(group)
         if t is None or t.empty:
             return pd.Series(dtype=np.int64, name="value").rename_axis("name")
         return pd.Series(t["value"].to_numpy(), index=pd.Index(t["name"], name="name"),
                          name="value")
+
+    @functools.cached_property
+    def counters(self) -> pd.Series:
+        """What the data held (identical for any rank count): records, chunks, skip reasons."""
+        return self._named_values("/run/counters")
+
+    @functools.cached_property
+    def resources(self) -> pd.Series:
+        """How the run used the machine: peak memory, shuffle volume (rank-count dependent)."""
+        return self._named_values("/run/resources")
 
     timings = functools.cached_property(lambda self: self.table("/run/timings"))
     errors = functools.cached_property(lambda self: self.table("/run/errors"))

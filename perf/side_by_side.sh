@@ -3,16 +3,18 @@
 # every file of the corpus vs one-rank `crd discover` on it; zcat of the .warc.gz vs crd discover on
 # it (and on the uncompressed .warc). REPS repetitions each, interleaved so load hits all alike.
 #
-#   perf/side_by_side.sh [-c CRD] [-r REPS] [-o CSV] CORPUS_DIR WARC_PREFIX
+#   perf/side_by_side.sh [-c CRD] [-r REPS] [-o CSV] [-p SUBSET_DIR] CORPUS_DIR WARC_PREFIX
 #
+# -p: also the serial Python reference (perf/reference_discover.py) and crd on a smaller directory.
 # CSV: what,rep,wall,user,sys,bytes,load1 (bytes: input bytes on disk).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 crd=$root/build-perf/crd
 reps=3
 csv=$root/perf/out/side_by_side.csv
-while getopts "c:r:o:" opt; do
-  case $opt in c) crd=$OPTARG ;; r) reps=$OPTARG ;; o) csv=$OPTARG ;; *) exit 2 ;; esac
+subset=""
+while getopts "c:r:o:p:" opt; do
+  case $opt in c) crd=$OPTARG ;; r) reps=$OPTARG ;; o) csv=$OPTARG ;; p) subset=$OPTARG ;; *) exit 2 ;; esac
 done
 shift $((OPTIND - 1))
 corpus=$1
@@ -59,5 +61,11 @@ for rep in $(seq 1 "$reps"); do
   measure cat_warc "$warc_bytes" "cat $warc.warc"
   measure crd_discover_warc "$warc_bytes" "$mpi $warc.warc -o $tmp/w.h5 --progress-interval 0"
   phases crd_discover_warc "$warc_bytes" "$tmp/w.h5"
+  if [ -n "$subset" ]; then
+    sub_bytes=$(find "$subset" -type f -printf '%s\n' | paste -sd+ | bc)
+    measure python_reference_subset "$sub_bytes" "/usr/bin/python3 $root/perf/reference_discover.py $subset"
+    measure crd_discover_subset "$sub_bytes" "$mpi $subset -o $tmp/s.h5 --progress-interval 0"
+    phases crd_discover_subset "$sub_bytes" "$tmp/s.h5"
+  fi
 done
 echo "$csv"

@@ -2,6 +2,7 @@
 """Tables for perf/RESULTS.md from the CSVs of perf/strong_scaling.sh and perf/side_by_side.sh.
 
     /usr/bin/python3 perf/summarize.py scaling perf/out/strong_scaling.csv
+    /usr/bin/python3 perf/summarize.py weak perf/out/weak_scaling.csv
     /usr/bin/python3 perf/summarize.py side perf/out/side_by_side.csv
 """
 import sys
@@ -9,7 +10,8 @@ import sys
 import pandas as pd
 
 
-def scaling(path):
+def scaling(path, weak=False):
+    """Strong: speedup = t(1)/t(N), efficiency = speedup/N. Weak (N units on N ranks): efficiency = t(1)/t(N)."""
     d = pd.read_csv(path)
     g = d.groupby(["command", "phase", "ranks"])["seconds"].agg(["min", "median", "max", "count"]).reset_index()
     print("| phase | ranks | best s | median s | max s | n | speedup (median) | efficiency |")
@@ -18,8 +20,9 @@ def scaling(path):
         base = rows[rows.ranks == rows.ranks.min()]["median"].iloc[0]
         for _, r in rows.iterrows():
             sp = base / r["median"]
+            eff = sp if weak else sp / (r.ranks / rows.ranks.min())
             print(f"| {phase} | {r.ranks} | {r['min']:.2f} | {r['median']:.2f} | {r['max']:.2f} | {r['count']} "
-                  f"| {sp:.2f} | {sp / (r.ranks / rows.ranks.min()):.0%} |")
+                  f"| {sp:.2f} | {eff:.0%} |")
     tot = d[d.phase.str.endswith(" total")]
     m = tot.groupby(["command", "ranks"]).agg(input_bytes=("input_bytes", "first"),
                                                sent=("shuffle_bytes_sent", "median"),
@@ -52,4 +55,4 @@ def side(path):
 
 
 if __name__ == "__main__":
-    {"scaling": scaling, "side": side}[sys.argv[1]](sys.argv[2])
+    {"scaling": scaling, "weak": lambda p: scaling(p, weak=True), "side": side}[sys.argv[1]](sys.argv[2])

@@ -115,14 +115,7 @@ void handle_content(const ArcHeader& h, std::string_view content, RecordSink& si
   if (looks_like_http_response(content)) {
     std::string_view note;
     PayloadOutcome out = decode_http_response(content, sink.options().max_record_bytes, doc, &note);
-    if (!out.ok()) {
-      if (out.is_error) {
-        sink.fail(out.reason, doc.offset);
-      } else {
-        sink.skip(out.reason);
-      }
-      return;
-    }
+    if (!sink.accept(out, doc.offset)) return;
     if (doc.content_type.empty()) {
       std::string ignored_charset;
       parse_media_type(h.content_type, doc.content_type, ignored_charset);

@@ -4,17 +4,19 @@
 
 #include "crd/io/document.hpp"
 
+#include "ascii.hpp"
+
 namespace crd::io {
+using detail::ascii_lower;
 namespace {
 
 constexpr std::size_t kSniffBytes = 1024;
 
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 
 bool istarts_with(std::string_view s, std::string_view prefix) {
   if (s.size() < prefix.size()) return false;
   for (std::size_t i = 0; i < prefix.size(); ++i) {
-    if (lower(s[i]) != prefix[i]) return false;
+    if (ascii_lower(s[i]) != prefix[i]) return false;
   }
   return true;
 }

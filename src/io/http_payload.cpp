@@ -9,30 +9,10 @@
 #include <cstring>
 #include <vector>
 
+#include "ascii.hpp"
+
 namespace crd::io::detail {
 namespace {
-
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
-std::string lowercase(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = lower(c);
-  return out;
-}
 
 // One line without its terminator; advances pos past "\n". False when no '\n' remains.
 bool next_line(std::string_view text, std::size_t& pos, std::string_view& line) {
@@ -47,7 +27,7 @@ bool next_line(std::string_view text, std::size_t& pos, std::string_view& line) 
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
-  c = lower(c);
+  c = ascii_lower(c);
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   return -1;
 }

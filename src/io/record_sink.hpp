@@ -10,6 +10,7 @@
 #include "crd/core/counters.hpp"
 #include "crd/io/document.hpp"
 #include "crd/io/read_options.hpp"
+#include "http_payload.hpp"
 
 namespace crd::io::detail {
 
@@ -38,6 +39,16 @@ class RecordSink {
       errors_->push_back(ReadError{std::string(file_), offset, std::string(reason)});
       ++reported_;
     }
+  }
+  // Counts a payload that could not be decoded (an error or an ordinary skip); true if it could.
+  bool accept(const PayloadOutcome& outcome, std::uint64_t offset) {
+    if (outcome.ok()) return true;
+    if (outcome.is_error) {
+      fail(outcome.reason, offset);
+    } else {
+      skip(outcome.reason);
+    }
+    return false;
   }
 
  private:

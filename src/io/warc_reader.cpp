@@ -5,6 +5,7 @@
 #include <optional>
 #include <string_view>
 
+#include "ascii.hpp"
 #include "http_payload.hpp"
 #include "record_scan.hpp"
 
@@ -23,21 +24,6 @@ struct WarcHeader {
   std::string_view content_type;
 };
 
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
 
 std::optional<std::uint64_t> parse_length(std::string_view v) {
   if (v.empty() || v.size() > 18) return std::nullopt;
@@ -63,7 +49,7 @@ WarcHeader parse_header(std::string_view text) {
     std::string_view value = trim(line.substr(colon + 1));
     if (iequals(name, "WARC-Type")) {
       h.type.assign(value);
-      for (char& c : h.type) c = lower(c);
+      for (char& c : h.type) c = ascii_lower(c);
     } else if (iequals(name, "Content-Length")) {
       h.length = parse_length(value);
     } else if (iequals(name, "WARC-Target-URI")) {
@@ -191,14 +177,7 @@ void handle_record(const WarcHeader& h, std::string_view block, RecordSink& sink
     }
     std::string_view note;
     PayloadOutcome out = decode_http_response(block, sink.options().max_record_bytes, doc, &note);
-    if (!out.ok()) {
-      if (out.is_error) {
-        sink.fail(out.reason, doc.offset);
-      } else {
-        sink.skip(out.reason);
-      }
-      return;
-    }
+    if (!sink.accept(out, doc.offset)) return;
     if (!note.empty()) sink.note(note);
     sink.emit(std::move(doc));
   } else if (h.type.empty()) {

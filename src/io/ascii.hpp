@@ -1,0 +1,33 @@
+// ASCII-only text helpers for protocol headers (WARC, ARC, HTTP): field names and values are
+// ASCII by specification, so no locale is involved.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace crd::io::detail {
+
+inline char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+inline bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
+  return true;
+}
+
+// Strips spaces, tabs and CRs at both ends (header values; lines may end in "\r\r\n").
+inline std::string_view trim(std::string_view s) {
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+inline std::string lowercase(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = ascii_lower(c);
+  return out;
+}
+
+}  // namespace crd::io::detail

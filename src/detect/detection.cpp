@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "crd/detect/exact_moments.hpp"
+#include "crd/detect/row_codec.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
 
 namespace crd::detect {
@@ -31,24 +32,8 @@ std::vector<PageRow> sort_pages(comm::Transport& transport, std::vector<PageRow>
         return std::tie(a.url, a.chunks, a.labeled, a.positions, a.label_ids) <
                std::tie(b.url, b.chunks, b.labeled, b.positions, b.label_ids);
       },
-      [](const PageRow& p, shuffle::ByteWriter& w) {
-        w.str(p.url).pod(p.chunks).pod(p.labeled).pod(p.containment).pod(p.flagged);
-        w.pod(static_cast<std::uint32_t>(p.positions.size()));
-        for (std::size_t i = 0; i < p.positions.size(); ++i) w.pod(p.positions[i]).pod(p.label_ids[i]);
-      },
-      [](shuffle::ByteReader& r) {
-        PageRow p;
-        p.url = std::string(r.str());
-        p.chunks = r.pod<std::uint32_t>();
-        p.labeled = r.pod<std::uint32_t>();
-        p.containment = r.pod<double>();
-        p.flagged = r.pod<std::uint8_t>();
-        for (auto n = r.pod<std::uint32_t>(); n > 0; --n) {
-          p.positions.push_back(r.pod<std::uint32_t>());
-          p.label_ids.push_back(r.pod<std::uint32_t>());
-        }
-        return p;
-      },
+      [](const PageRow& p, shuffle::ByteWriter& w) { write_row(w, p); },
+      [](shuffle::ByteReader& r) { return read_page_row(r); },
       round_bytes);
 }
 
@@ -56,20 +41,8 @@ std::vector<NeighborhoodRow> sort_neighborhoods(comm::Transport& transport, std:
                                                 std::size_t round_bytes) {
   return shuffle::sort_across_ranks(
       transport, std::move(rows), [](const NeighborhoodRow& a, const NeighborhoodRow& b) { return a.prefix < b.prefix; },
-      [](const NeighborhoodRow& n, shuffle::ByteWriter& w) {
-        w.str(n.prefix).pod(n.depth).pod(n.pages).pod(n.chunks).pod(n.labeled).pod(n.badness).pod(n.flagged);
-      },
-      [](shuffle::ByteReader& r) {
-        NeighborhoodRow n;
-        n.prefix = std::string(r.str());
-        n.depth = r.pod<std::uint32_t>();
-        n.pages = r.pod<std::uint64_t>();
-        n.chunks = r.pod<std::uint64_t>();
-        n.labeled = r.pod<std::uint64_t>();
-        n.badness = r.pod<double>();
-        n.flagged = r.pod<std::uint8_t>();
-        return n;
-      },
+      [](const NeighborhoodRow& n, shuffle::ByteWriter& w) { write_row(w, n); },
+      [](shuffle::ByteReader& r) { return read_neighborhood_row(r); },
       round_bytes);
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "crd/discover/label_row_codec.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
 
 namespace crd::discover {
@@ -15,18 +16,8 @@ std::vector<LabelRow> sort_by_count(comm::Transport& transport, std::vector<Labe
         if (a.count != b.count) return a.count > b.count;
         return a.hash < b.hash;
       },
-      [](const LabelRow& r, shuffle::ByteWriter& w) {
-        w.pod(r.hash).pod(r.count).pod(r.length).str(r.sample).str(r.sample_url);
-      },
-      [](shuffle::ByteReader& r) {
-        LabelRow row;
-        row.hash = r.pod<Digest>();
-        row.count = r.pod<std::uint64_t>();
-        row.length = r.pod<std::uint64_t>();
-        row.sample = std::string(r.str());
-        row.sample_url = std::string(r.str());
-        return row;
-      },
+      [](const LabelRow& r, shuffle::ByteWriter& w) { write_row(w, r); },
+      [](shuffle::ByteReader& r) { return read_label_row(r); },
       round_bytes);
 }
 

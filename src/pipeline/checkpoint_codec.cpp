@@ -1,6 +1,9 @@
 // Serialization of phase results for checkpoints.
 #include "crd/pipeline/checkpoint_codec.hpp"
 
+#include "crd/detect/row_codec.hpp"
+#include "crd/discover/label_row_codec.hpp"
+
 namespace crd::pipeline {
 
 void save_shard(BinaryFileWriter& out, const discover::ScannedShard& s) {
@@ -46,13 +49,7 @@ discover::ScannedShard load_shard(BinaryFileReader& in) {
 void save_discovery(BinaryFileWriter& out, const discover::TallyDiscovery& d) {
   const auto& t = d.table;
   out.pod(static_cast<std::uint64_t>(t.rows.size()));
-  for (const auto& r : t.rows) {
-    out.pod(r.hash);
-    out.pod(r.count);
-    out.pod(r.length);
-    out.str(r.sample);
-    out.str(r.sample_url);
-  }
+  for (const auto& r : t.rows) discover::write_row(out, r);
   for (std::uint64_t v : {t.threshold, t.total, t.distinct, t.labeled, t.stop_removed, d.first_label_id}) out.pod(v);
   out.vec(d.histogram);
   out.vec(d.labeled_local);
@@ -61,15 +58,7 @@ void save_discovery(BinaryFileWriter& out, const discover::TallyDiscovery& d) {
 discover::TallyDiscovery load_discovery(BinaryFileReader& in) {
   discover::TallyDiscovery d;
   auto& t = d.table;
-  for (auto n = in.pod<std::uint64_t>(); n > 0; --n) {
-    discover::LabelRow r;
-    r.hash = in.pod<Digest>();
-    r.count = in.pod<std::uint64_t>();
-    r.length = in.pod<std::uint64_t>();
-    r.sample = in.str();
-    r.sample_url = in.str();
-    t.rows.push_back(std::move(r));
-  }
+  for (auto n = in.pod<std::uint64_t>(); n > 0; --n) t.rows.push_back(discover::read_label_row(in));
   for (std::uint64_t* v : {&t.threshold, &t.total, &t.distinct, &t.labeled, &t.stop_removed, &d.first_label_id})
     *v = in.pod<std::uint64_t>();
   d.histogram = in.vec<discover::HistogramRow>();
@@ -79,25 +68,9 @@ discover::TallyDiscovery load_discovery(BinaryFileReader& in) {
 
 void save_detection(BinaryFileWriter& out, const detect::DetectionResult& d) {
   out.pod(static_cast<std::uint64_t>(d.pages.size()));
-  for (const auto& p : d.pages) {
-    out.str(p.url);
-    out.pod(p.chunks);
-    out.pod(p.labeled);
-    out.pod(p.containment);
-    out.pod(p.flagged);
-    out.vec(p.positions);
-    out.vec(p.label_ids);
-  }
+  for (const auto& p : d.pages) detect::write_row(out, p);
   out.pod(static_cast<std::uint64_t>(d.neighborhoods.size()));
-  for (const auto& n : d.neighborhoods) {
-    out.str(n.prefix);
-    out.pod(n.depth);
-    out.pod(n.pages);
-    out.pod(n.chunks);
-    out.pod(n.labeled);
-    out.pod(n.badness);
-    out.pod(n.flagged);
-  }
+  for (const auto& n : d.neighborhoods) detect::write_row(out, n);
   out.pod(static_cast<std::uint64_t>(d.label_use.size()));
   for (const auto& u : d.label_use) {
     out.pod(u.pages);
@@ -110,28 +83,8 @@ void save_detection(BinaryFileWriter& out, const detect::DetectionResult& d) {
 
 detect::DetectionResult load_detection(BinaryFileReader& in) {
   detect::DetectionResult d;
-  for (auto n = in.pod<std::uint64_t>(); n > 0; --n) {
-    detect::PageRow p;
-    p.url = in.str();
-    p.chunks = in.pod<std::uint32_t>();
-    p.labeled = in.pod<std::uint32_t>();
-    p.containment = in.pod<double>();
-    p.flagged = in.pod<std::uint8_t>();
-    p.positions = in.vec<std::uint32_t>();
-    p.label_ids = in.vec<std::uint32_t>();
-    d.pages.push_back(std::move(p));
-  }
-  for (auto n = in.pod<std::uint64_t>(); n > 0; --n) {
-    detect::NeighborhoodRow r;
-    r.prefix = in.str();
-    r.depth = in.pod<std::uint32_t>();
-    r.pages = in.pod<std::uint64_t>();
-    r.chunks = in.pod<std::uint64_t>();
-    r.labeled = in.pod<std::uint64_t>();
-    r.badness = in.pod<double>();
-    r.flagged = in.pod<std::uint8_t>();
-    d.neighborhoods.push_back(std::move(r));
-  }
+  for (auto n = in.pod<std::uint64_t>(); n > 0; --n) d.pages.push_back(detect::read_page_row(in));
+  for (auto n = in.pod<std::uint64_t>(); n > 0; --n) d.neighborhoods.push_back(detect::read_neighborhood_row(in));
   for (auto n = in.pod<std::uint64_t>(); n > 0; --n) {
     detect::LabelUse u;
     u.pages = in.pod<std::uint64_t>();

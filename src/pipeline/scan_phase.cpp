@@ -2,6 +2,7 @@
 #include "crd/pipeline/scan_phase.hpp"
 
 #include "crd/core/error.hpp"
+#include "crd/shuffle/byte_codec.hpp"
 #include "crd/pipeline/checkpoint_codec.hpp"
 #include "crd/pipeline/memory_budget.hpp"
 #include "crd/pipeline/progress.hpp"
@@ -21,11 +22,46 @@ void with_result_file(const std::function<void(std::optional<output::ResultFile>
   }
 }
 
+namespace {
+
+// Rank 0 walks the inputs once and shares the list: every rank walking the same trees costs a
+// stat per file per rank and grew with the rank count (0.7 s → 2.6 s from 1 to 4 ranks on 55k
+// files). A usage error found by rank 0 is raised on every rank alike.
+std::vector<io::InputFile> expand_on_root(comm::Transport& transport, const std::vector<std::string>& inputs,
+                                          Counters& counters) {
+  shuffle::ByteWriter w;
+  if (transport.rank() == 0) {
+    try {
+      const auto files = io::expand_inputs(inputs, counters);
+      w.pod(std::uint8_t{1}).pod(static_cast<std::uint64_t>(files.size()));
+      for (const auto& f : files) w.str(f.path).str(f.url).pod(f.size).pod(static_cast<std::uint8_t>(f.kind));
+    } catch (const UsageError& e) {
+      w.clear();
+      w.pod(std::uint8_t{0}).str(e.what());
+    }
+  }
+  std::vector<std::byte> all;
+  std::vector<std::uint64_t> counts;
+  transport.allgatherv(w.bytes(), all, counts);
+  shuffle::ByteReader r(std::span<const std::byte>(all).first(static_cast<std::size_t>(counts[0])));
+  if (r.pod<std::uint8_t>() == 0) throw UsageError(std::string(r.str()));
+  std::vector<io::InputFile> files(static_cast<std::size_t>(r.pod<std::uint64_t>()));
+  for (auto& f : files) {
+    f.path = std::string(r.str());
+    f.url = std::string(r.str());
+    f.size = r.pod<std::uint64_t>();
+    f.kind = static_cast<io::InputKind>(r.pod<std::uint8_t>());
+  }
+  return files;
+}
+
+}  // namespace
+
 ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& options, bool keep_pages,
                          comm::MpiTransport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file) {
   ScanPhase p;
   timer.start("expand");
-  const auto files = io::expand_inputs(common.inputs, p.expand_counters);
+  const auto files = expand_on_root(transport, common.inputs, p.expand_counters);
   const auto shards = io::assign_shards(files, transport.size());
   if (!options.stop_chunks.empty()) p.stop = discover::StopList::load(options.stop_chunks);
   p.checkpoints.emplace(transport, common.work_dir,

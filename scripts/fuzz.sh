@@ -25,7 +25,7 @@ seed_samples() {
   for f in "$shared"/data/warc-samples/*; do
     [ -f "$f" ] || continue
     case "$f" in *.md) continue ;; esac
-    { printf '\0\0'; head -c 262144 "$f"; } >"$out/sample-$(basename "$f")"
+    { printf '\0\0'; head -c 65536 "$f"; } >"$out/sample-$(basename "$f")"
   done
 }
 
@@ -41,7 +41,7 @@ for t in "${targets[@]}"; do
     samples="$build/seeds-samples"
     mkdir -p "$samples"
     seed_samples "$samples"
-    extra=("$samples" -max_len=262144 -rss_limit_mb=4096)
+    extra=("$samples" -max_len=65536 -rss_limit_mb=4096)
   fi
   log="$build/fuzz_$t.log"
   echo "fuzz.sh: fuzz_$t for ${seconds}s (log $log)" >&2

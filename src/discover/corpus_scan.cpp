@@ -1,6 +1,8 @@
 // scan_shard: the per-document hot path (key → clean → file hash → chunk → chunk hashes → tally).
 #include "crd/discover/corpus_scan.hpp"
 
+#include <algorithm>
+
 #include "crd/hash/sha1.hpp"
 
 namespace crd::discover {
@@ -46,11 +48,30 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
       out.counters.add("documents.chunked");
       out.counters.add("bytes.chunked", doc.body.size());
       std::uint64_t chunks = 0;
-      chunker->chunk(doc.body, doc.charset, [&](std::string_view normalized) {
-        const std::uint32_t id = out.chunks.add(sha1_chunk(normalized), normalized.size(), normalized, page, out.keys);
+      // Each chunk is tallied one chunk late: its table slot is prefetched first, and the memory
+      // fetch overlaps the next chunk's SHA-1 (the table outgrows the cache; a miss per chunk was
+      // 11% of the scan). Only the sample prefix needs keeping meanwhile.
+      bool pending = false;
+      Digest pending_digest;
+      std::uint64_t pending_length = 0;
+      std::string pending_sample;
+      auto flush = [&] {
+        if (!pending) return;
+        const std::uint32_t id = out.chunks.add(pending_digest, pending_length, pending_sample, page, out.keys);
         if (options.keep_page_chunks) out.page_chunk_ids.push_back(id);
+        pending = false;
+      };
+      chunker->chunk(doc.body, doc.charset, [&](std::string_view normalized) {
+        const Digest digest = sha1_chunk(normalized);
+        out.chunks.prefetch(digest);
+        flush();
+        pending = true;
+        pending_digest = digest;
+        pending_length = normalized.size();
+        pending_sample.assign(normalized.substr(0, std::min(normalized.size(), options.sample_bytes)));
         ++chunks;
       });
+      flush();
       out.counters.add("chunks", chunks);
     }
     if (options.keep_page_chunks) out.page_offsets.push_back(out.page_chunk_ids.size());

@@ -1,7 +1,7 @@
 // LocalTally: what one rank saw of each distinct hash in its shard — occurrences, length, the page
 // whose key sorts first, and (for chunks) a text sample. Ids are dense, in first-seen order.
 //
-// Memory per distinct hash: a 28-byte map slot plus ~60 bytes of columns, plus the sample
+// Memory per distinct hash: a 28-byte map slot (load 3/8 to 3/4) plus ~52 bytes of columns, plus the sample
 // (≤ sample_bytes) when samples are kept. docs/memory.md has the full model.
 #pragma once
 
@@ -29,6 +29,9 @@ class LocalTally {
   // normalized chunk (only its first sample_bytes bytes are kept, at first sight).
   std::uint32_t add(const Digest& digest, std::uint64_t length, std::string_view text,
                     std::uint32_t page, const PageKeys& keys);
+
+  // Hint that `digest` will be added soon (see scan_shard: the insert is one chunk behind).
+  void prefetch(const Digest& digest) const { index_.prefetch(digest); }
 
   std::size_t distinct() const { return digests_.size(); }
   std::uint64_t total() const { return total_; }

@@ -66,6 +66,81 @@ MpiTransport::MpiTransport(MPI_Comm comm) : comm_(comm) {
   check(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   check(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
   check(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
+  check(MPI_Comm_dup(comm_, &progress_comm_), "MPI_Comm_dup");
+  check(MPI_Comm_set_errhandler(progress_comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  progress_latest_.assign(static_cast<std::size_t>(size_), {0, 0});
+}
+
+MpiTransport::~MpiTransport() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized != 0) return;
+  if (progress_request_ != MPI_REQUEST_NULL) MPI_Request_free(&progress_request_);
+  if (progress_comm_ != MPI_COMM_NULL) MPI_Comm_free(&progress_comm_);
+}
+
+namespace {
+constexpr int kProgressTag = 7;
+}
+
+void MpiTransport::progress_post(std::uint64_t bytes, std::uint64_t documents) {
+  if (rank_ == 0) {
+    progress_latest_[0] = {bytes, documents};
+    return;
+  }
+  if (progress_request_ != MPI_REQUEST_NULL) {
+    int done = 0;
+    check(MPI_Test(&progress_request_, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    if (done == 0) return;  // the previous post is still on its way: skip this one, never queue
+  }
+  progress_out_ = {bytes, documents, 0};
+  check(MPI_Isend(progress_out_.data(), 3, MPI_UINT64_T, 0, kProgressTag, progress_comm_, &progress_request_),
+        "MPI_Isend");
+}
+
+void MpiTransport::progress_drain() {
+  for (;;) {
+    int flag = 0;
+    MPI_Status status;
+    check(MPI_Iprobe(MPI_ANY_SOURCE, kProgressTag, progress_comm_, &flag, &status), "MPI_Iprobe");
+    if (flag == 0) return;
+    std::array<std::uint64_t, 3> in{};
+    check(MPI_Recv(in.data(), 3, MPI_UINT64_T, status.MPI_SOURCE, kProgressTag, progress_comm_, MPI_STATUS_IGNORE),
+          "MPI_Recv");
+    progress_latest_[static_cast<std::size_t>(status.MPI_SOURCE)] = {in[0], in[1]};
+    if (in[2] != 0) ++progress_finals_;
+  }
+}
+
+bool MpiTransport::progress_totals(std::uint64_t& bytes, std::uint64_t& documents) {
+  if (rank_ != 0) return false;
+  progress_drain();
+  bytes = 0;
+  documents = 0;
+  for (const auto& [b, d] : progress_latest_) {
+    bytes += b;
+    documents += d;
+  }
+  return true;
+}
+
+void MpiTransport::progress_close() {
+  if (rank_ == 0) {
+    // Every other rank ends with one final post; receive until all have arrived.
+    while (progress_finals_ < size_ - 1) {
+      std::array<std::uint64_t, 3> in{};
+      MPI_Status status;
+      check(MPI_Recv(in.data(), 3, MPI_UINT64_T, MPI_ANY_SOURCE, kProgressTag, progress_comm_, &status), "MPI_Recv");
+      progress_latest_[static_cast<std::size_t>(status.MPI_SOURCE)] = {in[0], in[1]};
+      if (in[2] != 0) ++progress_finals_;
+    }
+    progress_finals_ = 0;
+    progress_latest_.assign(static_cast<std::size_t>(size_), {0, 0});
+    return;
+  }
+  if (progress_request_ != MPI_REQUEST_NULL) check(MPI_Wait(&progress_request_, MPI_STATUS_IGNORE), "MPI_Wait");
+  progress_out_[2] = 1;
+  check(MPI_Send(progress_out_.data(), 3, MPI_UINT64_T, 0, kProgressTag, progress_comm_), "MPI_Send");
 }
 
 void MpiTransport::set_max_message_bytes(std::uint64_t bytes) {

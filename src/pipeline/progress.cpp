@@ -16,35 +16,47 @@ std::uint64_t total_bytes(const std::vector<io::InputFile>& files) {
 
 Progress::Progress(comm::Transport& transport, std::string phase, std::uint64_t total_bytes,
                    double interval_seconds)
-    : active_(transport.rank() == 0 && interval_seconds > 0),
+    : transport_(transport),
+      active_(transport.rank() == 0 && interval_seconds > 0),
       tty_(isatty(STDERR_FILENO) != 0),
       nranks_(transport.size()),
       phase_(std::move(phase)),
       total_bytes_(total_bytes),
       interval_(interval_seconds),
       start_(std::chrono::steady_clock::now()),
-      last_(start_) {}
+      last_(start_),
+      last_post_(start_) {}
 
 void Progress::update(std::uint64_t bytes, std::uint64_t documents) {
   bytes_ = bytes;
   documents_ = documents;
-  if (!active_) return;
   const auto now = std::chrono::steady_clock::now();
+  if (interval_ > 0 && std::chrono::duration<double>(now - last_post_).count() >= 0.2) {
+    last_post_ = now;
+    transport_.progress_post(bytes, documents);
+  }
+  if (!active_) return;
   const double since = std::chrono::duration<double>(now - last_).count();
   if (since < (tty_ ? 0.5 : interval_)) return;
   last_ = now;
-  // Extrapolate: rank 0's shard is about 1/nranks of the job.
-  print(bytes * static_cast<std::uint64_t>(nranks_), documents * static_cast<std::uint64_t>(nranks_), false);
+  std::uint64_t job_bytes = 0;
+  std::uint64_t job_documents = 0;
+  if (transport_.progress_totals(job_bytes, job_documents)) {
+    print(job_bytes, job_documents, false, false);
+  } else {
+    // Extrapolate: rank 0's shard is about 1/nranks of the job.
+    print(bytes * static_cast<std::uint64_t>(nranks_), documents * static_cast<std::uint64_t>(nranks_), false, true);
+  }
 }
 
-void Progress::print(std::uint64_t bytes, std::uint64_t documents, bool final_line) {
+void Progress::print(std::uint64_t bytes, std::uint64_t documents, bool final_line, bool estimated) {
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   const double mb = static_cast<double>(bytes) / 1e6;
   const double rate = elapsed > 0 ? mb / elapsed : 0;
   const double docs_rate = elapsed > 0 ? static_cast<double>(documents) / elapsed : 0;
   const double frac = total_bytes_ > 0 ? std::min(1.0, static_cast<double>(bytes) / static_cast<double>(total_bytes_)) : 1.0;
   const double eta = (frac > 0 && !final_line) ? elapsed * (1 - frac) / frac : 0;
-  const char* estimate = final_line ? "" : "~";
+  const char* estimate = estimated ? "~" : "";
   if (tty_) {
     constexpr int kWidth = 30;
     const int filled = static_cast<int>(frac * kWidth);
@@ -68,9 +80,13 @@ void Progress::print(std::uint64_t bytes, std::uint64_t documents, bool final_li
 }
 
 void Progress::finish(comm::Transport& transport) {
+  if (interval_ > 0) {
+    transport.progress_post(bytes_, documents_);
+    transport.progress_close();
+  }
   std::uint64_t done[2] = {bytes_, documents_};
   transport.allreduce(std::span<std::uint64_t>(done, 2), comm::ReduceOp::Sum);
-  if (active_) print(done[0], done[1], true);
+  if (active_) print(done[0], done[1], true, false);
 }
 
 }  // namespace crd::pipeline

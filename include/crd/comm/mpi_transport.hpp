@@ -4,7 +4,9 @@
 
 #include <mpi.h>
 
+#include <array>
 #include <stdexcept>
+#include <vector>
 #include <string>
 
 #include "crd/comm/transport.hpp"
@@ -47,6 +49,13 @@ class MpiTransport final : public Transport {
   void allreduce(std::span<double> inout, ReduceOp op) override;
   std::uint64_t exscan_sum(std::uint64_t value) override;
   void barrier() override;
+  void progress_post(std::uint64_t bytes, std::uint64_t documents) override;
+  bool progress_totals(std::uint64_t& bytes, std::uint64_t& documents) override;
+  void progress_close() override;
+  ~MpiTransport() override;
+  MpiTransport(const MpiTransport&) = delete;
+  MpiTransport& operator=(const MpiTransport&) = delete;
+
   MPI_Comm native() const { return comm_; }
 
   // Largest buffer handed to one MPI call (default INT_MAX bytes); bigger exchanges go in several
@@ -58,6 +67,14 @@ class MpiTransport final : public Transport {
   int rank_ = 0;
   int size_ = 1;
   std::uint64_t max_message_bytes_ = 2147483647u;
+
+  // Progress side channel: its own communicator, so its messages never match a collective's.
+  void progress_drain();
+  MPI_Comm progress_comm_ = MPI_COMM_NULL;
+  MPI_Request progress_request_ = MPI_REQUEST_NULL;
+  std::array<std::uint64_t, 3> progress_out_{};              // bytes, documents, final flag
+  std::vector<std::array<std::uint64_t, 2>> progress_latest_;  // rank 0: per rank
+  int progress_finals_ = 0;                                    // rank 0: final posts received
 };
 
 // Used when only this rank knows of a fatal condition: prints "crd: rank R: message" on stderr

@@ -39,6 +39,21 @@ class Transport {
 
   virtual void barrier() = 0;
 
+  // Progress side channel, for reporting only: progress_post and progress_totals never wait for
+  // another rank (and are not collective); progress_close is collective and leaves no message in
+  // flight. A transport without a channel keeps the defaults, and callers extrapolate instead.
+  virtual void progress_post(std::uint64_t bytes, std::uint64_t documents) {
+    (void)bytes;
+    (void)documents;
+  }
+  // Rank 0: the latest totals posted by every rank (its own included). False if there is no channel.
+  virtual bool progress_totals(std::uint64_t& bytes, std::uint64_t& documents) {
+    (void)bytes;
+    (void)documents;
+    return false;
+  }
+  virtual void progress_close() {}
+
   // True on every rank iff `ok` is true on every rank: used to agree before throwing, so no rank
   // is left waiting in a collective.
   bool all_ok(bool ok) {

@@ -79,7 +79,8 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
     page_rows.push_back(std::move(row));
   }
 
-  auto hoods = aggregate_neighborhoods(transport, keys, scores, options, round_bytes);
+  std::vector<std::vector<std::uint32_t>> hood_labels;
+  auto hoods = aggregate_neighborhoods(transport, keys, scores, options, round_bytes, &hood_labels);
   ExactMoments hood_local;
   for (const auto& n : hoods) hood_local.add(n.badness);
   const ExactMoments all_hoods = global_moments(transport, hood_local);
@@ -96,7 +97,7 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
   s.flagged_pages = flagged[0];
   s.flagged_neighborhoods = flagged[1];
 
-  out.label_use = label_provenance(transport, keys, scores, labels, options, round_bytes);
+  out.label_use = label_provenance(transport, keys, scores, labels, options, round_bytes, hood_labels);
   out.pages = sort_pages(transport, std::move(page_rows), round_bytes);
   out.neighborhoods = sort_neighborhoods(transport, std::move(hoods), round_bytes);
   return out;

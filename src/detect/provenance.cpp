@@ -1,5 +1,6 @@
-// label_provenance: where each label occurs — pages, distinct neighborhoods, occurrences and the
-// smallest page keys — gathered on the label's owner rank.
+// label_provenance: where each label occurs — pages, occurrences and the smallest page keys from
+// the pages' ranks, distinct neighborhoods from the neighborhoods' owners — gathered on the
+// label's owner rank.
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -7,7 +8,6 @@
 #include <string_view>
 
 #include "crd/detect/detection.hpp"
-#include "crd/detect/neighborhood.hpp"
 #include "crd/shuffle/byte_codec.hpp"
 #include "crd/shuffle/exchange.hpp"
 
@@ -18,8 +18,7 @@ struct LocalUse {
   std::uint64_t occurrences = 0;
   std::uint64_t pages = 0;
   std::size_t last_page = ~std::size_t{0};
-  std::set<std::string_view> keys;      // the smallest `samples` keys
-  std::set<std::string_view> prefixes;  // every neighborhood it occurs in
+  std::set<std::string_view> keys;  // the smallest `samples` keys
 };
 
 // Owner of a label id: the rank whose slice [first, first + size) holds it.
@@ -37,12 +36,12 @@ void keep_smallest(Set& set, std::size_t limit) {
 
 std::vector<LabelUse> label_provenance(comm::Transport& transport, const std::vector<std::string>& keys,
                                        const PageScores& scores, const LabelSlice& labels,
-                                       const DetectOptions& options, std::size_t round_bytes) {
+                                       const DetectOptions& options, std::size_t round_bytes,
+                                       const std::vector<std::vector<std::uint32_t>>& hood_labels) {
   const std::size_t samples = options.provenance_samples;
   std::map<std::uint32_t, LocalUse> local;
   for (std::size_t i = 0; i < scores.size(); ++i) {
     const std::string_view key = keys[scores.page[i]];
-    std::vector<Prefix> prefixes;
     for (std::uint64_t m = scores.match_offsets[i]; m < scores.match_offsets[i + 1]; ++m) {
       LocalUse& use = local[scores.label_ids[m]];
       ++use.occurrences;
@@ -53,8 +52,6 @@ std::vector<LabelUse> label_provenance(comm::Transport& transport, const std::ve
         use.keys.insert(key);
         keep_smallest(use.keys, samples);
       }
-      if (prefixes.empty()) prefixes = neighborhood_prefixes(key, options.max_neighborhood_depth);
-      for (const Prefix& p : prefixes) use.prefixes.insert(p.text);
     }
   }
 
@@ -72,30 +69,36 @@ std::vector<LabelUse> label_provenance(comm::Transport& transport, const std::ve
   shuffle::ByteWriter w;
   for (const auto& [id, use] : local) {
     w.clear();
-    w.pod(static_cast<std::uint64_t>(id)).pod(use.occurrences).pod(use.pages);
+    w.pod(std::uint8_t{0}).pod(static_cast<std::uint64_t>(id)).pod(use.occurrences).pod(use.pages);
     w.pod(static_cast<std::uint32_t>(use.keys.size()));
     for (auto k : use.keys) w.str(k);
-    w.pod(static_cast<std::uint32_t>(use.prefixes.size()));
-    for (auto p : use.prefixes) w.str(p);
     buckets.add(owner_of_label(firsts, id), w.bytes());
+  }
+  // Each neighborhood's owner holds its distinct labels: one small record per (neighborhood, label).
+  for (const auto& ids : hood_labels) {
+    for (std::uint32_t id : ids) {
+      w.clear();
+      w.pod(std::uint8_t{1}).pod(static_cast<std::uint64_t>(id));
+      buckets.add(owner_of_label(firsts, id), w.bytes());
+    }
   }
 
   std::vector<LabelUse> out(labels.hashes.size());
   std::vector<std::set<std::string>> keys_of(out.size());
-  std::vector<std::set<std::string>> prefixes_of(out.size());
   shuffle::exchange(transport, buckets, round_bytes, [&](int, std::span<const std::byte> rec) {
     shuffle::ByteReader r(rec);
+    const auto kind = r.pod<std::uint8_t>();
     const auto index = static_cast<std::size_t>(r.pod<std::uint64_t>() - labels.first_id);
+    if (kind == 1) {
+      ++out[index].neighborhoods;
+      return;
+    }
     out[index].occurrences += r.pod<std::uint64_t>();
     out[index].pages += r.pod<std::uint64_t>();
     for (auto n = r.pod<std::uint32_t>(); n > 0; --n) keys_of[index].emplace(r.str());
     keep_smallest(keys_of[index], samples);
-    for (auto n = r.pod<std::uint32_t>(); n > 0; --n) prefixes_of[index].emplace(r.str());
   });
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    out[i].neighborhoods = prefixes_of[i].size();
-    out[i].sample_urls.assign(keys_of[i].begin(), keys_of[i].end());
-  }
+  for (std::size_t i = 0; i < out.size(); ++i) out[i].sample_urls.assign(keys_of[i].begin(), keys_of[i].end());
   return out;
 }
 

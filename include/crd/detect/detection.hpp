@@ -76,13 +76,17 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
                        std::size_t round_bytes);
 
 // Pieces of detect(), exposed for tests.
-// Neighborhood totals on their owner ranks (unsorted, badness set, flags not yet).
+// Neighborhood totals on their owner ranks (unsorted, badness set, flags not yet). With
+// labels_out, also the distinct label ids occurring in each returned neighborhood (parallel).
 std::vector<NeighborhoodRow> aggregate_neighborhoods(comm::Transport& transport,
                                                      const std::vector<std::string>& keys,
                                                      const PageScores& scores, const DetectOptions& options,
-                                                     std::size_t round_bytes);
+                                                     std::size_t round_bytes,
+                                                     std::vector<std::vector<std::uint32_t>>* labels_out = nullptr);
+// hood_labels: this rank's neighborhoods' distinct label ids, from aggregate_neighborhoods.
 std::vector<LabelUse> label_provenance(comm::Transport& transport, const std::vector<std::string>& keys,
                                        const PageScores& scores, const LabelSlice& labels,
-                                       const DetectOptions& options, std::size_t round_bytes);
+                                       const DetectOptions& options, std::size_t round_bytes,
+                                       const std::vector<std::vector<std::uint32_t>>& hood_labels);
 
 }  // namespace crd::detect

@@ -64,9 +64,11 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   const auto files = expand_on_root(transport, common.inputs, p.expand_counters);
   const auto shards = io::assign_shards(files, transport.size());
   if (!options.stop_chunks.empty()) p.stop = discover::StopList::load(options.stop_chunks);
-  p.checkpoints.emplace(transport, common.work_dir,
-                        job_fingerprint(common.info.command, common.info.config_ini, transport.size(), files),
-                        common.resume);
+  // The fingerprint stats every input again: only worth it when checkpoints are kept.
+  const std::string fingerprint =
+      common.work_dir.empty() ? std::string()
+                              : job_fingerprint(common.info.command, common.info.config_ini, transport.size(), files);
+  p.checkpoints.emplace(transport, common.work_dir, fingerprint, common.resume);
   file.emplace(transport, common.output);
 
   timer.start("scan");

@@ -2,6 +2,7 @@
 #include "dom_chunker.hpp"
 
 #include "boundary_finder.hpp"
+#include "nesting_estimate.hpp"
 
 namespace crd::chunk::detail {
 
@@ -67,13 +68,14 @@ void DomChunker::flush(const std::function<void(std::string_view)>& emit) {
   if (!normalized_.empty()) emit(normalized_);
 }
 
-void DomChunker::chunk(std::string_view page, std::string_view charset,
-                       const std::function<void(std::string_view)>& emit) {
+std::string_view DomChunker::chunk(std::string_view page, std::string_view charset,
+                                   const std::function<void(std::string_view)>& emit) {
+  if (nesting_exceeds(page, kMaxDomNesting)) return "dom.too_deep";
   const std::string_view utf8 = converter_.to_utf8(page, charset);
   GumboOptions options = kGumboDefaultOptions;
   options.max_errors = 0;  // parse errors are not used; recording them costs time and memory
   GumboOutput* output = gumbo_parse_with_options(&options, utf8.data(), utf8.size());
-  if (output == nullptr) return;
+  if (output == nullptr) return "dom.parse_failed";
   text_.clear();
   // An explicit stack: real pages nest deeply enough to threaten the call stack.
   stack_.assign(1, output->document);
@@ -108,6 +110,7 @@ void DomChunker::chunk(std::string_view page, std::string_view charset,
   }
   flush(emit);
   gumbo_destroy_output(&options, output);
+  return {};
 }
 
 }  // namespace crd::chunk::detail

@@ -14,8 +14,8 @@ namespace crd::chunk::detail {
 class DomChunker final : public Chunker {
  public:
   explicit DomChunker(const ChunkerOptions& options);
-  void chunk(std::string_view page, std::string_view charset,
-             const std::function<void(std::string_view normalized)>& emit) override;
+  std::string_view chunk(std::string_view page, std::string_view charset,
+                         const std::function<void(std::string_view normalized)>& emit) override;
 
  private:
   bool is_boundary(const GumboNode& node) const;

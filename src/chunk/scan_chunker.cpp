@@ -17,8 +17,8 @@ void ScanChunker::emit_span(const char* begin, std::size_t size,
   if (len > 0) emit(std::string_view(buffer_.get(), len));
 }
 
-void ScanChunker::chunk(std::string_view page, std::string_view /*charset*/,
-                        const std::function<void(std::string_view)>& emit) {
+std::string_view ScanChunker::chunk(std::string_view page, std::string_view /*charset*/,
+                                    const std::function<void(std::string_view)>& emit) {
   std::size_t pos = 0;
   std::size_t start = 0;  // the first chunk runs from byte 0 whether or not a tag is there
   while (start < page.size()) {
@@ -26,6 +26,7 @@ void ScanChunker::chunk(std::string_view page, std::string_view /*charset*/,
     emit_span(page.data() + start, boundary - start, emit);
     start = boundary;
   }
+  return {};  // any bytes can be scanned
 }
 
 }  // namespace crd::chunk::detail

@@ -12,8 +12,8 @@ class ScanChunker final : public Chunker {
  public:
   explicit ScanChunker(const ChunkerOptions& options) : finder_(options.tags) {}
   // charset is ignored: the scan works on bytes and every boundary is ASCII.
-  void chunk(std::string_view page, std::string_view charset,
-             const std::function<void(std::string_view normalized)>& emit) override;
+  std::string_view chunk(std::string_view page, std::string_view charset,
+                         const std::function<void(std::string_view normalized)>& emit) override;
 
  private:
   void emit_span(const char* begin, std::size_t size,

@@ -37,7 +37,6 @@ struct SpaceTable {
 constexpr SpaceTable kSpaceTable;
 
 constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
-constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
 constexpr std::uint64_t kLow7 = 0x7f7f7f7f7f7f7f7fULL;
 
 // 0x80 in every byte of x equal to c, 0 elsewhere; exact (no borrow between bytes).

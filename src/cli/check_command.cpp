@@ -109,12 +109,16 @@ int check_command(int argc, char** argv) {
     const std::string page = read_page(page_path);
     std::uint32_t chunks = 0;
     std::vector<Match> matches;
-    chunker->chunk(page, "", [&](std::string_view normalized) {
+    const std::string_view skipped = chunker->chunk(page, "", [&](std::string_view normalized) {
       const Digest d = sha1(normalized);
       if (stop_rules.is_stop(d, normalized.size())) return;
       if (const std::uint32_t* id = labels.find(d)) matches.push_back({chunks, std::string(normalized), &sources[*id]});
       ++chunks;
     });
+    if (!skipped.empty()) {
+      std::printf("%s: not checked (%s)\n", page_path.c_str(), std::string(skipped).c_str());
+      continue;
+    }
     const double containment = chunks == 0 ? 0.0 : static_cast<double>(matches.size()) / chunks;
     const bool flagged = chunks > 0 && containment > threshold.value && matches.size() >= min_labeled;
     flagged_pages += flagged ? 1 : 0;

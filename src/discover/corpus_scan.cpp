@@ -61,7 +61,7 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
         if (options.keep_page_chunks) out.page_chunk_ids.push_back(id);
         pending = false;
       };
-      chunker->chunk(doc.body, doc.charset, [&](std::string_view normalized) {
+      const std::string_view skipped = chunker->chunk(doc.body, doc.charset, [&](std::string_view normalized) {
         const Digest digest = sha1_chunk(normalized);
         out.chunks.prefetch(digest);
         flush();
@@ -72,6 +72,7 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
         ++chunks;
       });
       flush();
+      if (!skipped.empty()) out.counters.add("skipped." + std::string(skipped));
       out.counters.add("chunks", chunks);
     }
     if (options.keep_page_chunks) out.page_offsets.push_back(out.page_chunk_ids.size());

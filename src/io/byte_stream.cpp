@@ -185,6 +185,13 @@ bool ByteStream::ensure_input(std::size_t n) {
 }
 
 void ByteStream::seek_input(std::uint64_t disk) {
+  // in_buf_ holds the file's bytes [in_disk_, in_disk_ + in_len_): a target still in it is reached
+  // without touching the disk. Re-reading a whole buffer for every damaged (or false) member made
+  // a file dense with false gzip magics cost its size times the number of magics.
+  if (disk >= in_disk_ && disk <= in_disk_ + in_len_) {
+    in_pos_ = static_cast<std::size_t>(disk - in_disk_);
+    return;
+  }
   ::lseek(fd_, static_cast<off_t>(disk), SEEK_SET);
   in_pos_ = in_len_ = 0;
   in_disk_ = disk;

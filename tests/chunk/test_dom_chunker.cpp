@@ -96,3 +96,27 @@ TEST(DomChunker, RandomBytesNeverCrash) {
 }
 
 }  // namespace
+
+// Pages nested deeper than the cap are skipped with a reason (gumbo is quadratic in depth); pages
+// with many elements whose end tags HTML lets authors omit, or void elements, are not deep.
+TEST(DomChunker, SkipsPagesNestedBeyondTheCapButNotFlatOnes) {
+  auto chunker = crd::chunk::make_chunker("dom", {});
+  std::string deep;
+  for (int i = 0; i < 5000; ++i) deep += "<div>";
+  deep += "x";
+  int emitted = 0;
+  EXPECT_EQ(chunker->chunk(deep, "", [&](std::string_view) { ++emitted; }), "dom.too_deep");
+  EXPECT_EQ(emitted, 0);
+
+  std::string flat = "<html><body>";
+  for (int i = 0; i < 10000; ++i) flat += "<p>para<br><img src=x><li>item<span/>";
+  std::vector<std::string> chunks;
+  EXPECT_EQ(chunker->chunk(flat, "", [&](std::string_view c) { chunks.emplace_back(c); }), "");
+  EXPECT_EQ(chunks.size(), 10000u);
+
+  std::string shallow;
+  for (int i = 0; i < 100; ++i) shallow += "<div><span>a</span>";  // 100 nested: every <div> a boundary
+  chunks.clear();
+  EXPECT_EQ(chunker->chunk(shallow, "", [&](std::string_view c) { chunks.emplace_back(c); }), "");
+  EXPECT_EQ(chunks.size(), 100u);
+}

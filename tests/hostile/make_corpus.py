@@ -47,7 +47,8 @@ class Corpus:
         self.root = root
         self.errors = []         # (file, offset, reason): the exact /run/errors rows
         self.skips = {}          # counter name → count, for ordinary (not error) skips
-        self.pages = {}          # page key → {"scan": n or None, "dom": n or None} (None: ≥ 1)
+        self.pages = {}          # page key → {"scan": n or None, "dom": n or None} (None: ≥ 1; 0: absent)
+        self.chunker_skips = {"scan": {}, "dom": {}}  # skip counters planted for one chunker only
         self.cleaning = {}       # cleaning.dropped.* → count
         self.cases = []          # (file, case, expectation) for docs and messages
 
@@ -208,10 +209,16 @@ def pages(c):
     n = 10 ** 6
     c.write("pages.example/million_p.html", b"<html><body>" + b"<p>x" * n + b"</body></html>")
     c.pages["pages.example/million_p.html"] = {"scan": n + 1, "dom": n}
-    # Deep enough to overflow any recursive tree walk; much deeper makes gumbo crawl (KnownBugs).
-    depth = 10000
+    # Deep enough to overflow any recursive tree walk, but under the dom chunker's nesting cap.
+    depth = 4000
     c.write("pages.example/nested.html", b"<div>" * depth + b"deep" + b"</div>" * depth)
     c.pages["pages.example/nested.html"] = {"scan": depth, "dom": 1}
+    # Over the cap (4096 open elements): the dom chunker skips it rather than let gumbo's
+    # quadratic parse stall the rank; the scan chunker is linear and chunks it.
+    depth = 10000
+    c.write("pages.example/nested_deeper.html", b"<div>" * depth + b"deep" + b"</div>" * depth)
+    c.pages["pages.example/nested_deeper.html"] = {"scan": depth, "dom": 0}
+    c.chunker_skips["dom"]["skipped.dom.too_deep"] = 1
     attr = b"<p title=\"" + b"A" * (4 << 20) + b"\">x</p><p>y</p>"
     c.write("pages.example/huge_attribute.html", attr)
     c.pages["pages.example/huge_attribute.html"] = {"scan": 2, "dom": 2}

@@ -18,8 +18,10 @@ class Chunker {
   virtual ~Chunker() = default;
   // Calls emit(normalized) for each non-empty chunk, in page order. `normalized` is valid only
   // during the call. charset: lowercased declared charset ("" = unknown), used by the dom chunker.
-  virtual void chunk(std::string_view page, std::string_view charset,
-                     const std::function<void(std::string_view normalized)>& emit) = 0;
+  // Returns "" when the page was chunked, else why it was not (a counter name after "skipped.",
+  // e.g. "dom.too_deep"); then nothing was emitted.
+  virtual std::string_view chunk(std::string_view page, std::string_view charset,
+                                 const std::function<void(std::string_view normalized)>& emit) = 0;
 };
 
 // kind: "scan" (raw markup, the contract in docs/chunking.md) or "dom" (gumbo HTML5 tree).

@@ -1,4 +1,9 @@
 // expand_inputs: command-line inputs (files, directories, @LIST files) → a deterministic file list.
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -93,56 +98,88 @@ class Expander {
     }
   }
 
+  struct Found {
+    std::string rel;
+    std::uint64_t size;
+  };
+
+  // Walks `dir` with openat/readdir/fstatat relative to each directory's descriptor.
+  // std::filesystem's iterator builds and splits a path object per entry and stats by full path:
+  // three times slower than `find` on 55k files, and the walk is serial (rank 0). Directories are
+  // visited from an explicit list, each opened from the root's descriptor, so deep trees do not
+  // hold a descriptor per level.
   void walk(const std::string& dir) {
-    struct Entry {
-      std::string rel;
-      std::string path;
-      std::uint64_t size;
-    };
-    std::vector<Entry> found;
-    std::error_code ec;
-    fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
-    if (ec) {
+    const int root = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (root < 0) {
       counters_.add("skipped.input.unreadable");
       return;
     }
-    for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      if (ec) {
+    std::vector<Found> found;
+    std::vector<std::string> pending{""};  // relative paths of directories still to read
+    while (!pending.empty()) {
+      const std::string rel_dir = std::move(pending.back());
+      pending.pop_back();
+      const int fd = rel_dir.empty() ? ::dup(root)
+                                     : ::openat(root, rel_dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      DIR* d = fd < 0 ? nullptr : ::fdopendir(fd);
+      if (d == nullptr) {
+        if (fd >= 0) ::close(fd);
         counters_.add("skipped.input.unreadable");
-        break;
+        continue;
       }
-      const fs::directory_entry& e = *it;
-      std::error_code sec;
-      if (e.is_symlink(sec)) {
-        fs::file_status target = fs::status(e.path(), sec);
-        if (sec || !fs::exists(target)) {
+      read_directory(d, rel_dir, found, pending);
+      ::closedir(d);
+    }
+    ::close(root);
+    std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.rel < b.rel; });
+    // The directory is made absolute once; a file's duplicate key is that plus its relative path.
+    // Relative paths from readdir hold no "." or "..": plain concatenation keeps them normal.
+    std::error_code aec;
+    std::string abs_dir = fs::absolute(dir, aec).lexically_normal().string();
+    if (aec) abs_dir = fs::path(dir).lexically_normal().string();
+    if (abs_dir.empty() || abs_dir.back() != '/') abs_dir += '/';
+    const std::string prefix = (!dir.empty() && dir.back() == '/') ? dir : dir + "/";
+    for (Found& f : found) {
+      std::string path = prefix + f.rel;
+      auto kind = kind_from_name(path);
+      add_file(path, f.rel, kind ? *kind : InputKind::PlainFile, abs_dir + f.rel, f.size);
+    }
+  }
+
+  void read_directory(DIR* d, const std::string& rel_dir, std::vector<Found>& found,
+                      std::vector<std::string>& pending) {
+    const int dfd = ::dirfd(d);
+    while (const dirent* e = ::readdir(d)) {
+      const std::string_view name = e->d_name;
+      if (name == "." || name == "..") continue;
+      std::string rel = rel_dir.empty() ? std::string(name) : rel_dir + "/" + std::string(name);
+      struct stat st {};
+      unsigned char type = e->d_type;
+      if (type == DT_UNKNOWN || type == DT_REG) {  // one stat: the size (and the type if unknown)
+        if (::fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+          counters_.add("skipped.input.unreadable");
+          continue;
+        }
+        type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+      }
+      if (type == DT_DIR) {
+        pending.push_back(std::move(rel));
+        continue;
+      }
+      if (type == DT_LNK) {
+        if (::fstatat(dfd, e->d_name, &st, 0) != 0) {
           counters_.add("skipped.input.missing");  // dangling link
           continue;
         }
-        if (fs::is_directory(target)) {
+        if (S_ISDIR(st.st_mode)) {
           counters_.add("skipped.input.dir_symlink");  // not followed: cycles, double counting
           continue;
         }
-        if (!fs::is_regular_file(target)) continue;
-      } else if (!e.is_regular_file(sec)) {
-        continue;
+        if (!S_ISREG(st.st_mode)) continue;
+      } else if (type != DT_REG) {
+        continue;  // fifos, sockets, devices
       }
-      const std::uint64_t size = e.file_size(sec);  // the one stat this file needs
-      if (sec) {
-        counters_.add("skipped.input.unreadable");
-        continue;
-      }
-      found.push_back(Entry{e.path().lexically_relative(dir).generic_string(), e.path().string(), size});
-    }
-    std::sort(found.begin(), found.end(), [](const Entry& a, const Entry& b) { return a.rel < b.rel; });
-    // The directory is made absolute once; a file's duplicate key is that plus its relative path
-    // (fs::absolute per file costs a getcwd each: 18% of a large walk).
-    std::error_code aec;
-    const fs::path abs_dir = fs::absolute(dir, aec).lexically_normal();
-    for (Entry& e : found) {
-      auto kind = kind_from_name(e.path);
-      std::string key = aec ? fs::path(e.path).lexically_normal().string() : (abs_dir / e.rel).string();
-      add_file(e.path, e.rel, kind ? *kind : InputKind::PlainFile, std::move(key), e.size);
+      found.push_back(Found{std::move(rel), static_cast<std::uint64_t>(st.st_size)});
     }
   }
 

@@ -19,6 +19,13 @@ void print_counters(const output::ResultReader& r) {
   const auto values = r.read_u64("/run/counters/value");
   std::printf("\ncounters:\n");
   for (std::size_t i = 0; i < names.size(); ++i) std::printf("  %-40s %llu\n", names[i].c_str(), static_cast<unsigned long long>(values[i]));
+  if (r.has("/run/resources/name")) {
+    const auto rnames = r.read_strings("/run/resources/name");
+    const auto rvalues = r.read_u64("/run/resources/value");
+    std::printf("\nresources (depend on the rank count):\n");
+    for (std::size_t i = 0; i < rnames.size(); ++i)
+      std::printf("  %-40s %llu\n", rnames[i].c_str(), static_cast<unsigned long long>(rvalues[i]));
+  }
   if (r.has("/run/timings/phase")) {
     const auto phases = r.read_strings("/run/timings/phase");
     const auto seconds = r.read_f64("/run/timings/seconds");

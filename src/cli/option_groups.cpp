@@ -75,6 +75,10 @@ po::options_description input_options(pipeline::CommonOptions& c) {
       ("max-record-bytes", po::value<std::string>()->default_value("64M")->notifier([&c](const std::string& v) {
          c.scan.read.max_record_bytes = parse_size(v, "max-record-bytes");
        }), "skip archive records larger than this without reading them")
+      ("reader-thread", po::value<std::string>(&c.reader_thread)->default_value("auto")->notifier([](const std::string& v) {
+         if (v != "auto" && v != "on" && v != "off")
+           throw UsageError("option --reader-thread: expected auto, on or off, got '" + v + "'");
+       }), "read and inflate on a second thread per rank (auto: when the node has a spare core per rank)")
       ("sample-bytes", po::value<std::size_t>()->default_value(256)->notifier([&c](std::size_t v) {
          if (v == 0 || v > 65536) throw UsageError("option --sample-bytes: must be 1..65536");
          c.scan.sample_bytes = v;

@@ -69,6 +69,10 @@ MpiTransport::MpiTransport(MPI_Comm comm) : comm_(comm) {
   check(MPI_Comm_dup(comm_, &progress_comm_), "MPI_Comm_dup");
   check(MPI_Comm_set_errhandler(progress_comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   progress_latest_.assign(static_cast<std::size_t>(size_), {0, 0});
+  MPI_Comm node = MPI_COMM_NULL;
+  check(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+  check(MPI_Comm_size(node, &ranks_on_node_), "MPI_Comm_size");
+  check(MPI_Comm_free(&node), "MPI_Comm_free");
 }
 
 MpiTransport::~MpiTransport() {

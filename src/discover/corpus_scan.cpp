@@ -2,11 +2,18 @@
 #include "crd/discover/corpus_scan.hpp"
 
 #include <algorithm>
+#include <exception>
+#include <iterator>
+#include <thread>
 
+#include "crd/discover/document_queue.hpp"
 #include "crd/hash/sha1.hpp"
 
 namespace crd::discover {
 namespace {
+
+// Documents in flight between the reader thread and the scan (bytes of payload).
+constexpr std::uint64_t kReaderQueueBytes = 64u << 20;
 
 const char* drop_reason(url::RecursionVerdict v) {
   switch (v) {
@@ -78,12 +85,63 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
     if (options.keep_page_chunks) out.page_offsets.push_back(out.page_chunk_ids.size());
   };
 
-  for (std::size_t index : shard) {
-    const io::InputFile& file = files[index];
-    io::read_input(file, out.counters, on_document, options.read, &out.errors);
-    bytes_done += file.size;
+  if (!options.reader_thread) {
+    for (std::size_t index : shard) {
+      const io::InputFile& file = files[index];
+      io::read_input(file, out.counters, on_document, options.read, &out.errors);
+      bytes_done += file.size;
+      if (progress && !progress(out, bytes_done, documents_done)) break;
+    }
+    return out;
+  }
+
+  // A reader thread reads and inflates while this thread chunks and hashes. Documents arrive in
+  // the same order as without it, and its counters and errors are merged afterwards, so the
+  // result is the same.
+  DocumentQueue queue(kReaderQueueBytes);
+  Counters reader_counters;
+  std::vector<io::ReadError> reader_errors;
+  std::exception_ptr reader_failure;
+  std::thread reader([&] {
+    try {
+      for (std::size_t index : shard) {
+        const io::InputFile& file = files[index];
+        bool open = true;
+        io::read_input(file, reader_counters,
+                       [&](io::Document&& d) { open = open && queue.push({std::move(d), false, 0}); },
+                       options.read, &reader_errors);
+        if (!open || !queue.push({{}, true, file.size})) break;
+      }
+    } catch (...) {
+      reader_failure = std::current_exception();
+    }
+    queue.close();
+  });
+  // However this thread leaves (a budget stop, an exception), the reader is released and joined.
+  struct JoinReader {
+    DocumentQueue& queue;
+    std::thread& thread;
+    ~JoinReader() {
+      queue.close();
+      if (thread.joinable()) thread.join();
+    }
+  } join_reader{queue, reader};
+
+  QueuedItem item;
+  while (queue.pop(item)) {
+    if (!item.file_done) {
+      on_document(std::move(item.doc));
+      continue;
+    }
+    bytes_done += item.file_bytes;
     if (progress && !progress(out, bytes_done, documents_done)) break;
   }
+  queue.close();
+  reader.join();
+  if (reader_failure) std::rethrow_exception(reader_failure);
+  out.counters.merge(reader_counters);
+  out.errors.insert(out.errors.end(), std::make_move_iterator(reader_errors.begin()),
+                    std::make_move_iterator(reader_errors.end()));
   return out;
 }
 

@@ -1,6 +1,8 @@
 // Shared start and end of the pipelines.
 #include "crd/pipeline/scan_phase.hpp"
 
+#include <thread>
+
 #include "crd/core/error.hpp"
 #include "crd/shuffle/byte_codec.hpp"
 #include "crd/pipeline/checkpoint_codec.hpp"
@@ -74,6 +76,10 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   timer.start("scan");
   discover::ScanOptions scan = common.scan;
   scan.keep_page_chunks = keep_pages;
+  // A reader thread helps only with a spare core: on a node full of ranks it would compete.
+  const unsigned cores = std::thread::hardware_concurrency();
+  scan.reader_thread = common.reader_thread == "on" ||
+                       (common.reader_thread == "auto" && cores >= 2u * static_cast<unsigned>(transport.ranks_on_node()));
   const auto& mine = shards[static_cast<std::size_t>(transport.rank())];
   std::uint64_t shard_bytes = 0;
   for (std::size_t i : mine) shard_bytes += files[i].size;

@@ -41,6 +41,7 @@ class MpiTransport final : public Transport {
   explicit MpiTransport(MPI_Comm comm = MPI_COMM_WORLD);
   int rank() const override { return rank_; }
   int size() const override { return size_; }
+  int ranks_on_node() const override { return ranks_on_node_; }
   void alltoallv(std::span<const std::byte> send, std::span<const std::uint64_t> send_counts,
                  std::vector<std::byte>& recv, std::vector<std::uint64_t>& recv_counts) override;
   void allgatherv(std::span<const std::byte> send, std::vector<std::byte>& recv,
@@ -67,6 +68,7 @@ class MpiTransport final : public Transport {
   int rank_ = 0;
   int size_ = 1;
   std::uint64_t max_message_bytes_ = 2147483647u;
+  int ranks_on_node_ = 1;
 
   // Progress side channel: its own communicator, so its messages never match a collective's.
   void progress_drain();

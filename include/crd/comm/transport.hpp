@@ -19,6 +19,8 @@ class Transport {
   virtual ~Transport() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
+  // Ranks of this transport running on this rank's node (shared memory); not collective.
+  virtual int ranks_on_node() const { return 1; }
 
   // send holds the bytes for rank 0, then rank 1, …; send_counts[i] bytes go to rank i.
   // On return recv holds the bytes from rank 0, then rank 1, …; recv_counts[i] from rank i.

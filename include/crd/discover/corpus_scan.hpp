@@ -22,6 +22,8 @@ struct ScanOptions {
   url::RecursionRules recursion;
   std::size_t sample_bytes = 256;
   bool keep_page_chunks = false;
+  // Read and inflate on a second thread, overlapping chunking and hashing (needs a spare core).
+  bool reader_thread = false;
   io::ReadOptions read;
 };
 

@@ -18,6 +18,7 @@ struct CommonOptions {
   std::size_t round_bytes = 64u << 20;  // shuffle payload per rank per round
   double progress_interval = 10;        // seconds between progress lines; 0 = quiet
   std::uint64_t memory_budget = 0;      // bytes per rank, 0 = unlimited (--memory)
+  std::string reader_thread = "auto";   // auto | on | off (--reader-thread)
   std::string work_dir;                 // checkpoints of completed phases ("" = none)
   bool resume = false;                  // continue from the checkpoints in work_dir
   RunInfo info;

@@ -267,7 +267,26 @@ class CrdResult:
                 if key in values and values[key].strip():
                     text = " ".join(values[key].split())
                     return text if len(text) <= 60 else text[:57] + "..."
+        inputs = _positional_inputs(str(self.attrs.get("command_line", "")))
+        if inputs:
+            text = " ".join(os.path.basename(p.rstrip("/")) or p for p in inputs)
+            return text if len(text) <= 60 else text[:57] + "..."
         return os.path.basename(self.path)
+
+
+def _positional_inputs(command_line: str) -> list[str]:
+    """The INPUT arguments of a crd command line: every crd option takes a value except these."""
+    flags = {"--resume", "--help", "-h"}
+    words = command_line.split()[1:]  # after the subcommand
+    out, i = [], 0
+    while i < len(words):
+        w = words[i]
+        if w.startswith("-"):
+            i += 1 if (w in flags or "=" in w) else 2
+            continue
+        out.append(w)
+        i += 1
+    return out
 
 
 def open_results(path: str | os.PathLike) -> CrdResult:

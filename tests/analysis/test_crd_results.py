@@ -273,5 +273,13 @@ class BadFiles(unittest.TestCase):
         self.assertEqual(len(r.pages), 0)
 
 
+class PositionalInputs(unittest.TestCase):
+    def test_inputs_are_the_words_that_are_neither_options_nor_their_values(self):
+        from crd_results import _positional_inputs
+        line = "run corpus/ a.warc.gz --config c.ini -o out.h5 --resume --tags=p,div @list.txt"
+        self.assertEqual(_positional_inputs(line), ["corpus/", "a.warc.gz", "@list.txt"])
+        self.assertEqual(_positional_inputs(""), [])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,6 +1,8 @@
 // Shared start and end of the pipelines.
 #include "crd/pipeline/scan_phase.hpp"
 
+#include <sched.h>
+
 #include <thread>
 
 #include "crd/core/error.hpp"
@@ -76,10 +78,15 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   timer.start("scan");
   discover::ScanOptions scan = common.scan;
   scan.keep_page_chunks = keep_pages;
-  // A reader thread helps only with a spare core: on a node full of ranks it would compete.
+  // A reader thread helps only with a spare core: on a node full of ranks it would compete, and a
+  // rank bound to one core (mpirun's default binding) runs both threads on that core.
   const unsigned cores = std::thread::hardware_concurrency();
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  const int usable = sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : 1;
   scan.reader_thread = common.reader_thread == "on" ||
-                       (common.reader_thread == "auto" && cores >= 2u * static_cast<unsigned>(transport.ranks_on_node()));
+                       (common.reader_thread == "auto" && usable >= 2 &&
+                        cores >= 2u * static_cast<unsigned>(transport.ranks_on_node()));
   const auto& mine = shards[static_cast<std::size_t>(transport.rank())];
   std::uint64_t shard_bytes = 0;
   for (std::size_t i : mine) shard_bytes += files[i].size;

@@ -40,6 +40,20 @@ std::string temporary_name_for(const std::string& final_path) {
   return (p.parent_path() / ("." + p.filename().string() + ".tmp-" + hex)).string();
 }
 
+// Temporaries of earlier runs of the same output that were killed outright (SIGKILL leaves no
+// chance to clean up): a new run of that output replaces them. Two jobs writing one output
+// at the same time conflict anyway.
+void remove_stale_temporaries(const std::string& final_path) {
+  const fs::path p(final_path);
+  const std::string prefix = "." + p.filename().string() + ".tmp-";
+  const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() == prefix.size() + 16 && name.compare(0, prefix.size(), prefix) == 0) fs::remove(entry.path(), ec);
+  }
+}
+
 // Rank 0 reserves the temporary name (O_EXCL) so that creation problems are found before any
 // collective HDF5 call: an unwritable directory then fails identically on every rank.
 std::string reserve(const std::string& temp_path) {
@@ -76,6 +90,7 @@ ResultFile::ResultFile(comm::MpiTransport& transport, std::string final_path)
   auto& im = *impl_;
   std::string error;
   if (transport.rank() == 0) {
+    remove_stale_temporaries(im.final_path);
     im.temp_path = temporary_name_for(im.final_path);
     error = reserve(im.temp_path);
     if (!error.empty()) im.temp_path.clear();
@@ -83,7 +98,8 @@ ResultFile::ResultFile(comm::MpiTransport& transport, std::string final_path)
   error = first_error(transport, error);
   if (!error.empty()) throw FatalError("cannot create result file " + im.final_path + ": " + error);
   im.temp_path = from_rank0(transport, im.temp_path);
-  if (transport.rank() == 0) comm::set_abort_cleanup(im.temp_path);
+  // Every rank knows the temporary: whichever rank aborts the job removes it before MPI_Abort.
+  comm::set_abort_cleanup(im.temp_path);
 
   std::string h5_error;
   try {

@@ -17,6 +17,7 @@
 #include "crd/discover/label_rules.hpp"
 #include "crd/hash/sha1.hpp"
 #include "crd/output/result_reader.hpp"
+#include "crd/pipeline/label_set.hpp"
 
 namespace crd::cli {
 namespace {
@@ -65,11 +66,10 @@ int check_command(int argc, char** argv) {
       ("show", po::value<std::size_t>(&show)->default_value(5), "matched chunks printed per page")
       ("config", po::value<std::string>(&config_path), "read options from this INI file (command line wins)")
       ("help,h", "show this help");
-  for (int i = 1; i < argc; ++i)
-    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
-      std::cout << visible << "\n";
-      return 0;
-    }
+  if (wants_help(argc, argv)) {
+    std::cout << visible << "\n";
+    return 0;
+  }
   auto parsed = parse_command(argc, argv, visible, "input", "config");
   if (parsed.vm.count("input") == 0) throw UsageError("no page given (a file, or - for stdin)");
   const auto threshold = detect::Threshold::parse(page_threshold_text, "page-threshold");
@@ -84,10 +84,7 @@ int check_command(int argc, char** argv) {
   discover::DigestMap<std::uint32_t> labels;
   for (const auto& path : label_paths) {
     output::ResultReader reader(path);
-    std::string group;
-    for (const char* g : {"/labels", "/discovery/chunks", "/detection/labels"})
-      if (group.empty() && reader.has(std::string(g) + "/hash")) group = g;
-    if (group.empty()) throw UsageError(path + " holds no labeled set");
+    const std::string group = pipeline::labels_group(reader);
     const auto hashes = reader.read_matrix(group + "/hash");
     for (std::size_t i = 0; i * 20 < hashes.size(); ++i) {
       Digest d;

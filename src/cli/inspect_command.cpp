@@ -122,11 +122,10 @@ int inspect_command(int argc, char** argv) {
   po::options_description visible("crd inspect RESULT.h5 [--top N]\n\nHuman summary of a crd result file");
   visible.add_options()("top", po::value<std::size_t>(&top)->default_value(10), "rows shown per table")(
       "help,h", "show this help");
-  for (int i = 1; i < argc; ++i)
-    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
-      std::cout << visible << "\n";
-      return 0;
-    }
+  if (wants_help(argc, argv)) {
+    std::cout << visible << "\n";
+    return 0;
+  }
   auto parsed = parse_command(argc, argv, visible, "input", "");
   if (parsed.vm.count("input") == 0) throw UsageError("no result file given");
   const auto inputs = parsed.vm["input"].as<std::vector<std::string>>();

@@ -235,6 +235,14 @@ ParsedCommand parse_command(int argc, char** argv, const po::options_description
   return parsed;
 }
 
+bool wants_help(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--help" || a == "-h") return true;
+  }
+  return false;
+}
+
 std::string join_command_line(int argc, char** argv) {
   std::string out;
   for (int i = 0; i < argc; ++i) {

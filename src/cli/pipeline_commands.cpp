@@ -11,14 +11,6 @@
 namespace crd::cli {
 namespace {
 
-bool wants_help(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--help" || a == "-h") return true;
-  }
-  return false;
-}
-
 enum class Kind { Discover, Label, Detect, Run };
 
 int pipeline_command(int argc, char** argv, Kind kind, const char* usage) {

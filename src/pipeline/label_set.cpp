@@ -2,6 +2,7 @@
 #include "crd/pipeline/label_set.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <numeric>
 
 #include "crd/core/error.hpp"
@@ -16,13 +17,13 @@ JoinMode parse_join_mode(const std::string& text) {
   throw UsageError("option --join: expected auto, replicated or partitioned, got '" + text + "'");
 }
 
-namespace {
-
 std::string labels_group(const output::ResultReader& r) {
   for (const char* g : {"/labels", "/discovery/chunks", "/detection/labels"})
     if (r.has(std::string(g) + "/hash")) return g;
   throw UsageError(r.path() + " holds no labeled set (/labels, /discovery/chunks or /detection/labels)");
 }
+
+namespace {
 
 struct Candidate {
   Digest hash;
@@ -41,18 +42,19 @@ LabelSet load_label_set(comm::Transport& transport, const std::vector<std::strin
   std::vector<Digest> everything;
   // Every rank opens the files itself (read-only, serial HDF5), so errors are the same everywhere.
   std::uint64_t rows_total = 0;
-  std::vector<std::pair<std::string, std::string>> sources;
+  std::vector<std::unique_ptr<output::ResultReader>> readers;
+  std::vector<std::string> groups;
   for (const auto& path : paths) {
-    output::ResultReader reader(path);
-    const std::string group = labels_group(reader);
-    rows_total += reader.rows(group + "/hash");
-    sources.emplace_back(path, group);
+    readers.push_back(std::make_unique<output::ResultReader>(path));
+    groups.push_back(labels_group(*readers.back()));
+    rows_total += readers.back()->rows(groups.back() + "/hash");
   }
   const bool replicate =
       mode == JoinMode::Replicated || (mode == JoinMode::Auto && rows_total <= replicate_max);
 
-  for (const auto& [path, group] : sources) {
-    output::ResultReader reader(path);
+  for (std::size_t source = 0; source < readers.size(); ++source) {
+    const output::ResultReader& reader = *readers[source];
+    const std::string& group = groups[source];
     const std::uint64_t n = reader.rows(group + "/hash");
     const bool has_samples = reader.has(group + "/sample");
     for (std::uint64_t first = 0; first < n; first += kBlock) {

@@ -30,8 +30,8 @@ std::uint64_t MemoryBudget::tables_bytes(const discover::ScannedShard& shard) {
          shard.page_chunk_ids.capacity() * sizeof(std::uint32_t) + shard.page_offsets.capacity() * sizeof(std::uint64_t);
 }
 
-void MemoryBudget::check_fixed(comm::Transport& transport) const {
-  (void)transport;  // the same options everywhere: every rank decides alike
+void MemoryBudget::check_fixed() const {
+  // The same options everywhere: every rank decides alike, no agreement needed.
   if (budget_ != 0 && fixed_bytes() >= budget_)
     throw FatalError("--memory " + gib(budget_) + " does not even hold the shuffle buffers (2 × --shuffle-buffer = " +
                      gib(fixed_bytes()) + ")");

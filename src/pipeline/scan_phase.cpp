@@ -91,7 +91,7 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   std::uint64_t shard_bytes = 0;
   for (std::size_t i : mine) shard_bytes += files[i].size;
   MemoryBudget budget(common.memory_budget, common.round_bytes, transport.rank(), transport.size());
-  budget.check_fixed(transport);
+  budget.check_fixed();
   Progress progress(transport, "scan", total_bytes(files), common.progress_interval);
   const bool resumed = p.checkpoints->load("scan", [&](BinaryFileReader& in) { p.shard = load_shard(in); });
   if (!resumed) {
@@ -101,7 +101,7 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
                                      fault_point("scan", transport.rank());
                                      return budget.scan_fits(shard, bytes, shard_bytes);
                                    });
-    if (budget.scan_fits(p.shard, shard_bytes, shard_bytes))
+    if (!budget.stopped())
       p.checkpoints->save("scan", [&](BinaryFileWriter& out) { save_shard(out, p.shard); });
   }
   progress.finish(transport);

@@ -38,4 +38,8 @@ ParsedCommand parse_command(int argc, char** argv, const po::options_description
 
 std::string join_command_line(int argc, char** argv);
 
+// True if the arguments after the subcommand ask for help (-h, --help): answered before parsing,
+// so required options need not be given.
+bool wants_help(int argc, char** argv);
+
 }  // namespace crd::cli

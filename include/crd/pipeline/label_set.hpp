@@ -16,6 +16,7 @@
 #include "crd/discover/digest_map.hpp"
 #include "crd/discover/local_tally.hpp"
 #include "crd/discover/owner_tally.hpp"
+#include "crd/output/result_reader.hpp"
 
 namespace crd::pipeline {
 
@@ -28,6 +29,10 @@ struct LabelSet {
   bool replicated = false;
   discover::DigestMap<std::uint64_t> all;  // replicated: every label's hash → id
 };
+
+// The group of a crd result file that holds a labeled set: /labels (crd label), /discovery/chunks
+// (crd discover or run) or /detection/labels. Throws UsageError if there is none.
+std::string labels_group(const output::ResultReader& reader);
 
 // Collective. Reads the labeled sets of one or more crd result files (/labels from `crd label`,
 // /discovery/chunks from `crd discover` or `crd run`, or /detection/labels), merging duplicates.

@@ -24,7 +24,7 @@ class MemoryBudget {
   MemoryBudget(std::uint64_t budget, std::uint64_t round_bytes, int rank, int nranks);
 
   // Collective, before the scan: the fixed buffers alone must fit (FatalError on every rank).
-  void check_fixed(comm::Transport& transport) const;
+  void check_fixed() const;
 
   // Local, after each input file of the scan: false once this rank's tables exceed the budget, so
   // the rank stops reading (its memory stops growing) and remembers a projection for the whole
@@ -37,6 +37,8 @@ class MemoryBudget {
   void check_before_exchange(comm::Transport& transport, const discover::ScannedShard& shard) const;
 
   std::uint64_t budget() const { return budget_; }
+  // True once scan_fits said no: the shard is incomplete and must not be checkpointed.
+  bool stopped() const { return projected_ > 0; }
   static std::uint64_t tables_bytes(const discover::ScannedShard& shard);
 
  private:

@@ -27,6 +27,25 @@ void check(int code, const char* call) {
 
 int to_int(std::uint64_t v) { return static_cast<int>(v); }  // callers keep v <= INT_MAX
 
+// True when Open MPI will run every rank of this job on this node: a singleton (started without a
+// launcher) or mpirun with all ranks local. srun/PMIx direct launch sets neither variable, so a
+// cluster job keeps Open MPI's own choice.
+bool single_node_open_mpi_job() {
+  const char* size = std::getenv("OMPI_COMM_WORLD_SIZE");
+  const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+  if (size != nullptr) return local != nullptr && std::strcmp(size, local) == 0;
+  return std::getenv("PMIX_RANK") == nullptr && std::getenv("PMI_RANK") == nullptr &&
+         std::getenv("SLURM_STEP_ID") == nullptr;
+}
+
+// Open MPI's default PML here is UCX, whose start-up probes network devices: MPI_Init took 0.26 s
+// instead of 0.045 s with ob1 (perf/RESULTS.md §11), a fixed cost that bounded 2-rank speedup. With
+// every rank on one node, ob1 over shared memory (vader) is all the job can use anyway. Only the
+// default changes: OMPI_MCA_pml (or mpirun --mca pml, which sets it) still wins.
+void prefer_shared_memory_pml() {
+  if (std::getenv("OMPI_MCA_pml") == nullptr && single_node_open_mpi_job()) ::setenv("OMPI_MCA_pml", "ob1", 0);
+}
+
 std::uint64_t total_of(std::span<const std::uint64_t> counts) {
   return std::accumulate(counts.begin(), counts.end(), std::uint64_t{0});
 }
@@ -50,6 +69,7 @@ MpiSession::MpiSession(int& argc, char**& argv) {
   int initialized = 0;
   check(MPI_Initialized(&initialized), "MPI_Initialized");
   if (initialized) return;
+  prefer_shared_memory_pml();
   int provided = 0;
   check(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
   owns_ = true;

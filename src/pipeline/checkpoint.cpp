@@ -14,7 +14,7 @@ namespace crd::pipeline {
 namespace fs = std::filesystem;
 
 namespace {
-constexpr std::uint64_t kMagic = 0x31544b4344524331ull;  // "1CRDCKT1"
+constexpr std::uint64_t kMagic = 0x32544b4344524331ull;  // "1CRDCKT2" (2: sample blocks)
 constexpr std::uint64_t kTrailer = 0x21444e4554504b43ull;
 }  // namespace
 

@@ -95,6 +95,15 @@ void Buckets::add(int dest, std::span<const std::byte> record) {
   payload_bytes_ += record.size();
 }
 
+void Buckets::reserve(int dest, std::size_t records, std::size_t record_bytes) {
+  if (dest < 0 || dest >= nranks())
+    throw std::out_of_range("Buckets::reserve: destination " + std::to_string(dest) + " out of range");
+  std::size_t frame = 1;
+  for (std::size_t v = record_bytes; v >= 0x80; v >>= 7) ++frame;
+  auto& buf = data_[static_cast<std::size_t>(dest)];
+  buf.reserve(buf.size() + records * (frame + record_bytes));
+}
+
 std::uint64_t Buckets::bytes() const { return payload_bytes_; }
 
 std::uint64_t Buckets::records() const { return records_; }

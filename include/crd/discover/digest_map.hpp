@@ -6,9 +6,15 @@
 // dependency set provides a flat map.
 #pragma once
 
+#include <sys/mman.h>
+
 #include <cstddef>
 #include <cstdint>
-#include <vector>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <type_traits>
+#include <utility>
 
 #include "crd/hash/digest.hpp"
 
@@ -16,18 +22,32 @@ namespace crd::discover {
 
 template <class Value>
 class DigestMap {
+  // An empty slot is all zero bytes, so a table is one calloc: the kernel hands out zeroed pages
+  // on first touch, where filling a vector with empty slots wrote every page up front (the
+  // counting phase's largest source of page faults before).
+  static_assert(std::is_integral_v<Value>, "DigestMap values are integers (zero bytes = empty slot)");
+
  public:
   struct Slot {
     Digest key;
     bool used = false;
     Value value{};
   };
+  static_assert(std::is_trivially_copyable_v<Slot>);
 
   explicit DigestMap(std::size_t expected = 1024) { rehash(capacity_for(expected)); }
+  DigestMap(const DigestMap&) = delete;
+  DigestMap& operator=(const DigestMap&) = delete;
+  DigestMap(DigestMap&& o) noexcept { swap(o); }
+  DigestMap& operator=(DigestMap&& o) noexcept {
+    DigestMap(std::move(o)).swap(*this);
+    return *this;
+  }
+  ~DigestMap() = default;
 
   // Returns the value for key, inserting a value-initialized one if absent; `inserted` tells which.
   Value& find_or_insert(const Digest& key, bool& inserted) {
-    if ((size_ + 1) * 4 > slots_.size() * 3) rehash(slots_.size() * 2);  // load ≤ 3/4: short probes
+    if ((size_ + 1) * 4 > capacity_ * 3) rehash(capacity_ * 2);  // load ≤ 3/4: short probes
     std::size_t i = index_of(key);
     while (slots_[i].used) {
       if (slots_[i].key == key) {
@@ -56,26 +76,40 @@ class DigestMap {
   // Starts loading the slot of `key` into cache, so a later find/insert does not wait for memory.
   void prefetch(const Digest& key) const { __builtin_prefetch(&slots_[index_of(key)]); }
 
+  // Makes room for `expected` keys in all without growing again (never shrinks).
+  void reserve(std::size_t expected) {
+    const std::size_t c = capacity_for(expected);
+    if (c > capacity_) rehash(c);
+  }
+
   std::size_t size() const { return size_; }
-  std::size_t capacity() const { return slots_.size(); }
+  std::size_t capacity() const { return capacity_; }
   // Bytes held by the table itself (values may own more).
-  std::size_t memory_bytes() const { return slots_.size() * sizeof(Slot); }
+  std::size_t memory_bytes() const { return capacity_ * sizeof(Slot); }
 
   template <class F>
   void for_each(F&& f) const {
-    for (const auto& s : slots_)
-      if (s.used) f(s.key, s.value);
+    for (std::size_t i = 0; i < capacity_; ++i)
+      if (slots_[i].used) f(slots_[i].key, slots_[i].value);
   }
   template <class F>
   void for_each(F&& f) {
-    for (auto& s : slots_)
-      if (s.used) f(s.key, s.value);
+    for (std::size_t i = 0; i < capacity_; ++i)
+      if (slots_[i].used) f(slots_[i].key, slots_[i].value);
   }
 
   void clear() {
-    std::vector<Slot>().swap(slots_);
+    slots_.reset();
+    capacity_ = 0;
     size_ = 0;
     rehash(16);
+  }
+
+  void swap(DigestMap& o) noexcept {
+    std::swap(slots_, o.slots_);
+    std::swap(capacity_, o.capacity_);
+    std::swap(mask_, o.mask_);
+    std::swap(size_, o.size_);
   }
 
  private:
@@ -88,20 +122,44 @@ class DigestMap {
   // rank's owned keys still spread over the whole table.
   std::size_t index_of(const Digest& key) const { return DigestHasher{}(key) & mask_; }
 
+  // Random inserts touch every page of a large table, and the first touch is a read (the probe),
+  // which maps the shared zero page and faults again on the write. Populating the pages writable
+  // in one call replaces those two faults per page (best effort: older kernels lack the flag).
+  static void populate(void* p, std::size_t bytes) {
+#ifdef MADV_POPULATE_WRITE
+    constexpr std::size_t kPage = 4096;
+    if (bytes < (std::size_t{1} << 20)) return;
+    const auto begin = (reinterpret_cast<std::uintptr_t>(p) + kPage - 1) & ~(kPage - 1);
+    const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(kPage - 1);
+    if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+  }
+
+  struct Free {
+    void operator()(Slot* p) const { std::free(p); }
+  };
+  using Storage = std::unique_ptr<Slot[], Free>;
+
   void rehash(std::size_t capacity) {
-    std::vector<Slot> old;
-    old.swap(slots_);
-    slots_.assign(capacity, Slot{});
+    Storage fresh(static_cast<Slot*>(std::calloc(capacity, sizeof(Slot))));
+    if (!fresh) throw std::bad_alloc();
+    populate(fresh.get(), capacity * sizeof(Slot));
+    Storage old = std::exchange(slots_, std::move(fresh));
+    const std::size_t old_capacity = std::exchange(capacity_, capacity);
     mask_ = capacity - 1;
-    for (auto& s : old) {
-      if (!s.used) continue;
-      std::size_t i = index_of(s.key);
+    for (std::size_t k = 0; k < old_capacity; ++k) {
+      if (!old[k].used) continue;
+      std::size_t i = index_of(old[k].key);
       while (slots_[i].used) i = (i + 1) & mask_;
-      slots_[i] = std::move(s);
+      slots_[i] = old[k];
     }
   }
 
-  std::vector<Slot> slots_;
+  Storage slots_;
+  std::size_t capacity_ = 0;
   std::size_t mask_ = 0;
   std::size_t size_ = 0;
 };

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -56,8 +57,16 @@ class LocalTally {
   std::vector<std::uint64_t> counts_;
   std::vector<std::uint64_t> lengths_;
   std::vector<std::uint32_t> first_page_;
-  std::vector<std::uint64_t> sample_offset_;  // into arena_; n + 1 entries when samples are kept
-  std::string arena_;
+  // Samples live in fixed blocks that are never moved: one growing string copied the whole arena
+  // (the largest table) at every doubling and touched twice its pages. A sample never straddles
+  // two blocks; sample_at_[id] packs its position (block << kBlockBits | offset) and its length.
+  static constexpr unsigned kBlockBits = 22;  // 4 MiB blocks; a sample is at most 64 KiB
+  static constexpr unsigned kLengthShift = 47;
+  void keep_sample(std::string_view sample);
+
+  std::vector<std::uint64_t> sample_at_;  // n entries when samples are kept
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  std::size_t block_used_ = 0;  // bytes used in the last block
   std::uint64_t total_ = 0;
 };
 

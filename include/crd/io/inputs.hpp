@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,20 @@ struct InputFile {
 // ("skipped.input.duplicate"); a missing @LIST file or an input list with no files at all throws
 // UsageError.
 std::vector<InputFile> expand_inputs(const std::vector<std::string>& args, Counters& counters);
+
+// The size of a file found by walking a directory, until stat_sizes has looked.
+inline constexpr std::uint64_t kSizeUnknown = ~std::uint64_t{0};
+
+// expand_inputs in three steps, so that ranks can share the stat calls (a walk of many small
+// files spends most of its time in them): list_inputs is expand_inputs except that regular files
+// found in directories keep size kSizeUnknown; stat_sizes fills in the unknown sizes of any slice
+// of that list, counting a file that is gone ("skipped.input.missing"), unreadable or no longer a
+// regular file and leaving its size unknown; drop_unsized then removes those. require_inputs
+// throws expand_inputs' UsageError when no file is left.
+std::vector<InputFile> list_inputs(const std::vector<std::string>& args, Counters& counters);
+void stat_sizes(std::span<InputFile> files, Counters& counters);
+void drop_unsized(std::vector<InputFile>& files);
+void require_inputs(const std::vector<InputFile>& files, const std::vector<std::string>& args);
 
 // Assigns files to ranks: largest first (ties → lower index), each to the least-loaded rank
 // (ties → lowest rank); a file weighs size + 1 so empty files spread too. Returns, for each rank,

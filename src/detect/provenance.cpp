@@ -3,9 +3,9 @@
 // label's owner rank.
 #include <algorithm>
 #include <cstring>
-#include <map>
 #include <set>
 #include <string_view>
+#include <unordered_map>
 
 #include "crd/detect/detection.hpp"
 #include "crd/shuffle/byte_codec.hpp"
@@ -39,7 +39,9 @@ std::vector<LabelUse> label_provenance(comm::Transport& transport, const std::ve
                                        const DetectOptions& options, std::size_t round_bytes,
                                        const std::vector<std::vector<std::uint32_t>>& hood_labels) {
   const std::size_t samples = options.provenance_samples;
-  std::map<std::uint32_t, LocalUse> local;
+  // Hashed, not ordered: a lookup per label match (1.26M on 55k pages) walked a tree before;
+  // the owners' sums and key sets do not depend on the order records are sent in.
+  std::unordered_map<std::uint32_t, LocalUse> local;
   for (std::size_t i = 0; i < scores.size(); ++i) {
     const std::string_view key = keys[scores.page[i]];
     for (std::uint64_t m = scores.match_offsets[i]; m < scores.match_offsets[i + 1]; ++m) {

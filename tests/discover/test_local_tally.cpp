@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <string>
 
+#include "crd/core/binary_file.hpp"
 #include "crd/discover/local_tally.hpp"
 #include "crd/hash/sha1.hpp"
+#include "support/test_paths.hpp"
 
 namespace crd::discover {
 namespace {
@@ -104,6 +106,40 @@ TEST(LocalTally, ManyDistinctItems) {
     for (std::uint32_t r = 0; r < 3; ++r) best = std::max(best, (i + r * 37) % 100);
     EXPECT_EQ(tally.first_page(i), best);
   }
+}
+
+// Samples fill fixed 4 MiB blocks without straddling them; 12 MB of samples cross several block
+// ends, and a checkpoint round trip keeps every sample.
+TEST(LocalTally, SamplesAcrossBlocksSurviveACheckpoint) {
+  PageKeys keys{"host/a"};
+  LocalTally tally(3000);
+  const auto text_of = [](std::uint32_t i) {
+    std::string t = "chunk " + std::to_string(i) + " ";
+    t.resize(1000 + (i * 7919) % 2500, static_cast<char>('a' + i % 26));  // 1000..3499 bytes
+    return t;
+  };
+  constexpr std::uint32_t kItems = 6000;
+  for (std::uint32_t i = 0; i < kItems; ++i) {
+    const std::string t = text_of(i);
+    ASSERT_EQ(tally.add(sha1(t), t.size(), t, 0, keys), i);
+  }
+  const auto check = [&](const LocalTally& t) {
+    ASSERT_EQ(t.distinct(), kItems);
+    for (std::uint32_t i = 0; i < kItems; ++i) ASSERT_EQ(t.sample(i), text_of(i).substr(0, 3000)) << i;
+  };
+  check(tally);
+  EXPECT_GT(tally.memory_bytes(), 12'000'000u);
+
+  const std::string path = crd::testing::make_temp_dir("local-tally") + "/tally.bin";
+  {
+    BinaryFileWriter out(path);
+    tally.save(out);
+    out.close();
+  }
+  BinaryFileReader in(path);
+  const LocalTally loaded = LocalTally::load(in);
+  check(loaded);
+  EXPECT_EQ(loaded.find(sha1(text_of(4321))), 4321);
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 // shard assignment.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <span>
 #include <numeric>
 
 #include "archive_builder.hpp"
@@ -60,6 +62,58 @@ TEST_F(Inputs, DirectoryWalkIsSortedByBytesWithRelativeUrls) {
   // Every rank gets the same list.
   Counters c2;
   EXPECT_EQ(urls_of(expand_inputs({tree_}, c2)), want);
+}
+
+TEST_F(Inputs, ListingThenStatingSlicesEqualsExpanding) {
+  Counters listed_counters;
+  auto listed = list_inputs({tree_}, listed_counters);
+  Counters c;
+  const auto expanded = expand_inputs({tree_}, c);
+  ASSERT_EQ(urls_of(listed), urls_of(expanded));
+  std::size_t unknown = 0;
+  for (const auto& f : listed) unknown += f.size == kSizeUnknown ? 1 : 0;
+  EXPECT_EQ(unknown, listed.size() - 1);  // all but the symlink, whose target the walk stats
+  // Ranks stat contiguous slices; any split gives the sizes of one full stat.
+  Counters s;
+  stat_sizes(std::span<InputFile>(listed).first(4), s);
+  stat_sizes(std::span<InputFile>(listed).subspan(4), s);
+  drop_unsized(listed);
+  ASSERT_EQ(listed.size(), expanded.size());
+  for (std::size_t i = 0; i < listed.size(); ++i) {
+    EXPECT_EQ(listed[i].size, expanded[i].size) << listed[i].url;
+    EXPECT_EQ(listed[i].kind, expanded[i].kind) << listed[i].url;
+    EXPECT_EQ(listed[i].path, expanded[i].path) << listed[i].url;
+  }
+  EXPECT_EQ(s.get("skipped.input.missing"), 0u);
+}
+
+TEST_F(Inputs, FilesGoneBeforeTheirStatAreCountedAndDropped) {
+  Counters c;
+  auto listed = list_inputs({tree_}, c);
+  fs::remove(tree_ + "/b.html");
+  fs::remove(tree_ + "/a.txt");
+  fs::create_directory(tree_ + "/a.txt");  // replaced by a directory
+  stat_sizes(listed, c);
+  drop_unsized(listed);
+  const auto urls = urls_of(listed);
+  EXPECT_EQ(std::count(urls.begin(), urls.end(), "b.html"), 0);
+  EXPECT_EQ(std::count(urls.begin(), urls.end(), "a.txt"), 0);
+  EXPECT_EQ(listed.size(), 7u);
+  EXPECT_EQ(c.get("skipped.input.missing"), 1u);
+  EXPECT_EQ(c.get("skipped.input.not_regular"), 1u);
+  // When nothing is left, the same usage error as an empty expansion.
+  std::vector<InputFile> none;
+  EXPECT_THROW(require_inputs(none, {tree_}), crd::UsageError);
+  EXPECT_NO_THROW(require_inputs(listed, {tree_}));
+}
+
+TEST_F(Inputs, ADirectoryGivenTwiceIsReadOnce) {
+  Counters c;
+  const auto once = expand_inputs({tree_}, c);
+  Counters twice_counters;
+  const auto twice = expand_inputs({tree_, tree_ + "/", tree_ + "/a/z.txt"}, twice_counters);
+  EXPECT_EQ(urls_of(twice), urls_of(once));
+  EXPECT_EQ(twice_counters.get("skipped.input.duplicate"), once.size() + 1);
 }
 
 TEST_F(Inputs, PlainFilesAreDocumentsTypedByExtensionThenSniffing) {

@@ -104,6 +104,35 @@ TEST(DigestMap, ForEachVisitsEachEntryOnce) {
   for (const auto& [d, v] : reference) EXPECT_EQ(*map.find(d), 2 * v);
 }
 
+// Moves hand the table over without copying; reserve sizes once; a moved-from map stays usable.
+TEST(DigestMap, MoveReserveAndMovedFrom) {
+  std::mt19937_64 rng(11);
+  DigestMap<std::uint32_t> map;
+  map.reserve(100000);
+  const std::size_t reserved = map.capacity();
+  EXPECT_GE(reserved * 3, 100000u * 4);
+  std::vector<Digest> keys;
+  for (std::uint32_t i = 0; i < 100000; ++i) {
+    keys.push_back(random_digest(rng));
+    bool inserted = false;
+    map.find_or_insert(keys.back(), inserted) = i;
+    ASSERT_TRUE(inserted);
+  }
+  EXPECT_EQ(map.capacity(), reserved);  // no growth past the reservation
+  DigestMap<std::uint32_t> moved(std::move(map));
+  EXPECT_EQ(moved.size(), 100000u);
+  for (std::uint32_t i = 0; i < keys.size(); i += 101) EXPECT_EQ(*moved.find(keys[i]), i);
+  EXPECT_EQ(map.find(keys[0]), nullptr);  // NOLINT(bugprone-use-after-move): defined empty state
+  bool inserted = false;
+  map.find_or_insert(keys[0], inserted) = 7;
+  EXPECT_TRUE(inserted);
+  EXPECT_EQ(*map.find(keys[0]), 7u);
+  DigestMap<std::uint32_t> assigned;
+  assigned = std::move(moved);
+  EXPECT_EQ(assigned.size(), 100000u);
+  EXPECT_EQ(*assigned.find(keys[500]), 500u);
+}
+
 TEST(DigestMap, ClearEmptiesAndStaysUsable) {
   std::mt19937_64 rng(9);
   DigestMap<int> map;

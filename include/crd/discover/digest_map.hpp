@@ -47,7 +47,7 @@ class DigestMap {
 
   // Returns the value for key, inserting a value-initialized one if absent; `inserted` tells which.
   Value& find_or_insert(const Digest& key, bool& inserted) {
-    if ((size_ + 1) * 4 > capacity_ * 3) rehash(capacity_ * 2);  // load ≤ 3/4: short probes
+    if ((size_ + 1) * 4 > capacity_ * 3) rehash(capacity_ == 0 ? 16 : capacity_ * 2);  // load ≤ 3/4: short probes
     std::size_t i = index_of(key);
     while (slots_[i].used) {
       if (slots_[i].key == key) {
@@ -64,6 +64,7 @@ class DigestMap {
   }
 
   Value* find(const Digest& key) {
+    if (capacity_ == 0) return nullptr;  // a moved-from map
     std::size_t i = index_of(key);
     while (slots_[i].used) {
       if (slots_[i].key == key) return &slots_[i].value;
@@ -74,7 +75,9 @@ class DigestMap {
   const Value* find(const Digest& key) const { return const_cast<DigestMap*>(this)->find(key); }
 
   // Starts loading the slot of `key` into cache, so a later find/insert does not wait for memory.
-  void prefetch(const Digest& key) const { __builtin_prefetch(&slots_[index_of(key)]); }
+  void prefetch(const Digest& key) const {
+    if (capacity_ != 0) __builtin_prefetch(&slots_[index_of(key)]);
+  }
 
   // Makes room for `expected` keys in all without growing again (never shrinks).
   void reserve(std::size_t expected) {

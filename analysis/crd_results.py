@@ -167,10 +167,6 @@ class CrdResult:
         return {s: dict(self.config[s]) for s in self.config.sections()}
 
     # Generic access ---------------------------------------------------------------------------
-    def has(self, group: str) -> bool:
-        with h5py.File(self.path, "r") as f:
-            return group in f
-
     def group_attrs(self, group: str) -> dict[str, Any]:
         """Attributes of a group or dataset as plain Python values; {} when it is absent."""
         with h5py.File(self.path, "r") as f:

@@ -4,6 +4,8 @@
 #include <array>
 #include <cstring>
 
+#include "boundary_finder.hpp"
+
 namespace crd::chunk::detail {
 namespace {
 
@@ -18,7 +20,7 @@ bool does_not_nest(std::string_view name) {
   char lower[16];
   if (name.size() > sizeof lower) return false;
   for (std::size_t i = 0; i < name.size(); ++i)
-    lower[i] = (name[i] >= 'A' && name[i] <= 'Z') ? static_cast<char>(name[i] - 'A' + 'a') : name[i];
+    lower[i] = ascii_lower(name[i]);
   const std::string_view n(lower, name.size());
   for (std::string_view k : kNames)
     if (k == n) return true;

@@ -12,22 +12,6 @@ namespace crd::chunk::detail {
 
 namespace {
 
-// Continues a normalization whose previous byte was whitespace iff `prev_space`.
-std::size_t normalize_tail(const unsigned char* in, std::size_t n, char* out, bool prev_space) noexcept {
-  char* o = out;
-  for (std::size_t i = 0; i < n; ++i) {
-    const unsigned char c = in[i];
-    if (is_ascii_space(c)) {
-      if (!prev_space) *o++ = ' ';
-      prev_space = true;
-    } else {
-      *o++ = static_cast<char>(c);
-      prev_space = false;
-    }
-  }
-  return static_cast<std::size_t>(o - out);
-}
-
 struct SpaceTable {
   unsigned char is_space[256] = {};
   constexpr SpaceTable() {

@@ -25,4 +25,22 @@ inline bool is_ascii_space(unsigned char c) noexcept {
   return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
 }
 
+// One byte at a time: writes `in[0, n)` normalized to `out`, continuing a normalization whose
+// previous byte was whitespace iff `prev_space`; returns the number of bytes written. The scalar
+// tail of the word and vector kernels.
+inline std::size_t normalize_tail(const unsigned char* in, std::size_t n, char* out, bool prev_space) noexcept {
+  char* o = out;
+  for (std::size_t i = 0; i < n; ++i) {
+    const unsigned char c = in[i];
+    if (is_ascii_space(c)) {
+      if (!prev_space) *o++ = ' ';
+      prev_space = true;
+    } else {
+      *o++ = static_cast<char>(c);
+      prev_space = false;
+    }
+  }
+  return static_cast<std::size_t>(o - out);
+}
+
 }  // namespace crd::chunk::detail

@@ -82,17 +82,7 @@ __attribute__((target("avx2,popcnt"))) std::size_t normalize_avx2(const char* in
     o = compact8(_mm_unpackhi_epi64(hi, hi), keep >> 24, o);
   }
   // The last < 32 bytes, one at a time, carrying the whitespace state across.
-  bool prev = prev_space != 0;
-  for (; i < n; ++i) {
-    const auto c = static_cast<unsigned char>(in[i]);
-    if (is_ascii_space(c)) {
-      if (!prev) *o++ = ' ';
-      prev = true;
-    } else {
-      *o++ = static_cast<char>(c);
-      prev = false;
-    }
-  }
+  o += normalize_tail(reinterpret_cast<const unsigned char*>(in + i), n - i, o, prev_space != 0);
   return static_cast<std::size_t>(o - out);
 }
 

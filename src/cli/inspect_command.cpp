@@ -81,7 +81,6 @@ void print_detection(const output::ResultReader& r, std::size_t top) {
               static_cast<unsigned long long>(r.rows(g + "/neighborhoods/prefix")));
 
   const auto badness = r.read_f64(g + "/neighborhoods/badness");
-  const auto prefixes = r.read_strings(g + "/neighborhoods/prefix");
   const auto hood_pages = r.read_u64(g + "/neighborhoods/pages");
   const auto hood_flagged = r.read_u8(g + "/neighborhoods/flagged");
   std::vector<std::size_t> order(badness.size());
@@ -91,11 +90,11 @@ void print_detection(const output::ResultReader& r, std::size_t top) {
   for (std::size_t k = 0; k < std::min(top, order.size()); ++k) {
     const std::size_t i = order[k];
     std::printf("  %s %.4f  %6llu pages  %s\n", hood_flagged[i] ? "FLAG" : "    ", badness[i],
-                static_cast<unsigned long long>(hood_pages[i]), prefixes[i].c_str());
+                static_cast<unsigned long long>(hood_pages[i]),
+                r.read_strings(g + "/neighborhoods/prefix", i, 1).at(0).c_str());  // only the rows shown
   }
 
   const auto containment = r.read_f64(g + "/pages/containment");
-  const auto urls = r.read_strings(g + "/pages/url");
   const auto labeled = r.read_u32(g + "/pages/labeled");
   const auto chunks = r.read_u32(g + "/pages/chunks");
   const auto offsets = r.read_u64(g + "/pages/label_ids_offsets");
@@ -108,7 +107,8 @@ void print_detection(const output::ResultReader& r, std::size_t top) {
   std::printf("\nworst pages (matched chunks):\n");
   for (std::size_t k = 0; k < std::min(top, order.size()); ++k) {
     const std::size_t i = order[k];
-    std::printf("  %s %.3f  %u/%u  %s\n", flagged[i] ? "FLAG" : "    ", containment[i], labeled[i], chunks[i], urls[i].c_str());
+    std::printf("  %s %.3f  %u/%u  %s\n", flagged[i] ? "FLAG" : "    ", containment[i], labeled[i], chunks[i],
+                r.read_strings(g + "/pages/url", i, 1).at(0).c_str());
     const auto ids = r.read_u32(g + "/pages/label_ids", offsets[i], std::min<std::uint64_t>(offsets[i + 1] - offsets[i], 3));
     for (auto id : ids)
       std::printf("        label %u: \"%s\"\n", id, one_line(r.read_strings(g + "/labels/sample", id, 1).at(0), 90).c_str());

@@ -3,11 +3,9 @@
 
 #include <algorithm>
 #include <condition_variable>
-#include <cstring>
 #include <exception>
 #include <mutex>
 #include <numeric>
-#include <string>
 #include <thread>
 
 namespace crd::comm {

@@ -46,6 +46,12 @@ void prefer_shared_memory_pml() {
   if (std::getenv("OMPI_MCA_pml") == nullptr && single_node_open_mpi_job()) ::setenv("OMPI_MCA_pml", "ob1", 0);
 }
 
+// Bytes of a `count`-byte message that move in round `round` when messages go `piece` at a time.
+std::uint64_t slice(std::uint64_t count, std::uint64_t round, std::uint64_t piece) {
+  const std::uint64_t begin = round * piece;
+  return begin >= count ? 0 : std::min(piece, count - begin);
+}
+
 std::uint64_t total_of(std::span<const std::uint64_t> counts) {
   return std::accumulate(counts.begin(), counts.end(), std::uint64_t{0});
 }
@@ -213,15 +219,11 @@ void MpiTransport::alltoallv(std::span<const std::byte> send, std::span<const st
   std::uint64_t rounds = (longest + piece - 1) / piece;
   check(MPI_Allreduce(MPI_IN_PLACE, &rounds, 1, MPI_UINT64_T, MPI_MAX, comm_), "MPI_Allreduce");
 
-  auto slice = [piece](std::uint64_t count, std::uint64_t round) -> std::uint64_t {
-    std::uint64_t begin = round * piece;
-    return begin >= count ? 0 : std::min(piece, count - begin);
-  };
   std::vector<std::byte> send_stage, recv_stage;
   for (std::uint64_t r = 0; r < rounds; ++r) {
     std::uint64_t s_at = 0, r_at = 0;
     for (std::size_t i = 0; i < n; ++i) {
-      std::uint64_t s = slice(send_counts[i], r), q = slice(recv_counts[i], r);
+      std::uint64_t s = slice(send_counts[i], r, piece), q = slice(recv_counts[i], r, piece);
       sc[i] = to_int(s);
       sd[i] = to_int(s_at);
       rc[i] = to_int(q);
@@ -272,20 +274,16 @@ void MpiTransport::allgatherv(std::span<const std::byte> send, std::vector<std::
   const std::uint64_t piece = std::max<std::uint64_t>(1, max_message_bytes_ / n);
   const std::uint64_t longest = *std::max_element(counts.begin(), counts.end());
   const std::uint64_t rounds = (longest + piece - 1) / piece;
-  auto slice = [piece](std::uint64_t count, std::uint64_t round) -> std::uint64_t {
-    std::uint64_t begin = round * piece;
-    return begin >= count ? 0 : std::min(piece, count - begin);
-  };
   std::vector<std::byte> stage;
   for (std::uint64_t r = 0; r < rounds; ++r) {
     std::uint64_t at = 0;
     for (std::size_t i = 0; i < n; ++i) {
-      rc[i] = to_int(slice(counts[i], r));
+      rc[i] = to_int(slice(counts[i], r, piece));
       rd[i] = to_int(at);
       at += static_cast<std::uint64_t>(rc[i]);
     }
     stage.resize(at);
-    const std::uint64_t my_slice = slice(mine, r);
+    const std::uint64_t my_slice = slice(mine, r, piece);
     const std::byte* from = my_slice > 0 ? send.data() + r * piece : send.data();
     check(MPI_Allgatherv(from, to_int(my_slice), MPI_BYTE, stage.data(), rc.data(), rd.data(), MPI_BYTE, comm_),
           "MPI_Allgatherv");

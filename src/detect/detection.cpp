@@ -15,13 +15,10 @@ namespace {
 ExactMoments global_moments(comm::Transport& transport, const ExactMoments& local) {
   std::vector<std::uint64_t> words;
   local.encode(words);
-  std::vector<std::byte> all;
-  std::vector<std::uint64_t> counts;
-  transport.allgatherv(std::as_bytes(std::span<const std::uint64_t>(words)), all, counts);
+  const std::vector<std::uint64_t> all = transport.allgather_pods(std::span<const std::uint64_t>(words));
   ExactMoments merged;
-  const auto* w = reinterpret_cast<const std::uint64_t*>(all.data());
-  for (std::size_t r = 0; r < counts.size(); ++r)
-    merged.merge(ExactMoments::decode(std::span(w + ExactMoments::kWords * r, ExactMoments::kWords)));
+  for (std::size_t at = 0; at < all.size(); at += ExactMoments::kWords)
+    merged.merge(ExactMoments::decode(std::span(all).subspan(at, ExactMoments::kWords)));
   return merged;
 }
 

@@ -81,8 +81,7 @@ std::vector<NeighborhoodRow> aggregate_neighborhoods(comm::Transport& transport,
     w.pod(std::uint8_t{0}).str(run_prefix).pod(sum.depth).pod(sum.pages).pod(sum.chunks).pod(sum.labeled);
     w.pod(static_cast<std::uint64_t>(sum.containment_sum)).pod(static_cast<std::uint64_t>(sum.containment_sum >> 64));
     buckets.add(owner, w.bytes());
-    if (!run_labels.empty()) {
-      std::sort(run_labels.begin(), run_labels.end());
+    if (!run_labels.empty()) {  // distinct within the run; the owner merges runs and sorts
       w.clear();
       w.pod(std::uint8_t{1}).str(run_prefix).pod(static_cast<std::uint64_t>(run_labels.size()));
       for (auto id : run_labels) w.pod(id);

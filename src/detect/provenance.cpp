@@ -58,14 +58,8 @@ std::vector<LabelUse> label_provenance(comm::Transport& transport, const std::ve
   }
 
   // Every rank's first label id, to route a label id to its owner.
-  std::vector<std::uint64_t> firsts;
-  {
-    std::vector<std::byte> all;
-    std::vector<std::uint64_t> counts;
-    transport.allgatherv(std::as_bytes(std::span<const std::uint64_t>(&labels.first_id, 1)), all, counts);
-    firsts.resize(static_cast<std::size_t>(transport.size()));
-    std::memcpy(firsts.data(), all.data(), firsts.size() * sizeof(std::uint64_t));
-  }
+  const std::vector<std::uint64_t> firsts =
+      transport.allgather_pods(std::span<const std::uint64_t>(&labels.first_id, 1));
 
   shuffle::Buckets buckets(transport.size());
   shuffle::ByteWriter w;

@@ -19,8 +19,7 @@ std::vector<HistogramRow> build_histogram(comm::Transport& transport,
   shuffle::Buckets buckets(nranks);
   for (const auto& [occ, n] : local) {
     // Fibonacci hashing spreads small consecutive counts over ranks.
-    const auto dest = static_cast<int>(
-        (static_cast<crd::uint128>(occ * 0x9E3779B97F4A7C15ull) * static_cast<unsigned>(nranks)) >> 64);
+    const int dest = scale_to_rank(occ * 0x9E3779B97F4A7C15ull, nranks);
     buckets.add_pod(dest, HistogramRow{occ, n});
   }
   std::map<std::uint64_t, std::uint64_t> owned;

@@ -8,15 +8,14 @@
 namespace crd::discover {
 
 LocalTally::LocalTally(std::size_t sample_bytes) : sample_bytes_(sample_bytes) {
-  if (sample_bytes_ > (std::size_t{1} << kBlockBits) || sample_bytes_ >= (std::size_t{1} << (64 - kLengthShift)))
+  if (sample_bytes_ > kBlockBytes || sample_bytes_ >= (std::size_t{1} << (64 - kLengthShift)))
     throw std::invalid_argument("LocalTally: sample_bytes too large");
 }
 
 void LocalTally::keep_sample(std::string_view sample) {
-  constexpr std::size_t kBlock = std::size_t{1} << kBlockBits;
-  if (blocks_.empty() || block_used_ + sample.size() > kBlock) {
+  if (blocks_.empty() || block_used_ + sample.size() > kBlockBytes) {
     // new char[] leaves the block uninitialized: its pages are touched only as samples fill it.
-    blocks_.push_back(std::unique_ptr<char[]>(new char[kBlock]));
+    blocks_.push_back(std::unique_ptr<char[]>(new char[kBlockBytes]));
     block_used_ = 0;
   }
   std::memcpy(blocks_.back().get() + block_used_, sample.data(), sample.size());
@@ -49,10 +48,8 @@ std::uint32_t LocalTally::add(const Digest& digest, std::uint64_t length, std::s
 
 std::string_view LocalTally::sample(std::uint32_t id) const {
   if (sample_bytes_ == 0) return {};
-  const std::uint64_t at = sample_at_[id];
-  const std::uint64_t position = at & ((std::uint64_t{1} << kLengthShift) - 1);
-  const char* block = blocks_[static_cast<std::size_t>(position >> kBlockBits)].get();
-  return {block + (position & ((std::uint64_t{1} << kBlockBits) - 1)), static_cast<std::size_t>(at >> kLengthShift)};
+  const SampleSpot spot = unpack(sample_at_[id]);
+  return {blocks_[spot.block].get() + spot.offset, spot.length};
 }
 
 std::int64_t LocalTally::find(const Digest& digest) const {
@@ -63,7 +60,7 @@ std::int64_t LocalTally::find(const Digest& digest) const {
 std::size_t LocalTally::memory_bytes() const {
   return index_.memory_bytes() + digests_.capacity() * sizeof(Digest) +
          (counts_.capacity() + lengths_.capacity() + sample_at_.capacity()) * 8 + first_page_.capacity() * 4 +
-         (blocks_.empty() ? 0 : (blocks_.size() - 1) * (std::size_t{1} << kBlockBits) + block_used_);
+         (blocks_.empty() ? 0 : (blocks_.size() - 1) * kBlockBytes + block_used_);
 }
 
 void LocalTally::save(BinaryFileWriter& out) const {
@@ -75,10 +72,7 @@ void LocalTally::save(BinaryFileWriter& out) const {
   out.vec(first_page_);
   out.vec(sample_at_);
   out.pod(static_cast<std::uint64_t>(blocks_.size()));
-  for (std::size_t b = 0; b < blocks_.size(); ++b) {
-    const std::size_t used = b + 1 == blocks_.size() ? block_used_ : std::size_t{1} << kBlockBits;
-    out.str(std::string_view(blocks_[b].get(), used));
-  }
+  for (std::size_t b = 0; b < blocks_.size(); ++b) out.str(std::string_view(blocks_[b].get(), used_in(b)));
 }
 
 LocalTally LocalTally::load(BinaryFileReader& in) {
@@ -90,11 +84,10 @@ LocalTally LocalTally::load(BinaryFileReader& in) {
   t.first_page_ = in.vec<std::uint32_t>();
   t.sample_at_ = in.vec<std::uint64_t>();
   const auto blocks = in.pod<std::uint64_t>();
-  constexpr std::size_t kBlock = std::size_t{1} << kBlockBits;
   for (std::uint64_t b = 0; b < blocks; ++b) {
     const std::string block = in.str();
-    if (block.size() > kBlock) throw std::runtime_error("checkpoint corrupt (sample block too large)");
-    t.blocks_.push_back(std::unique_ptr<char[]>(new char[kBlock]));
+    if (block.size() > kBlockBytes) throw std::runtime_error("checkpoint corrupt (sample block too large)");
+    t.blocks_.push_back(std::unique_ptr<char[]>(new char[kBlockBytes]));
     std::memcpy(t.blocks_.back().get(), block.data(), block.size());
     t.block_used_ = block.size();
   }
@@ -103,11 +96,9 @@ LocalTally LocalTally::load(BinaryFileReader& in) {
       (t.sample_bytes_ > 0 && t.sample_at_.size() != n))
     throw std::runtime_error("checkpoint corrupt (tally columns differ in length)");
   for (const std::uint64_t at : t.sample_at_) {  // every sample must lie inside a loaded block
-    const std::uint64_t position = at & ((std::uint64_t{1} << kLengthShift) - 1);
-    const std::uint64_t block = position >> kBlockBits;
-    const std::uint64_t end = (position & (kBlock - 1)) + (at >> kLengthShift);
-    const std::uint64_t used = block + 1 == blocks ? t.block_used_ : kBlock;
-    if (block >= blocks || end > used) throw std::runtime_error("checkpoint corrupt (sample outside its block)");
+    const SampleSpot spot = unpack(at);
+    if (spot.block >= t.blocks_.size() || spot.offset + spot.length > t.used_in(spot.block))
+      throw std::runtime_error("checkpoint corrupt (sample outside its block)");
   }
   t.index_ = DigestMap<std::uint32_t>(n);
   for (std::uint32_t id = 0; id < n; ++id) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <numeric>
 
 #include "crd/shuffle/byte_codec.hpp"
 
@@ -23,13 +24,6 @@ std::array<std::byte, kCountRecord> encode_count(const Digest& d, std::uint64_t 
 
 }  // namespace
 
-std::size_t OwnerTally::memory_bytes() const {
-  std::size_t bytes = index.memory_bytes() + digests.capacity() * sizeof(Digest) +
-                      (counts.capacity() + lengths.capacity()) * 8;
-  for (const auto& r : reported_by) bytes += r.capacity() * 4;
-  return bytes;
-}
-
 OwnerTally exchange_counts(comm::Transport& transport, const LocalTally& local,
                            std::size_t round_bytes, ShuffleTotals& totals) {
   const int nranks = transport.size();
@@ -43,14 +37,8 @@ OwnerTally exchange_counts(comm::Transport& transport, const LocalTally& local,
   // Owners learn first how many records each rank will send (8 bytes per rank pair), so the
   // table and columns are sized once: growing them by doubling rehashed and copied them, and
   // touched fresh pages each time (a third of this exchange's time at one rank).
-  std::vector<std::byte> incoming_raw;
-  std::vector<std::uint64_t> incoming_bytes;
-  transport.alltoallv(std::as_bytes(std::span<const std::uint64_t>(per_owner)), std::vector<std::uint64_t>(n, 8),
-                      incoming_raw, incoming_bytes);
-  std::vector<std::uint64_t> incoming(n);
-  std::memcpy(incoming.data(), incoming_raw.data(), n * sizeof(std::uint64_t));
-  std::uint64_t incoming_total = 0;
-  for (std::uint64_t c : incoming) incoming_total += c;
+  const std::vector<std::uint64_t> incoming = transport.alltoall(per_owner);
+  const std::uint64_t incoming_total = std::accumulate(incoming.begin(), incoming.end(), std::uint64_t{0});
 
   shuffle::Buckets buckets(nranks);
   for (std::size_t d = 0; d < n; ++d) buckets.reserve(static_cast<int>(d), per_owner[d], kCountRecord);
@@ -92,10 +80,11 @@ OwnerTally exchange_counts(comm::Transport& transport, const LocalTally& local,
   std::size_t waiting = 0;
   totals.add(shuffle::exchange(transport, buckets, round_bytes,
                                [&](int source, std::span<const std::byte> rec) {
+    shuffle::ByteReader in(rec);  // encode_count's layout
     Received r{};
-    std::memcpy(r.digest.bytes.data(), rec.data(), sizeof(Digest));
-    std::memcpy(&r.count, rec.data() + sizeof(Digest), 8);
-    std::memcpy(&r.length, rec.data() + sizeof(Digest) + 8, 8);
+    r.digest = in.pod<Digest>();
+    r.count = in.pod<std::uint64_t>();
+    r.length = in.pod<std::uint64_t>();
     r.source = source;
     owned.index.prefetch(r.digest);
     if (waiting == kLag) {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "ascii.hpp"
 #include "http_payload.hpp"
 #include "record_scan.hpp"
 
@@ -23,16 +24,6 @@ bool all_digits(std::string_view s) {
   if (s.empty()) return false;
   for (char c : s) {
     if (c < '0' || c > '9') return false;
-  }
-  return true;
-}
-
-bool istarts_with(std::string_view s, std::string_view prefix) {
-  if (s.size() < prefix.size()) return false;
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    char c = s[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != prefix[i]) return false;
   }
   return true;
 }
@@ -66,12 +57,7 @@ bool parse_header(std::string_view line, int version, ArcHeader& h) {
   }
   h.content_type = f[n - after_url + 2];
   std::string_view len = f[n - 1];
-  h.length.reset();
-  if (all_digits(len) && len.size() <= 18) {
-    std::uint64_t v = 0;
-    for (char c : len) v = v * 10 + static_cast<std::uint64_t>(c - '0');
-    h.length = v;
-  }
+  h.length = parse_length(len);
   return true;
 }
 

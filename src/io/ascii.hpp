@@ -2,6 +2,7 @@
 // ASCII by specification, so no locale is involved.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -14,6 +15,20 @@ inline bool iequals(std::string_view a, std::string_view b) {
   for (std::size_t i = 0; i < a.size(); ++i)
     if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
   return true;
+}
+
+// True if s starts with `prefix` ignoring ASCII case in s; `prefix` must be lowercase.
+inline bool istarts_with(std::string_view s, std::string_view prefix) {
+  if (s.size() < prefix.size()) return false;
+  for (std::size_t i = 0; i < prefix.size(); ++i) {
+    if (ascii_lower(s[i]) != prefix[i]) return false;
+  }
+  return true;
+}
+
+// True if s ends with `suffix` ignoring ASCII case in s; `suffix` must be lowercase.
+inline bool iends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && istarts_with(s.substr(s.size() - suffix.size()), suffix);
 }
 
 // Strips spaces, tabs and CRs at both ends (header values; lines may end in "\r\r\n").

@@ -15,6 +15,7 @@ namespace {
 constexpr std::size_t kInputChunk = 1u << 20;   // compressed bytes per read()
 constexpr std::size_t kMinOutput = 1u << 20;    // decoded room made available per produce()
 constexpr std::size_t kInitialBuffer = 4u << 20;
+constexpr std::size_t kPeekBytes = 4u << 10;     // peek mode: input chunk, decoded room and buffer
 
 bool is_crc_message(const char* msg) {
   return msg != nullptr &&
@@ -30,12 +31,13 @@ ByteStream::~ByteStream() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-bool ByteStream::open(const std::string& path) {
+bool ByteStream::open(const std::string& path, bool peek) {
   fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd_ < 0) return false;
-  ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
-  in_buf_.resize(kInputChunk);
-  buf_.resize(kInitialBuffer);
+  if (!peek) ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+  in_buf_.resize(peek ? kPeekBytes : kInputChunk);
+  buf_.resize(peek ? kPeekBytes : kInitialBuffer);
+  min_output_ = peek ? kPeekBytes : kMinOutput;
   ensure_input(2);
   gzip_ = in_len_ >= 2 && in_buf_[0] == 0x1f && in_buf_[1] == 0x8b;
   if (gzip_) {
@@ -112,7 +114,7 @@ void ByteStream::set_break(std::string reason, std::uint64_t disk, bool damages)
 void ByteStream::make_room(std::size_t want) {
   std::size_t avail = available();
   if (avail == 0) begin_ = end_ = 0;
-  std::size_t need = std::max(want, avail + kMinOutput);
+  std::size_t need = std::max(want, avail + min_output_);
   if (buf_.size() - begin_ < need) {
     if (begin_ > 0) {
       std::memmove(buf_.data(), buf_.data() + begin_, avail);

@@ -27,9 +27,10 @@ class ByteStream {
   ByteStream(const ByteStream&) = delete;
   ByteStream& operator=(const ByteStream&) = delete;
 
-  // Opens a file and detects gzip by its first two bytes. False if it cannot be opened.
-  bool open(const std::string& path);
-  bool is_gzip() const { return gzip_; }
+  // Opens a file and detects gzip by its first two bytes. False if it cannot be opened. `peek`
+  // sizes the buffers for reading only the first few decoded bytes (a format sniff) rather than
+  // streaming the whole file; the bytes delivered are the same either way.
+  bool open(const std::string& path, bool peek = false);
 
   // Buffers at least n bytes unless a break or the end comes first; returns available().
   std::size_t fill(std::size_t n);
@@ -76,6 +77,7 @@ class ByteStream {
   StreamBreak break_;
 
   std::vector<char> buf_;  // decoded bytes [begin_, end_)
+  std::size_t min_output_ = 0;  // decoded room made available per produce()
   std::size_t begin_ = 0;
   std::size_t end_ = 0;
   std::uint64_t pos_ = 0;

@@ -7,23 +7,11 @@
 #include "ascii.hpp"
 
 namespace crd::io {
-using detail::ascii_lower;
+using detail::iends_with;
+using detail::istarts_with;
 namespace {
 
 constexpr std::size_t kSniffBytes = 1024;
-
-
-bool istarts_with(std::string_view s, std::string_view prefix) {
-  if (s.size() < prefix.size()) return false;
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    if (ascii_lower(s[i]) != prefix[i]) return false;
-  }
-  return true;
-}
-
-bool iends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && istarts_with(s.substr(s.size() - suffix.size()), suffix);
-}
 
 // A tag name must end where the prefix does ("<p>" or "<p class", not "<pre").
 bool starts_with_markup(std::string_view s) {

@@ -11,6 +11,7 @@
 #include <optional>
 #include <unordered_set>
 
+#include "ascii.hpp"
 #include "byte_stream.hpp"
 #include "crd/core/error.hpp"
 #include "crd/io/inputs.hpp"
@@ -23,26 +24,18 @@ namespace {
 
 constexpr int kMaxListDepth = 8;
 
-bool iends_with(std::string_view s, std::string_view suffix) {
-  if (s.size() < suffix.size()) return false;
-  for (std::size_t i = 0; i < suffix.size(); ++i) {
-    char c = s[s.size() - suffix.size() + i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != suffix[i]) return false;
-  }
-  return true;
-}
-
 std::optional<InputKind> kind_from_name(std::string_view path) {
+  using detail::iends_with;
   if (iends_with(path, ".warc") || iends_with(path, ".warc.gz")) return InputKind::Warc;
   if (iends_with(path, ".arc") || iends_with(path, ".arc.gz")) return InputKind::Arc;
   return std::nullopt;
 }
 
-// Files named otherwise but holding an archive (gzipped or not) are still read as archives.
+// Files named otherwise but holding an archive (gzipped or not) are still read as archives. Only
+// the first decoded bytes are looked at, so the stream is opened with small buffers.
 InputKind sniff_kind(const std::string& path) {
   detail::ByteStream in;
-  if (!in.open(path)) return InputKind::PlainFile;
+  if (!in.open(path, /*peek=*/true)) return InputKind::PlainFile;
   std::string_view head(in.data(), in.fill(16));
   if (detail::looks_like_warc(head)) return InputKind::Warc;
   if (detail::looks_like_arc(head)) return InputKind::Arc;
@@ -86,17 +79,16 @@ class Expander {
   }
 
   void add_path(const std::string& path) {
-    std::error_code ec;
-    fs::file_status st = fs::status(path, ec);  // follows a symlink given directly
-    if (ec || !fs::exists(st)) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {  // follows a symlink given directly
       counters_.add("skipped.input.missing");
       return;
     }
-    if (fs::is_directory(st)) {
+    if (S_ISDIR(st.st_mode)) {
       walk(path);
-    } else if (fs::is_regular_file(st)) {
+    } else if (S_ISREG(st.st_mode)) {
       auto kind = kind_from_name(path);
-      add_file(path, path, kind ? *kind : sniff_kind(path));
+      add_file(path, path, kind ? *kind : sniff_kind(path), static_cast<std::uint64_t>(st.st_size));
     } else {
       counters_.add("skipped.input.not_regular");
     }
@@ -197,15 +189,11 @@ class Expander {
     }
   }
 
-  void add_file(const std::string& path, const std::string& url, InputKind kind) {
+  // A file given directly, of the size its one stat found.
+  void add_file(const std::string& path, const std::string& url, InputKind kind, std::uint64_t size) {
     std::error_code ec;
     fs::path abs = fs::absolute(path, ec);
     std::string key = (ec ? fs::path(path) : abs).lexically_normal().string();
-    const std::uint64_t size = fs::file_size(path, ec);
-    if (ec) {
-      counters_.add("skipped.input.unreadable");
-      return;
-    }
     add_file(path, url, kind, std::move(key), size);
   }
 
@@ -241,12 +229,13 @@ void stat_sizes(std::span<InputFile> files, Counters& counters) {
   for (InputFile& f : files) {
     if (f.size != kSizeUnknown) continue;
     const std::size_t slash = f.path.rfind('/');
-    const std::string dir = slash == std::string::npos ? std::string(".") : f.path.substr(0, slash + 1);
+    const std::string_view dir =
+        slash == std::string::npos ? std::string_view(".") : std::string_view(f.path).substr(0, slash + 1);
     const char* name = f.path.c_str() + (slash == std::string::npos ? 0 : slash + 1);
     if (dfd < 0 || dir != open_dir) {
       if (dfd >= 0) ::close(dfd);
-      dfd = ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
       open_dir = dir;
+      dfd = ::open(open_dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
     }
     struct stat st {};
     if (dfd < 0 || ::fstatat(dfd, name, &st, 0) != 0) {

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "ascii.hpp"
@@ -60,6 +59,12 @@ void parse_media_type(std::string_view value, std::string& type, std::string& ch
 
 bool looks_like_http_response(std::string_view block) { return block.substr(0, 5) == "HTTP/"; }
 
+namespace {
+
+enum class ChunkedResult { Ok, NotChunked, Bad, TooLarge };
+
+// Undoes chunked transfer encoding. NotChunked: the first line is no chunk size at all (many
+// recorders store the body de-chunked but keep the header); Bad: a chunk stream that breaks.
 ChunkedResult decode_chunked(std::string_view in, std::uint64_t max_bytes, std::string& out) {
   out.clear();
   std::size_t pos = 0;
@@ -90,6 +95,9 @@ ChunkedResult decode_chunked(std::string_view in, std::uint64_t max_bytes, std::
   }
 }
 
+enum class Compression { Gzip, Deflate };
+
+// Inflates a gzip (one or more members), zlib or raw deflate body; false if it does not inflate.
 bool inflate_body(std::string_view in, Compression kind, std::uint64_t max_bytes, std::string& out,
                   bool& too_large) {
   out.clear();
@@ -148,6 +156,8 @@ bool inflate_body(std::string_view in, Compression kind, std::uint64_t max_bytes
   }
   return false;
 }
+
+}  // namespace
 
 PayloadOutcome decode_http_response(std::string_view block, std::uint64_t max_bytes, Document& doc,
                                     std::string_view* note) {

@@ -31,14 +31,4 @@ bool looks_like_http_response(std::string_view block);
 PayloadOutcome decode_http_response(std::string_view block, std::uint64_t max_bytes, Document& doc,
                                     std::string_view* note = nullptr);
 
-enum class ChunkedResult { Ok, NotChunked, Bad, TooLarge };
-// Undoes chunked transfer encoding. NotChunked: the first line is no chunk size at all (many
-// recorders store the body de-chunked but keep the header); Bad: a chunk stream that breaks.
-ChunkedResult decode_chunked(std::string_view in, std::uint64_t max_bytes, std::string& out);
-
-// Inflates a gzip (one or more members), zlib or raw deflate body; false if it does not inflate.
-enum class Compression { Gzip, Deflate };
-bool inflate_body(std::string_view in, Compression kind, std::uint64_t max_bytes, std::string& out,
-                  bool& too_large);
-
 }  // namespace crd::io::detail

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string_view>
 
 #include "byte_stream.hpp"
@@ -56,6 +58,17 @@ inline std::size_t find_line(ByteStream& in, std::size_t limit) {
     if (avail < want || want >= limit) return 0;
     want *= 2;
   }
+}
+
+// A decimal record length: 1 to 18 digits (no sign, no spaces), so it cannot overflow.
+inline std::optional<std::uint64_t> parse_length(std::string_view v) {
+  if (v.empty() || v.size() > 18) return std::nullopt;
+  std::uint64_t n = 0;
+  for (char c : v) {
+    if (c < '0' || c > '9') return std::nullopt;
+    n = n * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  return n;
 }
 
 inline std::string_view chomp(std::string_view line) {

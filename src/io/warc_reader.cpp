@@ -24,17 +24,6 @@ struct WarcHeader {
   std::string_view content_type;
 };
 
-
-std::optional<std::uint64_t> parse_length(std::string_view v) {
-  if (v.empty() || v.size() > 18) return std::nullopt;
-  std::uint64_t n = 0;
-  for (char c : v) {
-    if (c < '0' || c > '9') return std::nullopt;
-    n = n * 10 + static_cast<std::uint64_t>(c - '0');
-  }
-  return n;
-}
-
 WarcHeader parse_header(std::string_view text) {
   WarcHeader h;
   std::size_t pos = text.find('\n');  // the version line

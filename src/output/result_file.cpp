@@ -21,15 +21,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Rank 0's choice, shared with every rank (allgatherv where only rank 0 contributes).
-std::string from_rank0(comm::Transport& transport, const std::string& value) {
-  std::vector<std::byte> all;
-  std::vector<std::uint64_t> counts;
-  const auto bytes = std::as_bytes(std::span<const char>(value.data(), value.size()));
-  transport.allgatherv(transport.rank() == 0 ? bytes : bytes.first(0), all, counts);
-  return std::string(reinterpret_cast<const char*>(all.data()), all.size());
-}
-
 // A hidden, unguessable name in the final file's directory, so rename() stays on one file system.
 std::string temporary_name_for(const std::string& final_path) {
   const fs::path p(final_path);
@@ -97,7 +88,7 @@ ResultFile::ResultFile(comm::MpiTransport& transport, std::string final_path)
   }
   error = first_error(transport, error);
   if (!error.empty()) throw FatalError("cannot create result file " + im.final_path + ": " + error);
-  im.temp_path = from_rank0(transport, im.temp_path);
+  im.temp_path = transport.from_rank0(im.temp_path);
   // Every rank knows the temporary: whichever rank aborts the job removes it before MPI_Abort.
   comm::set_abort_cleanup(im.temp_path);
 

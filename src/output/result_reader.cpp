@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "crd/core/error.hpp"
+#include "hdf5_handle.hpp"
 #include "crd/core/version.hpp"
 
 namespace crd::output {
@@ -16,23 +17,6 @@ struct ResultReader::Impl {
 };
 
 namespace {
-
-// Closes an HDF5 handle on scope exit.
-class Handle {
- public:
-  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
-  ~Handle() {
-    if (id_ >= 0) close_(id_);
-  }
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  hid_t get() const { return id_; }
-  bool ok() const { return id_ >= 0; }
-
- private:
-  hid_t id_;
-  herr_t (*close_)(hid_t);
-};
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) {
   throw FatalError("cannot read '" + path + "': " + what);
@@ -65,14 +49,14 @@ Selection select_rows(hid_t space, std::uint64_t first, std::uint64_t count, con
 template <class T>
 std::vector<T> read_numeric(hid_t file, const std::string& path, const std::string& dataset, hid_t mem_type,
                             std::uint64_t first, std::uint64_t count) {
-  Handle d(H5Dopen2(file, dataset.c_str(), H5P_DEFAULT), H5Dclose);
-  if (!d.ok()) fail(path, "no dataset " + dataset);
-  Handle space(H5Dget_space(d.get()), H5Sclose);
+  Hid d(H5Dopen2(file, dataset.c_str(), H5P_DEFAULT));
+  if (!d.valid()) fail(path, "no dataset " + dataset);
+  Hid space(H5Dget_space(d.get()));
   const Selection sel = select_rows(space.get(), first, count, path, dataset);
   std::vector<T> out(sel.count * sel.width);
   if (out.empty()) return out;
   hsize_t mem_dims[1] = {out.size()};
-  Handle mem(H5Screate_simple(1, mem_dims, nullptr), H5Sclose);
+  Hid mem(H5Screate_simple(1, mem_dims, nullptr));
   if (H5Dread(d.get(), mem_type, mem.get(), space.get(), H5P_DEFAULT, out.data()) < 0)
     fail(path, "reading " + dataset + " failed");
   return out;
@@ -114,9 +98,9 @@ bool ResultReader::has(const std::string& object) const {
 }
 
 std::uint64_t ResultReader::rows(const std::string& dataset) const {
-  Handle d(H5Dopen2(impl_->file, dataset.c_str(), H5P_DEFAULT), H5Dclose);
-  if (!d.ok()) fail(impl_->path, "no dataset " + dataset);
-  Handle space(H5Dget_space(d.get()), H5Sclose);
+  Hid d(H5Dopen2(impl_->file, dataset.c_str(), H5P_DEFAULT));
+  if (!d.valid()) fail(impl_->path, "no dataset " + dataset);
+  Hid space(H5Dget_space(d.get()));
   hsize_t dims[2] = {0, 0};
   H5Sget_simple_extent_dims(space.get(), dims, nullptr);
   return dims[0];
@@ -139,22 +123,22 @@ std::vector<std::uint8_t> ResultReader::read_matrix(const std::string& ds, std::
 }
 
 std::vector<std::string> ResultReader::read_strings(const std::string& ds, std::uint64_t first, std::uint64_t count) const {
-  Handle d(H5Dopen2(impl_->file, ds.c_str(), H5P_DEFAULT), H5Dclose);
-  if (!d.ok()) fail(impl_->path, "no dataset " + ds);
-  Handle type(H5Dget_type(d.get()), H5Tclose);
+  Hid d(H5Dopen2(impl_->file, ds.c_str(), H5P_DEFAULT));
+  if (!d.valid()) fail(impl_->path, "no dataset " + ds);
+  Hid type(H5Dget_type(d.get()));
   if (H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) > 0)
     fail(impl_->path, ds + " is not a fixed-length string dataset");
   const std::size_t width = H5Tget_size(type.get());
-  Handle space(H5Dget_space(d.get()), H5Sclose);
+  Hid space(H5Dget_space(d.get()));
   const Selection sel = select_rows(space.get(), first, count, impl_->path, ds);
   std::vector<std::string> out;
   if (sel.count == 0) return out;
   std::vector<char> buf(sel.count * width);
   // The memory type copies the file's (HDF5 does not convert between ASCII and UTF-8 sets).
-  Handle mem_type(H5Tcopy(type.get()), H5Tclose);
+  Hid mem_type(H5Tcopy(type.get()));
   H5Tset_strpad(mem_type.get(), H5T_STR_NULLPAD);
   hsize_t mem_dims[1] = {sel.count};
-  Handle mem(H5Screate_simple(1, mem_dims, nullptr), H5Sclose);
+  Hid mem(H5Screate_simple(1, mem_dims, nullptr));
   if (H5Dread(d.get(), mem_type.get(), mem.get(), space.get(), H5P_DEFAULT, buf.data()) < 0)
     fail(impl_->path, "reading " + ds + " failed");
   out.reserve(sel.count);
@@ -170,13 +154,13 @@ bool ResultReader::has_attribute(const std::string& object, const std::string& n
 }
 
 std::string ResultReader::attribute_string(const std::string& object, const std::string& name) const {
-  Handle a(H5Aopen_by_name(impl_->file, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
-  if (!a.ok()) fail(impl_->path, "no attribute " + object + "@" + name);
-  Handle type(H5Aget_type(a.get()), H5Tclose);
+  Hid a(H5Aopen_by_name(impl_->file, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT));
+  if (!a.valid()) fail(impl_->path, "no attribute " + object + "@" + name);
+  Hid type(H5Aget_type(a.get()));
   if (H5Tget_class(type.get()) != H5T_STRING) fail(impl_->path, object + "@" + name + " is not a string");
   if (H5Tis_variable_str(type.get()) > 0) {
     char* value = nullptr;
-    Handle mem_type(H5Tcopy(type.get()), H5Tclose);
+    Hid mem_type(H5Tcopy(type.get()));
     if (H5Aread(a.get(), mem_type.get(), &value) < 0 || value == nullptr) fail(impl_->path, "reading " + name);
     std::string out(value);
     H5free_memory(value);
@@ -184,7 +168,7 @@ std::string ResultReader::attribute_string(const std::string& object, const std:
   }
   const std::size_t width = H5Tget_size(type.get());
   std::string buf(width, '\0');
-  Handle mem_type(H5Tcopy(type.get()), H5Tclose);
+  Hid mem_type(H5Tcopy(type.get()));
   H5Tset_strpad(mem_type.get(), H5T_STR_NULLPAD);
   if (H5Aread(a.get(), mem_type.get(), buf.data()) < 0) fail(impl_->path, "reading " + name);
   buf.resize(std::find(buf.begin(), buf.end(), '\0') - buf.begin());
@@ -192,16 +176,16 @@ std::string ResultReader::attribute_string(const std::string& object, const std:
 }
 
 double ResultReader::attribute_double(const std::string& object, const std::string& name) const {
-  Handle a(H5Aopen_by_name(impl_->file, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
-  if (!a.ok()) fail(impl_->path, "no attribute " + object + "@" + name);
+  Hid a(H5Aopen_by_name(impl_->file, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT));
+  if (!a.valid()) fail(impl_->path, "no attribute " + object + "@" + name);
   double v = 0;
   if (H5Aread(a.get(), H5T_NATIVE_DOUBLE, &v) < 0) fail(impl_->path, object + "@" + name + " is not numeric");
   return v;
 }
 
 std::uint64_t ResultReader::attribute_u64(const std::string& object, const std::string& name) const {
-  Handle a(H5Aopen_by_name(impl_->file, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
-  if (!a.ok()) fail(impl_->path, "no attribute " + object + "@" + name);
+  Hid a(H5Aopen_by_name(impl_->file, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT));
+  if (!a.valid()) fail(impl_->path, "no attribute " + object + "@" + name);
   std::uint64_t v = 0;
   if (H5Aread(a.get(), H5T_NATIVE_UINT64, &v) < 0) fail(impl_->path, object + "@" + name + " is not numeric");
   return v;

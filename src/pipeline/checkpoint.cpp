@@ -52,7 +52,7 @@ bool Checkpoints::load(const std::string& phase, const std::function<void(Binary
 
 bool Checkpoints::load_agreed(const std::string& phase, const std::function<void(BinaryFileReader&)>& read) {
   if (!enabled()) return false;
-  return transport_.all_ok(load(phase, read)) && resume_;
+  return transport_.all_ok(load(phase, read));  // load is false unless resuming
 }
 
 void Checkpoints::save(const std::string& phase, const std::function<void(BinaryFileWriter&)>& write) {

@@ -42,7 +42,7 @@ void detect_and_write(output::ResultFile& file, comm::MpiTransport& transport, c
   }
   fault_point("after_detect", transport.rank());
   timer.start("write");
-  write_detection(file, result, labels, label_total, detect_options, join_mode);
+  write_detection(file, std::move(result), labels, label_total, detect_options, join_mode);
 }
 
 }  // namespace

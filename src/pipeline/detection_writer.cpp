@@ -16,20 +16,20 @@ detect::DetectOptions to_detect_options(const DetectPipelineOptions& o) {
 
 namespace {
 
-void write_pages(output::ResultFile& file, const std::vector<detect::PageRow>& pages) {
+void write_pages(output::ResultFile& file, std::vector<detect::PageRow>& pages) {
   std::vector<std::string> urls;
   std::vector<std::uint32_t> chunks, labeled;
   std::vector<double> containment;
   std::vector<std::uint8_t> flagged;
   std::vector<std::vector<std::uint32_t>> positions, label_ids;
-  for (const auto& p : pages) {
-    urls.push_back(p.url);
+  for (auto& p : pages) {  // the rows are done with: their strings and vectors move
+    urls.push_back(std::move(p.url));
     chunks.push_back(p.chunks);
     labeled.push_back(p.labeled);
     containment.push_back(p.containment);
     flagged.push_back(p.flagged);
-    positions.push_back(p.positions);
-    label_ids.push_back(p.label_ids);
+    positions.push_back(std::move(p.positions));
+    label_ids.push_back(std::move(p.label_ids));
   }
   const std::string g = "/detection/pages";
   file.create_group(g);
@@ -42,14 +42,14 @@ void write_pages(output::ResultFile& file, const std::vector<detect::PageRow>& p
   file.write_ragged(g + "/label_ids", label_ids);
 }
 
-void write_neighborhoods(output::ResultFile& file, const std::vector<detect::NeighborhoodRow>& rows) {
+void write_neighborhoods(output::ResultFile& file, std::vector<detect::NeighborhoodRow>& rows) {
   std::vector<std::string> prefix;
   std::vector<std::uint32_t> depth;
   std::vector<std::uint64_t> pages, chunks, labeled;
   std::vector<double> badness;
   std::vector<std::uint8_t> flagged;
-  for (const auto& n : rows) {
-    prefix.push_back(n.prefix);
+  for (auto& n : rows) {
+    prefix.push_back(std::move(n.prefix));
     depth.push_back(n.depth);
     pages.push_back(n.pages);
     chunks.push_back(n.chunks);
@@ -102,7 +102,7 @@ void write_labels(output::ResultFile& file, const detect::LabelSlice& labels,
 
 }  // namespace
 
-void write_detection(output::ResultFile& file, const detect::DetectionResult& result,
+void write_detection(output::ResultFile& file, detect::DetectionResult&& result,
                      const detect::LabelSlice& labels, std::uint64_t label_total,
                      const detect::DetectOptions& options, const std::string& join_mode) {
   const auto& s = result.stats;

@@ -9,22 +9,25 @@
 namespace crd::pipeline {
 
 void write_labeled_table(output::ResultFile& file, const std::string& table_group,
-                         const std::string& histogram_group, const discover::TallyDiscovery& result,
+                         const std::string& histogram_group, discover::TallyDiscovery& result,
                          bool with_samples, std::uint64_t min_length) {
-  const auto& t = result.table;
+  auto& t = result.table;
   std::vector<std::uint8_t> hashes;
   std::vector<std::uint64_t> counts;
   std::vector<std::uint64_t> lengths64;
   std::vector<std::uint32_t> lengths32;
   std::vector<std::string> samples;
   std::vector<std::string> urls;
-  for (const auto& row : t.rows) {
+  for (auto& row : t.rows) {  // the rows are done with: their strings move
     hashes.insert(hashes.end(), row.hash.bytes.begin(), row.hash.bytes.end());
     counts.push_back(row.count);
-    lengths64.push_back(row.length);
-    lengths32.push_back(static_cast<std::uint32_t>(row.length));
-    samples.push_back(row.sample);
-    urls.push_back(row.sample_url);
+    if (with_samples) {
+      lengths32.push_back(static_cast<std::uint32_t>(row.length));
+      samples.push_back(std::move(row.sample));
+    } else {
+      lengths64.push_back(row.length);
+    }
+    urls.push_back(std::move(row.sample_url));
   }
   file.create_group(table_group);
   file.write_matrix(table_group + "/hash", hashes, 20);

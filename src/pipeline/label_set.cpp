@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <memory>
-#include <numeric>
 
 #include "crd/core/error.hpp"
 #include "crd/output/result_reader.hpp"

@@ -23,11 +23,15 @@ std::string gib(std::uint64_t bytes) {
 MemoryBudget::MemoryBudget(std::uint64_t budget, std::uint64_t round_bytes, int rank, int nranks)
     : budget_(budget), round_bytes_(round_bytes), rank_(rank), nranks_(nranks) {}
 
+std::uint64_t MemoryBudget::tables_bytes_without_keys(const discover::ScannedShard& shard) {
+  return shard.chunks.memory_bytes() + shard.files.memory_bytes() +
+         shard.page_chunk_ids.capacity() * sizeof(std::uint32_t) + shard.page_offsets.capacity() * sizeof(std::uint64_t);
+}
+
 std::uint64_t MemoryBudget::tables_bytes(const discover::ScannedShard& shard) {
   std::uint64_t keys_bytes = 0;
-  for (const auto& k : shard.keys) keys_bytes += sizeof(std::string) + k.capacity();
-  return shard.chunks.memory_bytes() + shard.files.memory_bytes() + keys_bytes +
-         shard.page_chunk_ids.capacity() * sizeof(std::uint32_t) + shard.page_offsets.capacity() * sizeof(std::uint64_t);
+  for (const auto& k : shard.keys) keys_bytes += key_bytes(k);
+  return tables_bytes_without_keys(shard) + keys_bytes;
 }
 
 void MemoryBudget::check_fixed() const {
@@ -39,7 +43,8 @@ void MemoryBudget::check_fixed() const {
 
 bool MemoryBudget::scan_fits(const discover::ScannedShard& shard, std::uint64_t shard_done, std::uint64_t shard_total) {
   if (budget_ == 0) return true;
-  const std::uint64_t tables = tables_bytes(shard);
+  for (; keys_counted_ < shard.keys.size(); ++keys_counted_) keys_bytes_ += key_bytes(shard.keys[keys_counted_]);
+  const std::uint64_t tables = tables_bytes_without_keys(shard) + keys_bytes_;
   if (tables + fixed_bytes() <= budget_) return true;
   // Tables grow at most linearly with the bytes read: extrapolate them to the whole shard.
   projected_ = fixed_bytes() + static_cast<std::uint64_t>(static_cast<double>(tables) * static_cast<double>(shard_total) /

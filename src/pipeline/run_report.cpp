@@ -123,13 +123,7 @@ void write_run_report(output::ResultFile& file, comm::Transport& transport, cons
                       const Counters& global_counters, const Counters& resources, const PhaseTimer& timer,
                       const std::vector<io::ReadError>& local_errors) {
   // Every rank computes the same timestamp string only if clocks agree to the second; take rank 0's.
-  std::string created = transport.rank() == 0 ? utc_now() : std::string();
-  {
-    std::vector<std::byte> all;
-    std::vector<std::uint64_t> counts;
-    transport.allgatherv(std::as_bytes(std::span<const char>(created.data(), created.size())), all, counts);
-    created.assign(reinterpret_cast<const char*>(all.data()), static_cast<std::size_t>(counts[0]));
-  }
+  const std::string created = transport.from_rank0(transport.rank() == 0 ? utc_now() : std::string());
   file.set_attribute("/", "crd_version", version());
   file.set_attribute("/", "schema_version", static_cast<std::int64_t>(kSchemaVersion));
   file.set_attribute("/", "command", info.command);

@@ -46,10 +46,10 @@ std::vector<io::InputFile> expand_everywhere(comm::Transport& transport, const s
       w.pod(std::uint8_t{0}).str(e.what());
     }
   }
-  std::vector<std::byte> all;
-  std::vector<std::uint64_t> counts;
-  transport.allgatherv(w.bytes(), all, counts);
-  shuffle::ByteReader r(std::span<const std::byte>(all).first(static_cast<std::size_t>(counts[0])));
+  const auto bytes = w.bytes();
+  const std::string listed = transport.from_rank0(
+      std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  shuffle::ByteReader r(std::as_bytes(std::span<const char>(listed.data(), listed.size())));
   if (r.pod<std::uint8_t>() == 0) throw UsageError(std::string(r.str()));
   std::vector<io::InputFile> files(static_cast<std::size_t>(r.pod<std::uint64_t>()));
   for (auto& f : files) {
@@ -61,15 +61,14 @@ std::vector<io::InputFile> expand_everywhere(comm::Transport& transport, const s
 
   const auto n = static_cast<std::uint64_t>(files.size());
   const auto nranks = static_cast<std::uint64_t>(transport.size());
-  const auto slice_begin = [&](std::uint64_t rank) { return static_cast<std::size_t>(n * rank / nranks); };
-  const std::size_t begin = slice_begin(static_cast<std::uint64_t>(transport.rank()));
-  const std::size_t end = slice_begin(static_cast<std::uint64_t>(transport.rank()) + 1);
-  io::stat_sizes(std::span<io::InputFile>(files).subspan(begin, end - begin), counters);
-  shuffle::ByteWriter sizes;
-  for (std::size_t i = begin; i < end; ++i) sizes.pod(files[i].size);
-  transport.allgatherv(sizes.bytes(), all, counts);
-  shuffle::ByteReader sr(all);
-  for (auto& f : files) f.size = sr.pod<std::uint64_t>();  // slices arrive in rank order
+  const auto rank = static_cast<std::uint64_t>(transport.rank());
+  const std::span<io::InputFile> mine =
+      std::span<io::InputFile>(files).subspan(n * rank / nranks, n * (rank + 1) / nranks - n * rank / nranks);
+  io::stat_sizes(mine, counters);
+  std::vector<std::uint64_t> my_sizes;
+  for (const auto& f : mine) my_sizes.push_back(f.size);
+  const auto sizes = transport.allgather_pods(std::span<const std::uint64_t>(my_sizes));  // in rank order
+  for (std::size_t i = 0; i < files.size(); ++i) files[i].size = sizes[i];
   io::drop_unsized(files);
   io::require_inputs(files, inputs);
   return files;

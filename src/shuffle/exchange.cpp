@@ -20,6 +20,12 @@ struct BucketsAccess {
 
 namespace {
 
+std::size_t varint_size(std::uint64_t v) {
+  std::size_t n = 1;
+  for (; v >= 0x80; v >>= 7) ++n;
+  return n;
+}
+
 void put_varint(std::vector<std::byte>& out, std::uint64_t v) {
   while (v >= 0x80) {
     out.push_back(static_cast<std::byte>((v & 0x7f) | 0x80));
@@ -52,7 +58,7 @@ std::size_t framed_size(std::span<const std::byte> in, std::size_t at, std::uint
 // record per non-empty destination, then leftover budget to whoever still has records.
 std::vector<std::uint64_t> plan_round(const std::vector<std::vector<std::byte>>& data,
                                       std::vector<std::size_t>& cursor, std::size_t round_bytes,
-                                      std::uint64_t& payload_out, std::uint64_t& records_out) {
+                                      std::uint64_t& payload_out) {
   const std::size_t n = data.size();
   std::vector<std::uint64_t> take(n, 0);
   const std::size_t share = std::max<std::size_t>(1, round_bytes / n);
@@ -69,7 +75,6 @@ std::vector<std::uint64_t> plan_round(const std::vector<std::vector<std::byte>>&
       cursor[d] += sz;
       used += sz;
       payload_out += payload;
-      ++records_out;
     }
   };
   for (std::size_t d = 0; d < n; ++d) grab(d, share, true);
@@ -98,10 +103,8 @@ void Buckets::add(int dest, std::span<const std::byte> record) {
 void Buckets::reserve(int dest, std::size_t records, std::size_t record_bytes) {
   if (dest < 0 || dest >= nranks())
     throw std::out_of_range("Buckets::reserve: destination " + std::to_string(dest) + " out of range");
-  std::size_t frame = 1;
-  for (std::size_t v = record_bytes; v >= 0x80; v >>= 7) ++frame;
   auto& buf = data_[static_cast<std::size_t>(dest)];
-  buf.reserve(buf.size() + records * (frame + record_bytes));
+  buf.reserve(buf.size() + records * (varint_size(record_bytes) + record_bytes));
 }
 
 std::uint64_t Buckets::bytes() const { return payload_bytes_; }
@@ -127,13 +130,11 @@ ExchangeStats exchange(comm::Transport& transport, Buckets& buckets, std::size_t
   std::vector<std::uint64_t> recv_counts;
   // Every rank joins every round, even with nothing left, until all agree that all is sent.
   while (!transport.all_ok(all_sent())) {
-    std::vector<std::size_t> start = cursor;
-    std::uint64_t records = 0;
-    const auto take = plan_round(data, cursor, round_bytes, stats.bytes_sent, records);
+    const auto take = plan_round(data, cursor, round_bytes, stats.bytes_sent);
     send.clear();
-    for (std::size_t d = 0; d < n; ++d)
-      send.insert(send.end(), data[d].begin() + static_cast<long>(start[d]),
-                  data[d].begin() + static_cast<long>(start[d] + take[d]));
+    for (std::size_t d = 0; d < n; ++d)  // this round's slice ends at the advanced cursor
+      send.insert(send.end(), data[d].begin() + static_cast<long>(cursor[d] - take[d]),
+                  data[d].begin() + static_cast<long>(cursor[d]));
     transport.alltoallv(send, take, recv, recv_counts);
     ++stats.rounds;
 

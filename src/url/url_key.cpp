@@ -1,6 +1,7 @@
 // URL keys: "host/path…" with everything that does not name the content dropped (paper §4.4).
 #include "crd/url/url_key.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace crd::url {

@@ -5,45 +5,23 @@
 import glob
 import gzip
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
+import crd_integ as ci  # noqa: E402  (exits 77 without h5py)
 import make_corpus  # noqa: E402
 
-try:
-    import h5py
-except ImportError:  # the CI image has python3-h5py; anything else skips (exit 77)
-    print("SKIP: h5py is not importable by", sys.executable)
-    sys.exit(77)
-
+h5py = ci.h5py
 MAX_RECORD_BYTES = 6 << 20
 NRANKS = 2
 
 
-def crd_binary():
-    path = os.environ.get("CRD_BINARY", "")
-    if not path or not os.access(path, os.X_OK):
-        print("SKIP: CRD_BINARY is not set or not executable (run through ctest)")
-        sys.exit(77)
-    return path
-
-
-def mpi_prefix(n):
-    mpiexec = os.environ.get("MPIEXEC") or shutil.which("mpirun")
-    if not mpiexec:
-        print("SKIP: no mpirun")
-        sys.exit(77)
-    return [mpiexec, "--allow-run-as-root", "--oversubscribe", "-np", str(n)]
-
-
 def run(args, nranks=None, timeout=900):
-    cmd = (mpi_prefix(nranks) if nranks else []) + [crd_binary()] + args
-    return subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout)
+    """crd (under mpirun when nranks is given), unchecked: the CompletedProcess, text mode."""
+    return ci.run_crd(args, nranks=nranks, check=False, timeout=timeout)
 
 
 def strings(column):
@@ -63,18 +41,18 @@ def read_run(path):
 class HostileCorpus(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="crd-hostile-")
-        cls.corpus = make_corpus.build(os.path.join(cls.tmp, "corpus"), MAX_RECORD_BYTES)
+        cls.tmp = ci.TempDir("hostile")
+        cls.corpus = make_corpus.build(cls.tmp("corpus"), MAX_RECORD_BYTES)
         cls.results = {}
         for chunker in ("scan", "dom"):
-            out = os.path.join(cls.tmp, chunker + ".h5")
+            out = cls.tmp(chunker + ".h5")
             p = run(["run", cls.corpus.root, "-o", out, "--chunker", chunker, "--chunk-threshold", "0",
                      "--max-record-bytes", str(MAX_RECORD_BYTES), "--progress-interval", "0"], nranks=NRANKS)
             cls.results[chunker] = (p, out)
 
     @classmethod
     def tearDownClass(cls):
-        shutil.rmtree(cls.tmp, ignore_errors=True)
+        cls.tmp.cleanup()
 
     def result(self, chunker):
         p, out = self.results[chunker]
@@ -129,22 +107,22 @@ class HostileCorpus(unittest.TestCase):
         self.assertIn("日本語のテキスト", samples)
 
     def test_no_temporaries_left(self):
-        self.assertEqual(glob.glob(os.path.join(self.tmp, "*.tmp-*")), [])
+        self.assertEqual(glob.glob(self.tmp("*.tmp-*")), [])
 
 
 class UsageErrors(unittest.TestCase):
     """Each usage error: exit status ≠ 0, exactly one line on stderr, no output file."""
 
     def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="crd-usage-")
-        self.out = os.path.join(self.tmp, "out.h5")
-        self.page = os.path.join(self.tmp, "site")
+        self.tmp = ci.TempDir("usage")
+        self.out = self.tmp("out.h5")
+        self.page = self.tmp("site")
         os.makedirs(self.page)
         with open(os.path.join(self.page, "index.html"), "wb") as f:
             f.write(make_corpus.GOOD_PAGE)
 
     def tearDown(self):
-        shutil.rmtree(self.tmp, ignore_errors=True)
+        self.tmp.cleanup()
 
     def assert_usage_error(self, args, out=None):
         out = out or self.out
@@ -163,13 +141,13 @@ class UsageErrors(unittest.TestCase):
         self.assert_usage_error(["run", self.page, "-o", self.out, "--chunker", "regex"])
 
     def test_missing_input(self):
-        self.assert_usage_error(["run", os.path.join(self.tmp, "absent"), "-o", self.out])
+        self.assert_usage_error(["run", self.tmp("absent"), "-o", self.out])
 
     def test_missing_list_file(self):
-        self.assert_usage_error(["run", "@" + os.path.join(self.tmp, "absent.txt"), "-o", self.out])
+        self.assert_usage_error(["run", "@" + self.tmp("absent.txt"), "-o", self.out])
 
     def test_output_dir_missing(self):
-        out = os.path.join(self.tmp, "no", "such", "dir", "out.h5")
+        out = self.tmp("no", "such", "dir", "out.h5")
         self.assert_usage_error(["run", self.page, "-o", out], out=out)
 
     def test_output_parent_is_a_file(self):
@@ -177,13 +155,13 @@ class UsageErrors(unittest.TestCase):
         self.assert_usage_error(["run", self.page, "-o", out], out=out)
 
     def test_labels_file_is_text(self):
-        labels = os.path.join(self.tmp, "labels.h5")
+        labels = self.tmp("labels.h5")
         with open(labels, "w") as f:
             f.write("this is not an HDF5 file\n")
         self.assert_usage_error(["detect", "--labels", labels, self.page, "-o", self.out])
 
     def test_labels_file_is_foreign_hdf5(self):
-        labels = os.path.join(self.tmp, "foreign.h5")
+        labels = self.tmp("foreign.h5")
         with h5py.File(labels, "w") as f:
             f["data"] = [1, 2, 3]
         self.assert_usage_error(["detect", "--labels", labels, self.page, "-o", self.out])
@@ -196,15 +174,15 @@ class DenialOfService(unittest.TestCase):
         """After a damaged gzip member the reader resynchronises from the member's start + 1; an
         earlier version re-read a whole 1 MiB input buffer from disk for every false gzip header
         (~5 s per MiB of them). Now a target still in the buffer is reached without the disk."""
-        tmp = tempfile.mkdtemp(prefix="crd-falsegz-")
+        tmp = ci.TempDir("falsegz")
         try:
             good = make_corpus.response(b"http://ok.example/first", make_corpus.GOOD_PAGE)
             unit = b"\x1f\x8b\x08\x00" + bytes(range(7, 19))  # a gzip header, then non-deflate bytes
             data = gzip.compress(good, mtime=0) + unit * (1 << 16)  # 1 MiB of false members
-            path = os.path.join(tmp, "false_members.warc.gz")
+            path = tmp("false_members.warc.gz")
             with open(path, "wb") as f:
                 f.write(data)
-            out = os.path.join(tmp, "o.h5")
+            out = tmp("o.h5")
             p = run(["run", path, "-o", out, "--progress-interval", "0"], timeout=600)
             self.assertEqual(p.returncode, 0, p.stderr)
             counters, _, pages, _ = read_run(out)
@@ -212,7 +190,7 @@ class DenialOfService(unittest.TestCase):
             self.assertLessEqual(counters["input.bytes"], 2 * len(data),
                                  "input.bytes=%d for a %d-byte file" % (counters["input.bytes"], len(data)))
         finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+            tmp.cleanup()
 
     def test_dom_chunker_is_not_quadratic_in_nesting(self):
         """gumbo 0.10.1 walks its stack of open elements for every start tag, so parsing is
@@ -220,16 +198,16 @@ class DenialOfService(unittest.TestCase):
         skips pages nested deeper than 4096 elements (browsers cap depth too), counted as
         skipped.dom.too_deep; the file is still hashed. A flat 4 MB page of 10^6 <p> takes ~4 s,
         so a 60 000-deep page (0.66 MB) must not take more than 15 s."""
-        tmp = tempfile.mkdtemp(prefix="crd-deep-")
+        tmp = ci.TempDir("deep")
         try:
             depth = 60000
-            site = os.path.join(tmp, "deep.example")
+            site = tmp("deep.example")
             os.makedirs(site)
             with open(os.path.join(site, "index.html"), "wb") as f:
                 f.write(b"<div>" * depth + b"deep" + b"</div>" * depth)
-            out = os.path.join(tmp, "o.h5")
+            out = tmp("o.h5")
             start = time.monotonic()
-            p = run(["run", tmp, "-o", out, "--chunker", "dom", "--progress-interval", "0"], timeout=900)
+            p = run(["run", tmp.path, "-o", out, "--chunker", "dom", "--progress-interval", "0"], timeout=900)
             seconds = time.monotonic() - start
             self.assertEqual(p.returncode, 0, p.stderr)
             self.assertLess(seconds, 15.0, "dom chunker took %.1f s on %d nested <div>" % (seconds, depth))
@@ -237,8 +215,8 @@ class DenialOfService(unittest.TestCase):
             self.assertEqual(counters.get("skipped.dom.too_deep"), 1)
             self.assertEqual(counters.get("documents"), 1, "the page is still read and file-hashed")
         finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+            tmp.cleanup()
 
 
 if __name__ == "__main__":
-    unittest.main()
+    ci.main()

@@ -1,5 +1,6 @@
 # Shared helpers of the whole-program tests: locating crd and the data, running it under mpirun,
 # reading result files back with h5py, and the exit-77 skip protocol CTest understands.
+import glob
 import os
 import shutil
 import subprocess
@@ -57,6 +58,20 @@ def warc_samples():
     return path
 
 
+def warc_sample_files(include_arc=True):
+    """The shared WARC (and, unless include_arc is False, ARC) samples, sorted; skips without them."""
+    pattern = ["*.warc*"] + (["*.arc*"] if include_arc else [])
+    found = []
+    for p in pattern:
+        found += glob.glob(os.path.join(warc_samples(), p))
+    return sorted(found)
+
+
+def sphinx_html():
+    """The sphinx-doc HTML tree inside the corpus (skips without the package, not without the tree)."""
+    return os.path.join(corpus_package("sphinx-doc"), "usr", "share", "doc", "sphinx-doc", "html")
+
+
 def source_dir():
     path = env_path("CRD_SOURCE_DIR")
     return path if path else os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -74,11 +89,20 @@ def mpi_prefix(nranks, quiet=False):
     return [mpiexec, "-np", str(nranks)] + flags
 
 
-def run_crd(args, nranks=None, check=True, stdin=None, timeout=600, cwd=None, mpi_quiet=False):
-    """Runs crd (under mpirun when nranks is given); returns the CompletedProcess (text mode)."""
+def run_crd(args, nranks=None, check=True, stdin=None, timeout=600, cwd=None, mpi_quiet=False, env=None):
+    """Runs crd (under mpirun when nranks is given); returns the CompletedProcess (text mode).
+    env: variables merged over os.environ for this run; a value of None removes that variable."""
     cmd = ([] if nranks is None else mpi_prefix(nranks, mpi_quiet)) + [crd_binary()] + list(args)
+    run_env = None
+    if env is not None:
+        run_env = dict(os.environ)
+        for name, value in env.items():
+            if value is None:
+                run_env.pop(name, None)
+            else:
+                run_env[name] = value
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, input=stdin,
-                          timeout=timeout, cwd=cwd)
+                          timeout=timeout, cwd=cwd, env=run_env)
     proc.stdout = proc.stdout.decode("utf-8", "replace")
     proc.stderr = proc.stderr.decode("utf-8", "replace")
     if check and proc.returncode != 0:
@@ -118,6 +142,30 @@ def read_all(path):
                 attrs["/" + name] = {k: _plain(v) for k, v in obj.attrs.items()}
         f.visititems(visit)
     return datasets, attrs
+
+
+def comparable(path, drop_root=()):
+    """(datasets, attrs) of a result file (read_all) without what describes the particular job:
+    /run/timings and /run/resources (their datasets and group attributes) and the root attributes
+    named in drop_root (e.g. "nranks", "created", "command_line", "config")."""
+    datasets, attrs = read_all(path)
+    for name in drop_root:
+        attrs["/"].pop(name, None)
+    datasets = {k: v for k, v in datasets.items() if not k.startswith(("/run/timings/", "/run/resources/"))}
+    attrs.pop("/run/timings", None)
+    attrs.pop("/run/resources", None)
+    return datasets, attrs
+
+
+def assert_same_datasets(tc, a, b, msg=""):
+    """Two {dataset path: array} maps have the same names and, per name, dtype, shape and values;
+    msg (e.g. "at np=2") ends each failure message."""
+    suffix = (" " + msg) if msg else ""
+    tc.assertEqual(sorted(a), sorted(b), "dataset names" + suffix)
+    for name in b:
+        tc.assertEqual(a[name].dtype, b[name].dtype, name + suffix)
+        tc.assertEqual(a[name].shape, b[name].shape, name + suffix)
+        tc.assertTrue(np.array_equal(a[name], b[name]), "%s differs%s" % (name, suffix))
 
 
 def _plain(v):

@@ -29,8 +29,7 @@ class AnalysisEndToEnd(unittest.TestCase):
         cls.source = ci.source_dir()
         cls.tmp = ci.TempDir("analysis")
         cls.result = cls.tmp("run.h5")
-        inputs = [ci.corpus_package("debian-reference-en"),
-                  os.path.join(ci.corpus_package("sphinx-doc"), "usr", "share", "doc", "sphinx-doc", "html")]
+        inputs = [ci.corpus_package("debian-reference-en"), ci.sphinx_html()]
         ci.run_crd(ci.quiet(["run"] + inputs + ["-o", cls.result, "--chunk-threshold", "5", "--file-threshold", "2"]),
                    nranks=2)
         cls.env = dict(os.environ, MPLBACKEND="Agg", CRD_RESULT=cls.result, PYDEVD_DISABLE_FILE_VALIDATION="1")

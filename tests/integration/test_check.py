@@ -26,7 +26,7 @@ def parse(stdout):
 class CheckAgreesWithDetect(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        html = os.path.join(ci.corpus_package("sphinx-doc"), "usr", "share", "doc", "sphinx-doc", "html")
+        html = ci.sphinx_html()
         debref = ci.corpus_package("debian-reference-en")
         pages = sorted(os.path.join(html, n) for n in os.listdir(html) if n.endswith(".html"))
         if len(pages) < 12:

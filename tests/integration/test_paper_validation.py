@@ -49,7 +49,7 @@ def clone_page(body, i, rel):
 class PaperValidation(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        site = os.path.join(ci.corpus_package("sphinx-doc"), "usr", "share", "doc", "sphinx-doc", "html")
+        site = ci.sphinx_html()
         python = os.path.join(ci.corpus_package("python3.11-doc"), "usr", "share", "doc", "python3.11", "html")
         debref = ci.corpus_package("debian-reference-en")
         if not os.path.isdir(site) or not os.path.isdir(python):

@@ -2,11 +2,8 @@
 # and crd run. Everything is compared except what legitimately depends on the job: root attributes
 # nranks and created, /run/timings, and /run/resources (bytes moved by the shuffle and memory used
 # depend on how the hashes are spread over ranks). /run/counters must be identical in full.
-import glob
 import os
 import unittest
-
-import numpy as np
 
 import crd_integ as ci
 
@@ -15,13 +12,7 @@ RANK_DEPENDENT_COUNTERS = (b"shuffle.", b"memory.")
 
 
 def comparable(path):
-    datasets, attrs = ci.read_all(path)
-    for name in ("nranks", "created"):
-        attrs["/"].pop(name, None)
-    datasets = {k: v for k, v in datasets.items()
-                if not k.startswith("/run/timings/") and not k.startswith("/run/resources/")}
-    attrs.pop("/run/timings", None)
-    attrs.pop("/run/resources", None)
+    datasets, attrs = ci.comparable(path, drop_root=("nranks", "created"))
     names = ci.strings(datasets.pop("/run/counters/name"))
     values = datasets.pop("/run/counters/value").tolist()
     counters = {n: v for n, v in zip(names, values) if not n.startswith(RANK_DEPENDENT_COUNTERS)}
@@ -33,8 +24,7 @@ class RankIdentity(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         debref = ci.corpus_package("debian-reference-en")
-        warcs = sorted(glob.glob(os.path.join(ci.warc_samples(), "*.warc*")) +
-                       glob.glob(os.path.join(ci.warc_samples(), "*.arc*")))
+        warcs = ci.warc_sample_files()
         if not warcs:
             ci.skip("no WARC/ARC samples found")
         cls.tmp = ci.TempDir("ranks")
@@ -67,11 +57,7 @@ class RankIdentity(unittest.TestCase):
         for n in RANKS[1:]:
             d, a, c, dep = self.results[command, n]
             with self.subTest(command=command, nranks=n):
-                self.assertEqual(sorted(d), sorted(base_d), "dataset names")
-                for name in base_d:
-                    self.assertEqual(d[name].dtype, base_d[name].dtype, name)
-                    self.assertEqual(d[name].shape, base_d[name].shape, name)
-                    self.assertTrue(np.array_equal(d[name], base_d[name]), "%s differs at np=%d" % (name, n))
+                ci.assert_same_datasets(self, d, base_d, msg="at np=%d" % n)
                 self.assertEqual(a, base_a, "attributes")
                 self.assertEqual(c, base_c, "counters")
                 self.assertEqual(dep, base_dep, "the same rank-dependent counter names")

@@ -56,7 +56,7 @@ def build_corpus(root, sphinx_html):
 class ReferenceCounts(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        sphinx = os.path.join(ci.corpus_package("sphinx-doc"), "usr", "share", "doc", "sphinx-doc", "html")
+        sphinx = ci.sphinx_html()
         if not os.path.isdir(sphinx):
             ci.skip("sphinx-doc HTML absent at " + sphinx)
         cls.tmp = ci.TempDir("refcount")

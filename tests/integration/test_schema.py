@@ -1,8 +1,6 @@
 # docs/schema.md conformance of real result files (discover, label, detect, run on documentation
 # pages plus WARC/ARC samples): every documented dataset and attribute with its documented type,
 # equal column lengths, CSR offsets of n + 1, and the documented row orders.
-import glob
-import os
 import re
 import unittest
 
@@ -65,8 +63,7 @@ class Schema(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         debref = ci.corpus_package("debian-reference-en")
-        warcs = sorted(glob.glob(os.path.join(ci.warc_samples(), "*.warc*")) +
-                       glob.glob(os.path.join(ci.warc_samples(), "*.arc*")))
+        warcs = ci.warc_sample_files()
         cls.tmp = ci.TempDir("schema")
         inputs = [debref] + warcs
         discovery = ["--chunk-threshold", "2", "--file-threshold", "1"]

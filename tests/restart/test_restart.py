@@ -2,14 +2,10 @@
 # continues from the last completed phase and writes the same result, dataset by dataset, as an
 # uninterrupted run; one rank's failure ends every rank promptly with a message naming it.
 # Faults are injected with CRD_FAULT="RANK:POINT[:throw]" (src/pipeline/checkpoint.cpp).
-import glob
 import os
-import subprocess
 import sys
 import time
 import unittest
-
-import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "integration"))
 import crd_integ as ci  # noqa: E402
@@ -19,28 +15,21 @@ POINTS = ("scan", "after_scan", "after_discover", "after_detect")
 
 
 def run(args, nranks, fault=None, timeout=300):
-    env = dict(os.environ)
-    env.pop("CRD_FAULT", None)
-    if fault:
-        env["CRD_FAULT"] = fault
-    cmd = ci.mpi_prefix(nranks, quiet=True) + [ci.crd_binary()] + ci.quiet(args)
+    """crd under mpirun -q, unchecked, with CRD_FAULT set to fault (or removed): (rc, stderr, seconds)."""
     start = time.monotonic()
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, timeout=timeout)
-    return proc.returncode, proc.stderr.decode("utf-8", "replace"), time.monotonic() - start
+    proc = ci.run_crd(ci.quiet(args), nranks=nranks, check=False, timeout=timeout, mpi_quiet=True,
+                      env={"CRD_FAULT": fault or None})
+    return proc.returncode, proc.stderr, time.monotonic() - start
 
 
 def comparable(path):
-    datasets, attrs = ci.read_all(path)
-    for name in ("created", "command_line", "config"):
-        attrs["/"].pop(name, None)
-    return ({k: v for k, v in datasets.items() if not k.startswith(("/run/timings/", "/run/resources/"))},
-            {k: v for k, v in attrs.items() if not k.startswith(("/run/timings", "/run/resources"))})
+    return ci.comparable(path, drop_root=("created", "command_line", "config"))
 
 
 class Restart(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        warcs = sorted(glob.glob(os.path.join(ci.warc_samples(), "*.warc*")))
+        warcs = ci.warc_sample_files(include_arc=False)
         cls.tmp = ci.TempDir("restart")
         cls.inputs = [ci.corpus_package("sphinx-doc")] + warcs
         cls.options = ["--chunk-threshold", "5"]
@@ -58,10 +47,7 @@ class Restart(unittest.TestCase):
     def assert_same_as_reference(self, command, path):
         datasets, attrs = comparable(path)
         ref_datasets, ref_attrs = self.reference[command]
-        self.assertEqual(sorted(datasets), sorted(ref_datasets))
-        for name, value in ref_datasets.items():
-            self.assertEqual(datasets[name].dtype, value.dtype, name)
-            self.assertTrue(np.array_equal(datasets[name], value), "%s differs after resume" % name)
+        ci.assert_same_datasets(self, datasets, ref_datasets, msg="after resume")
         self.assertEqual(attrs, ref_attrs)
 
     def assert_nothing_left(self, directory):

@@ -7,7 +7,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace crd::comm {
@@ -74,6 +78,38 @@ class Transport {
   std::uint64_t max(std::uint64_t v) {
     allreduce(std::span<std::uint64_t>(&v, 1), ReduceOp::Max);
     return v;
+  }
+
+  // Rank 0's value on every rank; the other ranks' argument is ignored.
+  std::string from_rank0(std::string_view value) {
+    std::vector<std::byte> all;
+    std::vector<std::uint64_t> counts;
+    const auto bytes = std::as_bytes(std::span<const char>(value.data(), value.size()));
+    allgatherv(rank() == 0 ? bytes : bytes.first(0), all, counts);
+    return std::string(reinterpret_cast<const char*>(all.data()), all.size());
+  }
+
+  // Every rank's values, concatenated in rank order (ranks may give different numbers of them).
+  template <class T>
+  std::vector<T> allgather_pods(std::span<const T> mine) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    std::vector<std::byte> all;
+    std::vector<std::uint64_t> counts;
+    allgatherv(std::as_bytes(mine), all, counts);
+    std::vector<T> out(all.size() / sizeof(T));
+    if (!out.empty()) std::memcpy(out.data(), all.data(), out.size() * sizeof(T));
+    return out;
+  }
+
+  // to_each[r] goes to rank r; returns, by source rank, the value each rank sent here.
+  std::vector<std::uint64_t> alltoall(std::span<const std::uint64_t> to_each) {
+    std::vector<std::byte> raw;
+    std::vector<std::uint64_t> raw_counts;
+    const std::vector<std::uint64_t> eight(static_cast<std::size_t>(size()), sizeof(std::uint64_t));
+    alltoallv(std::as_bytes(to_each), eight, raw, raw_counts);
+    std::vector<std::uint64_t> out(static_cast<std::size_t>(size()));
+    std::memcpy(out.data(), raw.data(), out.size() * sizeof(std::uint64_t));
+    return out;
   }
 };
 

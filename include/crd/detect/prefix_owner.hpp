@@ -18,7 +18,7 @@ inline int prefix_owner(std::string_view prefix, int nranks) {
   h ^= h >> 33;  // FNV's high bits mix poorly; fold before taking them
   h *= 0xff51afd7ed558ccdull;
   h ^= h >> 33;
-  return static_cast<int>((static_cast<uint128>(h) * static_cast<unsigned>(nranks)) >> 64);
+  return scale_to_rank(h, nranks);
 }
 
 }  // namespace crd::detect

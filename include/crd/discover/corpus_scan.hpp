@@ -38,7 +38,6 @@ struct ScannedShard {
   std::vector<io::ReadError> errors;
 };
 
-struct ScannedShard;
 // Called after each input file with the shard so far, bytes of this shard done and documents done;
 // returning false stops the scan (e.g. over the memory budget).
 using ScanProgress = std::function<bool(const ScannedShard& shard, std::uint64_t bytes, std::uint64_t documents)>;

@@ -61,7 +61,19 @@ class LocalTally {
   // (the largest table) at every doubling and touched twice its pages. A sample never straddles
   // two blocks; sample_at_[id] packs its position (block << kBlockBits | offset) and its length.
   static constexpr unsigned kBlockBits = 22;  // 4 MiB blocks; a sample is at most 64 KiB
+  static constexpr std::size_t kBlockBytes = std::size_t{1} << kBlockBits;
   static constexpr unsigned kLengthShift = 47;
+  struct SampleSpot {
+    std::size_t block;
+    std::size_t offset;
+    std::size_t length;
+  };
+  static SampleSpot unpack(std::uint64_t at) {
+    const std::uint64_t position = at & ((std::uint64_t{1} << kLengthShift) - 1);
+    return {static_cast<std::size_t>(position >> kBlockBits), static_cast<std::size_t>(position & (kBlockBytes - 1)),
+            static_cast<std::size_t>(at >> kLengthShift)};
+  }
+  std::size_t used_in(std::size_t block) const { return block + 1 == blocks_.size() ? block_used_ : kBlockBytes; }
   void keep_sample(std::string_view sample);
 
   std::vector<std::uint64_t> sample_at_;  // n entries when samples are kept

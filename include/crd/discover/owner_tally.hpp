@@ -29,7 +29,6 @@ struct OwnerTally {
   std::vector<std::vector<std::uint32_t>> reported_by;
 
   std::size_t distinct() const { return digests.size(); }
-  std::size_t memory_bytes() const;
 };
 
 struct ShuffleTotals {

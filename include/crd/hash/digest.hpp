@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "crd/core/uint128.hpp"
+
 namespace crd {
 
 // Hashes are never truncated: at web scale a shortened hash produces false matches
@@ -35,10 +37,7 @@ std::optional<Digest> digest_from_hex(std::string_view hex);
 
 // The owner rank of a hash: multiply-shift of the leading 64 bits onto [0, nranks).
 // A fixed function of the hash and the rank count only, so every rank agrees without talking.
-inline int owner_of(const Digest& d, int nranks) noexcept {
-  __extension__ using Wide = unsigned __int128;  // GCC/Clang builtin; __extension__ keeps -Wpedantic quiet
-  return static_cast<int>((static_cast<Wide>(d.prefix64()) * static_cast<unsigned>(nranks)) >> 64);
-}
+inline int owner_of(const Digest& d, int nranks) noexcept { return scale_to_rank(d.prefix64(), nranks); }
 
 struct DigestHasher {
   std::size_t operator()(const Digest& d) const noexcept {

@@ -19,8 +19,8 @@ void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options
 void run_discover_detect(const CommonOptions& common, const DiscoverOptions& discover_options,
                          const DetectPipelineOptions& options, comm::MpiTransport& transport);
 
-// Writes /detection (collective).
-void write_detection(output::ResultFile& file, const detect::DetectionResult& result,
+// Writes /detection (collective), consuming the result's rows.
+void write_detection(output::ResultFile& file, detect::DetectionResult&& result,
                      const detect::LabelSlice& labels, std::uint64_t label_total,
                      const detect::DetectOptions& options, const std::string& join_mode);
 

@@ -27,9 +27,9 @@ void write_discovery(output::ResultFile& file, comm::Transport& transport, disco
                      discover::TallyDiscovery& files, const DiscoverOptions& options, std::size_t round_bytes);
 
 // Writes one labeled table and its histogram under `group` ("/discovery/chunks" and
-// "/discovery/chunk_histogram" for chunks). Collective.
+// "/discovery/chunk_histogram" for chunks). Collective; the rows' strings are moved out.
 void write_labeled_table(output::ResultFile& file, const std::string& table_group,
-                         const std::string& histogram_group, const discover::TallyDiscovery& result,
+                         const std::string& histogram_group, discover::TallyDiscovery& result,
                          bool with_samples, std::uint64_t min_length);
 
 }  // namespace crd::pipeline

@@ -43,7 +43,13 @@ class MemoryBudget {
 
  private:
   std::uint64_t fixed_bytes() const { return 2 * round_bytes_; }
+  static std::uint64_t tables_bytes_without_keys(const discover::ScannedShard& shard);
+  static std::uint64_t key_bytes(const std::string& key) { return sizeof(std::string) + key.capacity(); }
 
+  // Page keys counted so far by scan_fits: it runs after every file, and summing all keys each
+  // time made the scan quadratic in the page count. Keys never change once added.
+  std::size_t keys_counted_ = 0;
+  std::uint64_t keys_bytes_ = 0;
   std::uint64_t budget_;
   std::uint64_t round_bytes_;
   std::uint64_t projected_ = 0;  // whole-shard projection when the scan stopped, else 0

@@ -8,12 +8,11 @@
 
 namespace crd::io {
 
-std::vector<std::vector<std::size_t>> assign_shards(const std::vector<InputFile>& files, int nranks) {
+std::vector<std::vector<std::size_t>> assign_by_size(std::span<const std::uint64_t> sizes, int nranks) {
   if (nranks < 1) throw std::invalid_argument("assign_shards: nranks must be at least 1");
-  std::vector<std::size_t> order(files.size());
+  std::vector<std::size_t> order(sizes.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return files[a].size > files[b].size; });
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return sizes[a] > sizes[b]; });
   struct Load {
     std::uint64_t bytes;
     int rank;
@@ -26,11 +25,18 @@ std::vector<std::vector<std::size_t>> assign_shards(const std::vector<InputFile>
     Load l = least.top();
     least.pop();
     shards[static_cast<std::size_t>(l.rank)].push_back(i);
-    l.bytes += files[i].size + 1;  // +1: empty files spread over ranks instead of piling on one
+    l.bytes += sizes[i] + 1;  // +1: empty files spread over ranks instead of piling on one
     least.push(l);
   }
   for (auto& s : shards) std::sort(s.begin(), s.end());
   return shards;
+}
+
+std::vector<std::vector<std::size_t>> assign_shards(const std::vector<InputFile>& files, int nranks) {
+  std::vector<std::uint64_t> sizes;
+  sizes.reserve(files.size());
+  for (const InputFile& f : files) sizes.push_back(f.size);
+  return assign_by_size(sizes, nranks);
 }
 
 }  // namespace crd::io

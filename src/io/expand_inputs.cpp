@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <iterator>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -47,7 +48,8 @@ class Expander {
   // Repeats can only come from a second input: one directory's walk visits each path once (links
   // to directories are not followed). With a single plain argument the duplicate keys (an absolute
   // path and a hash-set node per file, a third of the walk's time) are skipped.
-  Expander(Counters& counters, bool may_repeat) : counters_(counters), may_repeat_(may_repeat) {}
+  Expander(Counters& counters, bool may_repeat, const DirectoryWalk& walk)
+      : counters_(counters), may_repeat_(may_repeat), walk_(walk) {}
 
   void add_arg(const std::string& arg, int depth) {
     if (!arg.empty() && arg[0] == '@') {
@@ -85,7 +87,7 @@ class Expander {
       return;
     }
     if (S_ISDIR(st.st_mode)) {
-      walk(path);
+      add_walk(path);
     } else if (S_ISREG(st.st_mode)) {
       auto kind = kind_from_name(path);
       add_file(path, path, kind ? *kind : sniff_kind(path), static_cast<std::uint64_t>(st.st_size));
@@ -94,41 +96,9 @@ class Expander {
     }
   }
 
-  struct Found {
-    std::string rel;
-    std::uint64_t size;
-  };
-
-  // Walks `dir` with openat/readdir relative to each directory's descriptor. std::filesystem's
-  // iterator builds and splits a path object per entry and stats by full path: three times slower
-  // than `find` on 55k files, and the walk is serial (rank 0). Regular files (d_type) are not
-  // stat-ed here: their size is left unknown for stat_sizes, which the ranks share. Directories
-  // are visited from an explicit list, each opened from the root's descriptor, so deep trees do
-  // not hold a descriptor per level.
-  void walk(const std::string& dir) {
-    const int root = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (root < 0) {
-      counters_.add("skipped.input.unreadable");
-      return;
-    }
-    std::vector<Found> found;
-    std::vector<std::string> pending{""};  // relative paths of directories still to read
-    while (!pending.empty()) {
-      const std::string rel_dir = std::move(pending.back());
-      pending.pop_back();
-      const int fd = rel_dir.empty() ? ::dup(root)
-                                     : ::openat(root, rel_dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-      DIR* d = fd < 0 ? nullptr : ::fdopendir(fd);
-      if (d == nullptr) {
-        if (fd >= 0) ::close(fd);
-        counters_.add("skipped.input.unreadable");
-        continue;
-      }
-      read_directory(d, rel_dir, found, pending);
-      ::closedir(d);
-    }
-    ::close(root);
-    std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) { return a.rel < b.rel; });
+  void add_walk(const std::string& dir) {
+    std::vector<WalkedEntry> found = walk_(dir, counters_);
+    std::sort(found.begin(), found.end(), [](const WalkedEntry& a, const WalkedEntry& b) { return a.rel < b.rel; });
     // The directory is made absolute once; a file's duplicate key is that plus its relative path.
     // Relative paths from readdir hold no "." or "..": plain concatenation keeps them normal.
     std::error_code aec;
@@ -137,55 +107,11 @@ class Expander {
     if (abs_dir.empty() || abs_dir.back() != '/') abs_dir += '/';
     const std::string prefix = (!dir.empty() && dir.back() == '/') ? dir : dir + "/";
     files_.reserve(files_.size() + found.size());
-    for (Found& f : found) {
+    for (WalkedEntry& f : found) {
       std::string path = prefix + f.rel;
       auto kind = kind_from_name(path);
       std::string key = may_repeat_ ? abs_dir + f.rel : std::string();
       add_file(std::move(path), std::move(f.rel), kind ? *kind : InputKind::PlainFile, std::move(key), f.size);
-    }
-  }
-
-  void read_directory(DIR* d, const std::string& rel_dir, std::vector<Found>& found,
-                      std::vector<std::string>& pending) {
-    const int dfd = ::dirfd(d);
-    while (const dirent* e = ::readdir(d)) {
-      const std::string_view name = e->d_name;
-      if (name == "." || name == "..") continue;
-      std::string rel;
-      rel.reserve(rel_dir.size() + 1 + name.size());
-      if (!rel_dir.empty()) rel.append(rel_dir).push_back('/');
-      rel.append(name);
-      struct stat st {};
-      unsigned char type = e->d_type;
-      if (type == DT_REG) {
-        found.push_back(Found{std::move(rel), kSizeUnknown});
-        continue;
-      }
-      if (type == DT_UNKNOWN) {  // file systems without d_type: one stat for the type and size
-        if (::fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-          counters_.add("skipped.input.unreadable");
-          continue;
-        }
-        type = S_ISDIR(st.st_mode) ? DT_DIR : S_ISLNK(st.st_mode) ? DT_LNK : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
-      }
-      if (type == DT_DIR) {
-        pending.push_back(std::move(rel));
-        continue;
-      }
-      if (type == DT_LNK) {
-        if (::fstatat(dfd, e->d_name, &st, 0) != 0) {
-          counters_.add("skipped.input.missing");  // dangling link
-          continue;
-        }
-        if (S_ISDIR(st.st_mode)) {
-          counters_.add("skipped.input.dir_symlink");  // not followed: cycles, double counting
-          continue;
-        }
-        if (!S_ISREG(st.st_mode)) continue;
-      } else if (type != DT_REG) {
-        continue;  // fifos, sockets, devices
-      }
-      found.push_back(Found{std::move(rel), static_cast<std::uint64_t>(st.st_size)});
     }
   }
 
@@ -207,52 +133,47 @@ class Expander {
 
   Counters& counters_;
   const bool may_repeat_;
+  const DirectoryWalk& walk_;
   std::vector<InputFile> files_;
   std::unordered_set<std::string> seen_;
 };
 
-}  // namespace
-
-std::vector<InputFile> list_inputs(const std::vector<std::string>& args, Counters& counters) {
-  Expander ex(counters, args.size() > 1 || (args.size() == 1 && !args[0].empty() && args[0][0] == '@'));
-  for (const std::string& a : args) ex.add_arg(a, 0);
-  std::vector<InputFile> files = ex.take();
-  require_inputs(files, args);
-  return files;
-}
-
-void stat_sizes(std::span<InputFile> files, Counters& counters) {
-  // Files of one directory are neighbours in the sorted list: stat each relative to its directory,
-  // opened once (O_PATH: no read permission needed, nothing read), as the walk would have.
-  std::string open_dir;
-  int dfd = -1;
-  for (InputFile& f : files) {
-    if (f.size != kSizeUnknown) continue;
-    const std::size_t slash = f.path.rfind('/');
-    const std::string_view dir =
-        slash == std::string::npos ? std::string_view(".") : std::string_view(f.path).substr(0, slash + 1);
-    const char* name = f.path.c_str() + (slash == std::string::npos ? 0 : slash + 1);
-    if (dfd < 0 || dir != open_dir) {
-      if (dfd >= 0) ::close(dfd);
-      open_dir = dir;
-      dfd = ::open(open_dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
-    }
+// One directory's entries: files with their sizes (stat relative to the open directory, which
+// skips the path lookup a stat by full path repeats per file), subdirectories for the next round.
+void read_directory(DIR* d, const std::string& rel_dir, DirectoryRound& out, Counters& counters) {
+  const int dfd = ::dirfd(d);
+  while (const dirent* e = ::readdir(d)) {
+    const std::string_view name = e->d_name;
+    if (name == "." || name == "..") continue;
+    std::string rel;
+    rel.reserve(rel_dir.size() + 1 + name.size());
+    if (!rel_dir.empty()) rel.append(rel_dir).push_back('/');
+    rel.append(name);
+    const unsigned char type = e->d_type;
+    if (type != DT_REG && type != DT_DIR && type != DT_LNK && type != DT_UNKNOWN) continue;  // fifos, sockets, devices
+    // One stat gives the size, and for links and file systems without d_type, the type too.
     struct stat st {};
-    if (dfd < 0 || ::fstatat(dfd, name, &st, 0) != 0) {
-      counters.add(errno == ENOENT ? "skipped.input.missing" : "skipped.input.unreadable");
-      continue;  // gone since the walk: stays unknown, and drop_unsized removes it
+    bool link = type == DT_LNK;
+    int rc = ::fstatat(dfd, e->d_name, &st, link ? 0 : AT_SYMLINK_NOFOLLOW);
+    if (rc == 0 && S_ISLNK(st.st_mode)) {  // found out by the stat (DT_UNKNOWN)
+      link = true;
+      rc = ::fstatat(dfd, e->d_name, &st, 0);
     }
-    if (!S_ISREG(st.st_mode)) {
-      counters.add("skipped.input.not_regular");
+    if (rc != 0) {  // gone since readdir, or a dangling link
+      counters.add(errno == ENOENT ? "skipped.input.missing" : "skipped.input.unreadable");
       continue;
     }
-    f.size = static_cast<std::uint64_t>(st.st_size);
+    if (S_ISDIR(st.st_mode)) {
+      if (link) {
+        counters.add("skipped.input.dir_symlink");  // not followed: cycles, double counting
+      } else {
+        out.subdirs.push_back(WalkedEntry{std::move(rel), static_cast<std::uint64_t>(st.st_size)});
+      }
+      continue;
+    }
+    if (!S_ISREG(st.st_mode)) continue;  // a link to a fifo, a DT_UNKNOWN socket, …
+    out.files.push_back(WalkedEntry{std::move(rel), static_cast<std::uint64_t>(st.st_size)});
   }
-  if (dfd >= 0) ::close(dfd);
-}
-
-void drop_unsized(std::vector<InputFile>& files) {
-  std::erase_if(files, [](const InputFile& f) { return f.size == kSizeUnknown; });
 }
 
 void require_inputs(const std::vector<InputFile>& files, const std::vector<std::string>& args) {
@@ -262,12 +183,55 @@ void require_inputs(const std::vector<InputFile>& files, const std::vector<std::
   throw UsageError("no input files found in: " + (given.empty() ? std::string("(no inputs given)") : given));
 }
 
-std::vector<InputFile> expand_inputs(const std::vector<std::string>& args, Counters& counters) {
-  std::vector<InputFile> files = list_inputs(args, counters);
-  stat_sizes(files, counters);
-  drop_unsized(files);
+}  // namespace
+
+// Directories are opened from the root's descriptor, not by full path and not one descriptor per
+// level, so deep trees neither repeat the path lookup nor hold a descriptor per level.
+DirectoryRound read_directories(const std::string& root, std::span<const std::string> rel_dirs, Counters& counters) {
+  DirectoryRound out;
+  if (rel_dirs.empty()) return out;
+  const int root_fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  for (const std::string& rel_dir : rel_dirs) {
+    int fd = -1;
+    if (root_fd >= 0)
+      fd = rel_dir.empty() ? ::dup(root_fd)
+                           : ::openat(root_fd, rel_dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR* d = fd < 0 ? nullptr : ::fdopendir(fd);
+    if (d == nullptr) {
+      if (fd >= 0) ::close(fd);
+      counters.add("skipped.input.unreadable");
+      continue;
+    }
+    read_directory(d, rel_dir, out, counters);
+    ::closedir(d);
+  }
+  if (root_fd >= 0) ::close(root_fd);
+  return out;
+}
+
+std::vector<WalkedEntry> walk_directory(const std::string& root, Counters& counters) {
+  std::vector<WalkedEntry> files;
+  std::vector<std::string> level{""};
+  while (!level.empty()) {
+    DirectoryRound round = read_directories(root, level, counters);
+    files.insert(files.end(), std::make_move_iterator(round.files.begin()), std::make_move_iterator(round.files.end()));
+    level.clear();
+    for (WalkedEntry& d : round.subdirs) level.push_back(std::move(d.rel));
+  }
+  return files;
+}
+
+std::vector<InputFile> expand_inputs(const std::vector<std::string>& args, Counters& counters,
+                                     const DirectoryWalk& walk) {
+  Expander ex(counters, args.size() > 1 || (args.size() == 1 && !args[0].empty() && args[0][0] == '@'), walk);
+  for (const std::string& a : args) ex.add_arg(a, 0);
+  std::vector<InputFile> files = ex.take();
   require_inputs(files, args);
   return files;
+}
+
+std::vector<InputFile> expand_inputs(const std::vector<std::string>& args, Counters& counters) {
+  return expand_inputs(args, counters, walk_directory);
 }
 
 }  // namespace crd::io

@@ -6,8 +6,8 @@
 #include <thread>
 
 #include "crd/core/error.hpp"
-#include "crd/shuffle/byte_codec.hpp"
 #include "crd/pipeline/checkpoint_codec.hpp"
+#include "crd/pipeline/input_listing.hpp"
 #include "crd/pipeline/memory_budget.hpp"
 #include "crd/pipeline/progress.hpp"
 
@@ -25,56 +25,6 @@ void with_result_file(const std::function<void(std::optional<output::ResultFile>
     comm::abort_job(e.what());
   }
 }
-
-namespace {
-
-// Rank 0 walks the inputs once and shares the list: every rank walking the same trees cost a stat
-// per file per rank and grew with the rank count (0.7 s → 2.6 s from 1 to 4 ranks on 55k files).
-// The stat calls (half the walk) are then shared: each rank stats a contiguous slice of the list
-// and the sizes are gathered. A usage error found by rank 0 is raised on every rank alike; a file
-// that vanished before its stat is dropped on every rank alike.
-std::vector<io::InputFile> expand_everywhere(comm::Transport& transport, const std::vector<std::string>& inputs,
-                                             Counters& counters) {
-  shuffle::ByteWriter w;
-  if (transport.rank() == 0) {
-    try {
-      const auto files = io::list_inputs(inputs, counters);
-      w.pod(std::uint8_t{1}).pod(static_cast<std::uint64_t>(files.size()));
-      for (const auto& f : files) w.str(f.path).str(f.url).pod(f.size).pod(static_cast<std::uint8_t>(f.kind));
-    } catch (const UsageError& e) {
-      w.clear();
-      w.pod(std::uint8_t{0}).str(e.what());
-    }
-  }
-  const auto bytes = w.bytes();
-  const std::string listed = transport.from_rank0(
-      std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
-  shuffle::ByteReader r(std::as_bytes(std::span<const char>(listed.data(), listed.size())));
-  if (r.pod<std::uint8_t>() == 0) throw UsageError(std::string(r.str()));
-  std::vector<io::InputFile> files(static_cast<std::size_t>(r.pod<std::uint64_t>()));
-  for (auto& f : files) {
-    f.path = std::string(r.str());
-    f.url = std::string(r.str());
-    f.size = r.pod<std::uint64_t>();
-    f.kind = static_cast<io::InputKind>(r.pod<std::uint8_t>());
-  }
-
-  const auto n = static_cast<std::uint64_t>(files.size());
-  const auto nranks = static_cast<std::uint64_t>(transport.size());
-  const auto rank = static_cast<std::uint64_t>(transport.rank());
-  const std::span<io::InputFile> mine =
-      std::span<io::InputFile>(files).subspan(n * rank / nranks, n * (rank + 1) / nranks - n * rank / nranks);
-  io::stat_sizes(mine, counters);
-  std::vector<std::uint64_t> my_sizes;
-  for (const auto& f : mine) my_sizes.push_back(f.size);
-  const auto sizes = transport.allgather_pods(std::span<const std::uint64_t>(my_sizes));  // in rank order
-  for (std::size_t i = 0; i < files.size(); ++i) files[i].size = sizes[i];
-  io::drop_unsized(files);
-  io::require_inputs(files, inputs);
-  return files;
-}
-
-}  // namespace
 
 ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& options, bool keep_pages,
                          comm::MpiTransport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file) {

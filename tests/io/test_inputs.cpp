@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <span>
 #include <numeric>
 
@@ -64,47 +65,91 @@ TEST_F(Inputs, DirectoryWalkIsSortedByBytesWithRelativeUrls) {
   EXPECT_EQ(urls_of(expand_inputs({tree_}, c2)), want);
 }
 
-TEST_F(Inputs, ListingThenStatingSlicesEqualsExpanding) {
-  Counters listed_counters;
-  auto listed = list_inputs({tree_}, listed_counters);
-  Counters c;
-  const auto expanded = expand_inputs({tree_}, c);
-  ASSERT_EQ(urls_of(listed), urls_of(expanded));
-  std::size_t unknown = 0;
-  for (const auto& f : listed) unknown += f.size == kSizeUnknown ? 1 : 0;
-  EXPECT_EQ(unknown, listed.size() - 1);  // all but the symlink, whose target the walk stats
-  // Ranks stat contiguous slices; any split gives the sizes of one full stat.
-  Counters s;
-  stat_sizes(std::span<InputFile>(listed).first(4), s);
-  stat_sizes(std::span<InputFile>(listed).subspan(4), s);
-  drop_unsized(listed);
-  ASSERT_EQ(listed.size(), expanded.size());
-  for (std::size_t i = 0; i < listed.size(); ++i) {
-    EXPECT_EQ(listed[i].size, expanded[i].size) << listed[i].url;
-    EXPECT_EQ(listed[i].kind, expanded[i].kind) << listed[i].url;
-    EXPECT_EQ(listed[i].path, expanded[i].path) << listed[i].url;
+// A walk shared by `ways` ranks: each level's directories dealt out in turn, as
+// pipeline/input_listing.cpp does across ranks.
+std::vector<WalkedEntry> walk_dealt(const std::string& root, Counters& c, std::size_t ways) {
+  std::vector<WalkedEntry> files;
+  std::vector<std::string> level{""};
+  while (!level.empty()) {
+    std::vector<std::string> next;
+    for (std::size_t w = 0; w < ways; ++w) {
+      std::vector<std::string> share;
+      for (std::size_t i = w; i < level.size(); i += ways) share.push_back(level[i]);
+      DirectoryRound round = read_directories(root, share, c);
+      files.insert(files.end(), round.files.begin(), round.files.end());
+      for (const auto& d : round.subdirs) next.push_back(d.rel);
+    }
+    level = std::move(next);
   }
-  EXPECT_EQ(s.get("skipped.input.missing"), 0u);
+  return files;
 }
 
-TEST_F(Inputs, FilesGoneBeforeTheirStatAreCountedAndDropped) {
+TEST_F(Inputs, AWalkDealtOutInRoundsEqualsTheSerialWalk) {
   Counters c;
-  auto listed = list_inputs({tree_}, c);
-  fs::remove(tree_ + "/b.html");
-  fs::remove(tree_ + "/a.txt");
-  fs::create_directory(tree_ + "/a.txt");  // replaced by a directory
-  stat_sizes(listed, c);
-  drop_unsized(listed);
-  const auto urls = urls_of(listed);
-  EXPECT_EQ(std::count(urls.begin(), urls.end(), "b.html"), 0);
-  EXPECT_EQ(std::count(urls.begin(), urls.end(), "a.txt"), 0);
-  EXPECT_EQ(listed.size(), 7u);
-  EXPECT_EQ(c.get("skipped.input.missing"), 1u);
-  EXPECT_EQ(c.get("skipped.input.not_regular"), 1u);
-  // When nothing is left, the same usage error as an empty expansion.
-  std::vector<InputFile> none;
-  EXPECT_THROW(require_inputs(none, {tree_}), crd::UsageError);
-  EXPECT_NO_THROW(require_inputs(listed, {tree_}));
+  const auto serial = expand_inputs({tree_}, c);
+  for (std::size_t ways : {1u, 2u, 3u, 7u}) {
+    Counters d;
+    const auto dealt = expand_inputs({tree_}, d, [&](const std::string& root, Counters& cc) {
+      auto files = walk_dealt(root, cc, ways);
+      std::reverse(files.begin(), files.end());  // the order a walk returns does not matter
+      return files;
+    });
+    ASSERT_EQ(urls_of(dealt), urls_of(serial)) << ways;
+    for (std::size_t i = 0; i < dealt.size(); ++i) {
+      EXPECT_EQ(dealt[i].size, serial[i].size) << dealt[i].url;
+      EXPECT_EQ(dealt[i].kind, serial[i].kind) << dealt[i].url;
+      EXPECT_EQ(dealt[i].path, serial[i].path) << dealt[i].url;
+    }
+    EXPECT_EQ(d.values(), c.values()) << ways;
+  }
+}
+
+TEST_F(Inputs, ARoundReportsFilesWithSizesAndSubdirectories) {
+  Counters c;
+  const std::vector<std::string> top{""};
+  DirectoryRound round = read_directories(tree_, top, c);
+  std::vector<std::string> subdirs;
+  for (const auto& d : round.subdirs) subdirs.push_back(d.rel);
+  std::sort(subdirs.begin(), subdirs.end());
+  EXPECT_EQ(subdirs, (std::vector<std::string>{"a", "sub"}));  // not dirlink
+  EXPECT_EQ(c.get("skipped.input.dir_symlink"), 1u);
+  std::map<std::string, std::uint64_t> sizes;
+  for (const auto& f : round.files) sizes[f.rel] = f.size;
+  EXPECT_EQ(sizes, (std::map<std::string, std::uint64_t>{{"A.HTM", 8}, {"a.txt", 6}, {"b.html", 8}, {"filelink.txt", 6}}));
+  const std::vector<std::string> next{"a", "sub"};
+  round = read_directories(tree_, next, c);
+  ASSERT_EQ(round.subdirs.size(), 1u);
+  EXPECT_EQ(round.subdirs[0].rel, "a/deeper");
+  EXPECT_GT(round.subdirs[0].size, 0u);  // a directory's own size: how the ranks share a level
+  EXPECT_EQ(round.files.size(), 4u);
+}
+
+TEST_F(Inputs, EntriesGoneDuringTheWalkAreCountedAndLeftOut) {
+  Counters c;
+  const auto files = expand_inputs({tree_}, c, [](const std::string& root, Counters& cc) {
+    std::vector<WalkedEntry> found;
+    std::vector<std::string> level{""};
+    bool first = true;
+    while (!level.empty()) {
+      DirectoryRound round = read_directories(root, level, cc);
+      found.insert(found.end(), round.files.begin(), round.files.end());
+      level.clear();
+      for (const auto& d : round.subdirs) level.push_back(d.rel);
+      if (first) fs::remove_all(root + "/a");  // between two rounds: "a" was listed, is gone
+      first = false;
+    }
+    return found;
+  });
+  const auto urls = urls_of(files);
+  EXPECT_EQ(std::count(urls.begin(), urls.end(), "a/z.txt"), 0);
+  EXPECT_EQ(files.size(), 7u);
+  EXPECT_EQ(c.get("skipped.input.unreadable"), 1u);
+  // A dangling link is counted as missing.
+  fs::remove(root_ + "/elsewhere/linked.txt");
+  Counters d;
+  const auto rest = expand_inputs({tree_}, d);
+  EXPECT_EQ(rest.size(), 6u);
+  EXPECT_EQ(d.get("skipped.input.missing"), 1u);
 }
 
 TEST_F(Inputs, ADirectoryGivenTwiceIsReadOnce) {

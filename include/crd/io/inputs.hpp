@@ -28,29 +28,41 @@ struct InputFile {
 // input per line, '#' comments, relative paths against the list's directory, nesting allowed).
 // Archives are recognised by name (.warc, .warc.gz, .arc, .arc.gz, any case); a file given
 // directly or listed is also sniffed (WARC/ARC magic, gzipped or not) so "x.warc.gz.bad" works.
-// Every rank calls this on the same arguments and gets the same list. Unreadable or missing
+// The same arguments give the same list. Unreadable or missing
 // inputs are counted ("skipped.input.missing") and left out, as are repeats of the same path
 // ("skipped.input.duplicate"); a missing @LIST file or an input list with no files at all throws
 // UsageError.
 std::vector<InputFile> expand_inputs(const std::vector<std::string>& args, Counters& counters);
 
-// The size of a file found by walking a directory, until stat_sizes has looked.
-inline constexpr std::uint64_t kSizeUnknown = ~std::uint64_t{0};
+// A directory walk, in rounds so that ranks can share one (pipeline/input_listing.cpp).
+struct WalkedEntry {
+  std::string rel;        // path relative to the directory walked
+  std::uint64_t size = 0; // a file's size; a directory's own size (grows with its entries)
+};
+// What one round found: regular files (and links to them) and subdirectories, which the next
+// round reads. A link to a directory is counted ("skipped.input.dir_symlink") and not followed;
+// an entry gone before its stat is counted ("skipped.input.missing"), a directory that cannot be
+// opened too ("skipped.input.unreadable").
+struct DirectoryRound {
+  std::vector<WalkedEntry> files;
+  std::vector<WalkedEntry> subdirs;
+};
+// Reads the directories `rel_dirs` of the tree at `root` ("" is the root itself).
+DirectoryRound read_directories(const std::string& root, std::span<const std::string> rel_dirs, Counters& counters);
+// Every file under `root`, in no particular order: rounds of read_directories, one per level.
+std::vector<WalkedEntry> walk_directory(const std::string& root, Counters& counters);
 
-// expand_inputs in three steps, so that ranks can share the stat calls (a walk of many small
-// files spends most of its time in them): list_inputs is expand_inputs except that regular files
-// found in directories keep size kSizeUnknown; stat_sizes fills in the unknown sizes of any slice
-// of that list, counting a file that is gone ("skipped.input.missing"), unreadable or no longer a
-// regular file and leaving its size unknown; drop_unsized then removes those. require_inputs
-// throws expand_inputs' UsageError when no file is left.
-std::vector<InputFile> list_inputs(const std::vector<std::string>& args, Counters& counters);
-void stat_sizes(std::span<InputFile> files, Counters& counters);
-void drop_unsized(std::vector<InputFile>& files);
-void require_inputs(const std::vector<InputFile>& files, const std::vector<std::string>& args);
+// expand_inputs with each directory given walked by `walk`: any function returning the same files
+// as walk_directory (in any order) gives the same list.
+using DirectoryWalk = std::function<std::vector<WalkedEntry>(const std::string& root, Counters& counters)>;
+std::vector<InputFile> expand_inputs(const std::vector<std::string>& args, Counters& counters,
+                                     const DirectoryWalk& walk);
 
-// Assigns files to ranks: largest first (ties → lower index), each to the least-loaded rank
-// (ties → lowest rank); a file weighs size + 1 so empty files spread too. Returns, for each rank,
-// the indices into `files` it reads, in ascending index order. nranks < 1 → invalid_argument.
+// Assigns items of the given sizes to ranks: largest first (ties → lower index), each to the
+// least-loaded rank (ties → lowest rank); an item weighs size + 1 so empty ones spread too.
+// Returns, for each rank, the indices it takes, ascending. nranks < 1 → invalid_argument.
+std::vector<std::vector<std::size_t>> assign_by_size(std::span<const std::uint64_t> sizes, int nranks);
+// assign_by_size over the files' sizes: the indices into `files` each rank reads.
 std::vector<std::vector<std::size_t>> assign_shards(const std::vector<InputFile>& files, int nranks);
 
 // Reads one input file, calling on_document for each document in it. Counts "input.files",

@@ -1,0 +1,24 @@
+// The input list of a job, built once and shared by every rank.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "crd/comm/transport.hpp"
+#include "crd/core/counters.hpp"
+#include "crd/io/inputs.hpp"
+
+namespace crd::pipeline {
+
+// Collective: io::expand_inputs(inputs) on every rank, identical for any rank count. Rank 0
+// expands the arguments; the directory trees among them are read by all ranks, a level at a time.
+// A usage error (no files, an unreadable @LIST) is raised on every rank alike. Counters of what was
+// skipped land on the rank that saw it.
+std::vector<io::InputFile> expand_everywhere(comm::Transport& transport, const std::vector<std::string>& inputs,
+                                             Counters& counters);
+
+// Collective: the files under `root`, each directory read by one rank; on rank 0 all of them (in
+// no particular order), on the other ranks none.
+std::vector<io::WalkedEntry> shared_walk(comm::Transport& transport, const std::string& root, Counters& counters);
+
+}  // namespace crd::pipeline

@@ -1,0 +1,91 @@
+// expand_everywhere: the directory walk shared by 1–4 thread ranks gives every rank the list one
+// serial expansion gives, with the same skip counts in total, and a usage error on every rank.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+
+#include "crd/comm/local_transport.hpp"
+#include "crd/core/error.hpp"
+#include "crd/pipeline/input_listing.hpp"
+#include "support/test_paths.hpp"
+
+namespace crd::pipeline {
+namespace {
+
+namespace fs = std::filesystem;
+
+void write(const fs::path& p, std::size_t bytes) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p) << std::string(bytes, 'x');
+}
+
+// Levels of different widths, so that rounds deal out 1, 3, 9, … directories.
+class InputListing : public ::testing::TestWithParam<int> {
+ protected:
+  static void SetUpTestSuite() {
+    root_ = crd::testing::make_temp_dir("input-listing");
+    std::size_t n = 0;
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b)
+        for (int c = 0; c < a + b; ++c) {
+          const fs::path dir = fs::path(root_) / "tree" / std::to_string(a) / std::to_string(b) / std::to_string(c);
+          for (int f = 0; f <= c; ++f) write(dir / ("page" + std::to_string(f) + ".html"), ++n);
+        }
+    write(fs::path(root_) / "tree" / "top.html", 3);
+    write(fs::path(root_) / "other" / "deep" / "er" / "x.htm", 5);
+    fs::create_directory_symlink(fs::path(root_) / "other", fs::path(root_) / "tree" / "loop");
+    fs::create_symlink(fs::path(root_) / "nowhere", fs::path(root_) / "tree" / "dangling.html");
+    fs::create_directories(fs::path(root_) / "empty" / "still-empty");
+  }
+  static std::string root_;
+};
+std::string InputListing::root_;
+
+TEST_P(InputListing, EveryRankGetsTheSerialList) {
+  const std::vector<std::string> args{root_ + "/tree", root_ + "/other", root_ + "/tree/top.html"};
+  Counters serial_counters;
+  const auto serial = io::expand_inputs(args, serial_counters);
+  ASSERT_EQ(serial.size(), 35u);  // 33 in the levels, top.html once, x.htm
+  std::mutex m;
+  Counters summed;
+  comm::run_local(GetParam(), [&](comm::Transport& t) {
+    Counters mine;
+    const auto files = expand_everywhere(t, args, mine);
+    ASSERT_EQ(files.size(), serial.size());
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      EXPECT_EQ(files[i].path, serial[i].path);
+      EXPECT_EQ(files[i].url, serial[i].url);
+      EXPECT_EQ(files[i].size, serial[i].size);
+      EXPECT_EQ(files[i].kind, serial[i].kind);
+    }
+    std::lock_guard lock(m);
+    summed.merge(mine);
+  });
+  EXPECT_EQ(summed.values(), serial_counters.values());
+  EXPECT_EQ(summed.get("skipped.input.dir_symlink"), 1u);
+  EXPECT_EQ(summed.get("skipped.input.missing"), 1u);
+  EXPECT_EQ(summed.get("skipped.input.duplicate"), 1u);
+}
+
+TEST_P(InputListing, NoFilesIsAUsageErrorOnEveryRank) {
+  std::mutex m;
+  int errors = 0;
+  comm::run_local(GetParam(), [&](comm::Transport& t) {
+    Counters c;
+    try {
+      expand_everywhere(t, {root_ + "/empty"}, c);
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("no input files"), std::string::npos);
+      std::lock_guard lock(m);
+      ++errors;
+    }
+  });
+  EXPECT_EQ(errors, GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, InputListing, ::testing::Values(1, 2, 3, 4));
+
+}  // namespace
+}  // namespace crd::pipeline

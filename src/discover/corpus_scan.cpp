@@ -86,9 +86,10 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
   };
 
   if (!options.reader_thread) {
+    io::DirectoryCache dirs;
     for (std::size_t index : shard) {
       const io::InputFile& file = files[index];
-      io::read_input(file, out.counters, on_document, options.read, &out.errors);
+      io::read_input(file, out.counters, on_document, options.read, &out.errors, &dirs);
       bytes_done += file.size;
       if (progress && !progress(out, bytes_done, documents_done)) break;
     }
@@ -104,12 +105,13 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
   std::exception_ptr reader_failure;
   std::thread reader([&] {
     try {
+      io::DirectoryCache dirs;
       for (std::size_t index : shard) {
         const io::InputFile& file = files[index];
         bool open = true;
         io::read_input(file, reader_counters,
                        [&](io::Document&& d) { open = open && queue.push({std::move(d), false, 0}); },
-                       options.read, &reader_errors);
+                       options.read, &reader_errors, &dirs);
         if (!open || !queue.push({{}, true, file.size})) break;
       }
     } catch (...) {

@@ -1,8 +1,11 @@
 // read_input: opens one input, tells WARC from ARC by its first bytes, and hands it to the right
 // reader; plain files become one document each.
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-#include <cstdio>
+#include <string_view>
 
 #include "arc_reader.hpp"
 #include "byte_stream.hpp"
@@ -13,42 +16,63 @@
 namespace crd::io {
 namespace {
 
-void read_plain_file(const InputFile& file, Counters& counters, detail::RecordSink& sink) {
-  std::FILE* f = std::fopen(file.path.c_str(), "rb");
-  if (f == nullptr) {
+// read(2) until end of file, retrying interrupted calls; -1 on an error.
+ssize_t read_some(int fd, char* to, std::size_t n) {
+  for (;;) {
+    const ssize_t got = ::read(fd, to, n);
+    if (got >= 0 || errno != EINTR) return got;
+  }
+}
+
+void read_plain_file(const InputFile& file, Counters& counters, detail::RecordSink& sink, DirectoryCache* dirs) {
+  const int fd = dirs != nullptr ? dirs->open_file(file.path) : ::open(file.path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
     sink.fail("input.unreadable", 0);
     return;
   }
   counters.add("input.files");
   sink.record();
+  const std::uint64_t max = sink.options().max_record_bytes;
   struct stat st {};
-  std::uint64_t size = ::fstat(fileno(f), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
-  if (size > sink.options().max_record_bytes) {
+  const std::uint64_t size = ::fstat(fd, &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+  if (size > max) {
     sink.fail("record_too_large", 0);
-    std::fclose(f);
+    ::close(fd);
     return;
   }
   Document doc;
   doc.body.resize(static_cast<std::size_t>(size));
-  std::size_t got = std::fread(doc.body.data(), 1, doc.body.size(), f);
-  // The file may have changed since it was sized: keep what is there, up to the limit.
-  if (got == doc.body.size()) {
+  std::uint64_t got = 0;
+  bool failed = false;
+  while (got < doc.body.size()) {
+    const ssize_t n = read_some(fd, doc.body.data() + got, doc.body.size() - got);
+    if (n <= 0) {
+      failed = n < 0;
+      break;
+    }
+    got += static_cast<std::uint64_t>(n);
+  }
+  // The file may have grown since it was sized: keep what is there, up to the limit.
+  if (!failed && got == doc.body.size()) {
     char extra[65536];
-    std::size_t n;
-    while ((n = std::fread(extra, 1, sizeof extra, f)) > 0 && got <= sink.options().max_record_bytes) {
-      doc.body.append(extra, n);
-      got += n;
+    ssize_t n;
+    while (got <= max && (n = read_some(fd, extra, sizeof extra)) != 0) {
+      if (n < 0) {
+        failed = true;
+        break;
+      }
+      doc.body.append(extra, static_cast<std::size_t>(n));
+      got += static_cast<std::uint64_t>(n);
     }
   }
-  bool failed = std::ferror(f) != 0;
-  std::fclose(f);
+  ::close(fd);
   counters.add("input.bytes", got);
-  doc.body.resize(got);
+  doc.body.resize(static_cast<std::size_t>(got));
   if (failed) {
     sink.fail("input.read_error", 0);
     return;
   }
-  if (got > sink.options().max_record_bytes) {
+  if (got > max) {
     sink.fail("record_too_large", 0);
     return;
   }
@@ -60,11 +84,29 @@ void read_plain_file(const InputFile& file, Counters& counters, detail::RecordSi
 
 }  // namespace
 
+DirectoryCache::~DirectoryCache() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+int DirectoryCache::open_file(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  if (slash == std::string::npos || slash == 0) return ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const std::string_view dir(path.data(), slash);
+  if (fd_ < 0 || dir != dir_) {
+    if (fd_ >= 0) ::close(fd_);
+    dir_ = dir;
+    fd_ = ::open(dir_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  }
+  const int fd = fd_ < 0 ? -1 : ::openat(fd_, path.c_str() + slash + 1, O_RDONLY | O_CLOEXEC);
+  // Failing relative to the directory kept (gone or replaced since), the full path decides.
+  return fd >= 0 ? fd : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+}
+
 void read_input(const InputFile& file, Counters& counters, const std::function<void(Document&&)>& on_document,
-                const ReadOptions& options, std::vector<ReadError>* errors) {
+                const ReadOptions& options, std::vector<ReadError>* errors, DirectoryCache* dirs) {
   detail::RecordSink sink(file.path, counters, options, errors, on_document);
   if (file.kind == InputKind::PlainFile) {
-    read_plain_file(file, counters, sink);
+    read_plain_file(file, counters, sink, dirs);
     return;
   }
   detail::ByteStream in;

@@ -1,6 +1,8 @@
 // Input expansion (files, directory walks, @LIST files), plain-file documents, sniffing, and
 // shard assignment.
+#include <errno.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -307,6 +309,51 @@ TEST(AssignShards, EdgeCases) {
   EXPECT_EQ(few[0], std::vector<std::size_t>{0});
   EXPECT_TRUE(few[1].empty());
   EXPECT_THROW(assign_shards({}, 0), std::invalid_argument);
+}
+
+std::string read_fd(int fd) {
+  std::string out;
+  char buf[256];
+  ssize_t n;
+  while ((n = ::read(fd, buf, sizeof buf)) > 0) out.append(buf, static_cast<std::size_t>(n));
+  ::close(fd);
+  return out;
+}
+
+TEST_F(Inputs, DirectoryCacheOpensWhatTheFullPathNames) {
+  DirectoryCache dirs;
+  EXPECT_EQ(read_fd(dirs.open_file(tree_ + "/a.txt")), "a text");
+  EXPECT_EQ(read_fd(dirs.open_file(tree_ + "/b.html")), "<p>b</p>");   // same directory
+  EXPECT_EQ(read_fd(dirs.open_file(tree_ + "/a/z.txt")), "z");         // another one
+  EXPECT_EQ(read_fd(dirs.open_file(tree_ + "/filelink.txt")), "linked");
+  errno = 0;
+  EXPECT_EQ(dirs.open_file(tree_ + "/a/none.txt"), -1);
+  EXPECT_EQ(errno, ENOENT);
+  // The directory kept is replaced by another of the same name: the new one is read.
+  fs::rename(tree_ + "/a", root_ + "/old-a");
+  fs::create_directory(tree_ + "/a");
+  write_file(tree_ + "/a", "new.txt", "new");
+  EXPECT_EQ(read_fd(dirs.open_file(tree_ + "/a/new.txt")), "new");
+  // A relative name without a directory.
+  const fs::path here = fs::current_path();
+  fs::current_path(tree_);
+  EXPECT_EQ(read_fd(dirs.open_file("a.txt")), "a text");
+  fs::current_path(here);
+}
+
+TEST_F(Inputs, PlainFilesReadWithAndWithoutTheCacheAreTheSame) {
+  Counters c;
+  const auto files = expand_inputs({tree_}, c);
+  DirectoryCache dirs;
+  for (const auto& f : files) {
+    std::vector<Document> plain, cached;
+    Counters c1, c2;
+    read_input(f, c1, [&](Document&& d) { plain.push_back(std::move(d)); });
+    read_input(f, c2, [&](Document&& d) { cached.push_back(std::move(d)); }, {}, nullptr, &dirs);
+    ASSERT_EQ(plain.size(), cached.size()) << f.url;
+    for (std::size_t i = 0; i < plain.size(); ++i) EXPECT_EQ(plain[i].body, cached[i].body) << f.url;
+    EXPECT_EQ(c1.values(), c2.values()) << f.url;
+  }
 }
 
 }  // namespace

@@ -65,6 +65,24 @@ std::vector<std::vector<std::size_t>> assign_by_size(std::span<const std::uint64
 // assign_by_size over the files' sizes: the indices into `files` each rank reads.
 std::vector<std::vector<std::size_t>> assign_shards(const std::vector<InputFile>& files, int nranks);
 
+// Files read one after another, mostly from the same directories: the directory last opened is
+// kept and the next file opened relative to it. Opening by full path repeats the lookup of every
+// directory on the path for each file, a fifth of the cost of reading a tree of small pages. Meant
+// for one thread's run over a list of files; not shared between threads.
+class DirectoryCache {
+ public:
+  DirectoryCache() = default;
+  DirectoryCache(const DirectoryCache&) = delete;
+  DirectoryCache& operator=(const DirectoryCache&) = delete;
+  ~DirectoryCache();
+  // open(2) of `path` for reading: a descriptor, or -1 with errno set.
+  int open_file(const std::string& path);
+
+ private:
+  std::string dir_;
+  int fd_ = -1;
+};
+
 // Reads one input file, calling on_document for each document in it. Counts "input.files",
 // "input.bytes" (bytes read from disk), "records" (archive records seen; a plain file is one),
 // "documents", and "skipped.<reason>" for every skip. Bad records are skipped and counted by
@@ -72,8 +90,10 @@ std::vector<std::vector<std::size_t>> assign_shards(const std::vector<InputFile>
 // are also appended to *errors when given, at most options.max_errors_per_file per call.
 // Never throws for bad content; an unreadable file is counted as "skipped.input.unreadable".
 // WARC/ARC is told by the file's first bytes (gzip detected by magic), falling back to `kind`.
+// With `dirs`, a plain file is opened relative to the directory of the file read before it.
 void read_input(const InputFile& file, Counters& counters,
                 const std::function<void(Document&&)>& on_document,
-                const ReadOptions& options = {}, std::vector<ReadError>* errors = nullptr);
+                const ReadOptions& options = {}, std::vector<ReadError>* errors = nullptr,
+                DirectoryCache* dirs = nullptr);
 
 }  // namespace crd::io

@@ -3,9 +3,12 @@
 # under scripts/mpirun.sh; per-phase wall time comes from the result's /run/timings (max over ranks),
 # the end-to-end time from the shell (mpirun start to exit), volumes and memory from /run/counters.
 #
-#   perf/strong_scaling.sh [-c CRD] [-r REPS] [-n "1 2 4"] [-m "discover run"] [-o CSV] INPUT…
+#   perf/strong_scaling.sh [-c CRD] [-r REPS] [-n "1 2 4"] [-m "discover run"] [-o CSV] [-x "ARGS"] INPUT…
 #   perf/strong_scaling.sh -w "1 2 4" …   weak scaling: INPUT… is a list of per-rank units
 #                                           (directories); N ranks read the first N of them.
+#   -x "--reader-thread off"                  extra crd arguments for every job.
+# Each repetition runs every rank count in turn (1, 2, 4, 1, 2, 4, …), so the rank counts share the
+# machine's slow and fast spells; summarize.py also gives the speedup of each repetition's own pair.
 #
 # CSV columns: command,ranks,rep,phase,seconds,input_bytes,shuffle_bytes_sent,shuffle_bytes_sent_max,
 # peak_rss_max,tables_max,load1 — phase "total" is the end-to-end time. analysis/plot_results.py
@@ -20,15 +23,16 @@ ranks_list="1 2 4"
 commands="discover run"
 csv=$root/perf/out/strong_scaling.csv
 weak=""
-while getopts "c:r:n:m:o:w:" opt; do
+extra_args=""
+while getopts "c:r:n:m:o:w:x:" opt; do
   case $opt in
     c) crd=$OPTARG ;; r) reps=$OPTARG ;; n) ranks_list=$OPTARG ;; m) commands=$OPTARG ;;
-    o) csv=$OPTARG ;; w) weak=$OPTARG; ranks_list=$OPTARG ;;
-    *) sed -n 2,12p "$0"; exit 2 ;;
+    o) csv=$OPTARG ;; w) weak=$OPTARG; ranks_list=$OPTARG ;; x) extra_args=$OPTARG ;;
+    *) sed -n 2,15p "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || { sed -n 2,12p "$0"; exit 2; }
+[ $# -gt 0 ] || { sed -n 2,15p "$0"; exit 2; }
 inputs=("$@")
 
 tmp=$(mktemp -d /tmp/crd-scaling.XXXXXX)
@@ -37,13 +41,13 @@ mkdir -p "$(dirname "$csv")"
 echo "command,ranks,rep,phase,seconds,input_bytes,shuffle_bytes_sent,shuffle_bytes_sent_max,peak_rss_max,tables_max,load1" > "$csv"
 
 for cmd in $commands; do
-  for n in $ranks_list; do
-    if [ -n "$weak" ]; then job_inputs=("${inputs[@]:0:$n}"); else job_inputs=("${inputs[@]}"); fi
-    for rep in $(seq 1 "$reps"); do
+  for rep in $(seq 1 "$reps"); do
+    for n in $ranks_list; do
+      if [ -n "$weak" ]; then job_inputs=("${inputs[@]:0:$n}"); else job_inputs=("${inputs[@]}"); fi
       load=$(cut -d' ' -f1 /proc/loadavg)
       out=$tmp/$cmd-$n-$rep.h5
       start=$(date +%s.%N)
-      "$root/scripts/mpirun.sh" -np "$n" "$crd" "$cmd" "${job_inputs[@]}" -o "$out" --progress-interval 0 > "$tmp/log" 2>&1 ||
+      "$root/scripts/mpirun.sh" -np "$n" "$crd" "$cmd" "${job_inputs[@]}" $extra_args -o "$out" --progress-interval 0 > "$tmp/log" 2>&1 ||
         { cat "$tmp/log" >&2; exit 1; }
       end=$(date +%s.%N)
       total=$(echo "$end - $start" | bc)

@@ -24,6 +24,17 @@ def scaling(path, weak=False):
             print(f"| {phase} | {r.ranks} | {r['min']:.2f} | {r['median']:.2f} | {r['max']:.2f} | {r['count']} "
                   f"| {sp:.2f} | {eff:.0%} |")
     tot = d[d.phase.str.endswith(" total")]
+    if not weak:
+        # The rank counts of one repetition ran back to back: their ratio is less exposed to the
+        # machine's slow and fast spells than a ratio of medians taken over the whole sweep.
+        print()
+        print("| command | ranks | paired speedup of the whole job: median | min | max | pairs |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for cmd, rows in tot.groupby("command", sort=False):
+            base = rows[rows.ranks == rows.ranks.min()].set_index("rep")["seconds"]
+            for n, at_n in rows[rows.ranks != rows.ranks.min()].groupby("ranks"):
+                ratios = (base / at_n.set_index("rep")["seconds"]).dropna()
+                print(f"| {cmd} | {n} | {ratios.median():.2f} | {ratios.min():.2f} | {ratios.max():.2f} | {len(ratios)} |")
     m = tot.groupby(["command", "ranks"]).agg(input_bytes=("input_bytes", "first"),
                                                sent=("shuffle_bytes_sent", "median"),
                                                sent_max=("shuffle_bytes_sent_max", "median"),

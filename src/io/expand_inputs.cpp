@@ -98,7 +98,8 @@ class Expander {
 
   void add_walk(const std::string& dir) {
     std::vector<WalkedEntry> found = walk_(dir, counters_);
-    std::sort(found.begin(), found.end(), [](const WalkedEntry& a, const WalkedEntry& b) { return a.rel < b.rel; });
+    const auto by_path = [](const WalkedEntry& a, const WalkedEntry& b) { return a.rel < b.rel; };
+    if (!std::is_sorted(found.begin(), found.end(), by_path)) std::sort(found.begin(), found.end(), by_path);
     // The directory is made absolute once; a file's duplicate key is that plus its relative path.
     // Relative paths from readdir hold no "." or "..": plain concatenation keeps them normal.
     std::error_code aec;

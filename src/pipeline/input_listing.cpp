@@ -3,6 +3,7 @@
 // 2-rank job (0.1–0.15 s of 2.3 s on 55k files).
 #include "crd/pipeline/input_listing.hpp"
 
+#include <algorithm>
 #include <iterator>
 
 #include "crd/core/error.hpp"
@@ -23,6 +24,8 @@ shuffle::ByteReader reader_of(const std::string& s) {
   return shuffle::ByteReader(std::as_bytes(std::span<const char>(s.data(), s.size())));
 }
 
+bool by_path(const io::WalkedEntry& a, const io::WalkedEntry& b) { return a.rel < b.rel; }
+
 std::vector<io::WalkedEntry> read_entries(shuffle::ByteReader& r) {
   std::vector<io::WalkedEntry> out;
   while (!r.done()) {
@@ -32,6 +35,57 @@ std::vector<io::WalkedEntry> read_entries(shuffle::ByteReader& r) {
     out.push_back(std::move(e));
   }
   return out;
+}
+
+// The list as rank 0 sends it. A walked file's path is its directory's path followed by its url,
+// and the files of one directory come one after another: the directory part is sent once per run
+// (the message was 8 MB on 55k files, its encoding and decoding a third of the listing's time).
+enum : std::uint8_t { kKindBits = 3, kSameHead = 4, kPathApart = 8 };
+
+void write_list(shuffle::ByteWriter& w, const std::vector<io::InputFile>& files) {
+  std::size_t bytes = 8;
+  for (const auto& f : files) bytes += f.url.size() + 4 + 8 + 1;
+  w.reserve(bytes + 4096);
+  w.pod(static_cast<std::uint64_t>(files.size()));
+  std::string_view previous_head;
+  bool have_head = false;
+  for (const auto& f : files) {
+    auto flags = static_cast<std::uint8_t>(f.kind);
+    const std::string_view path = f.path;
+    if (!path.ends_with(f.url)) {
+      w.pod(static_cast<std::uint8_t>(flags | kPathApart)).str(f.path).str(f.url).pod(f.size);
+      continue;
+    }
+    const std::string_view head = path.substr(0, path.size() - f.url.size());
+    if (have_head && head == previous_head) {
+      w.pod(static_cast<std::uint8_t>(flags | kSameHead));
+    } else {
+      w.pod(flags).str(head);
+      previous_head = head;
+      have_head = true;
+    }
+    w.str(f.url).pod(f.size);
+  }
+}
+
+std::vector<io::InputFile> read_list(shuffle::ByteReader& r) {
+  std::vector<io::InputFile> files(static_cast<std::size_t>(r.pod<std::uint64_t>()));
+  std::string head;
+  for (auto& f : files) {
+    const auto flags = r.pod<std::uint8_t>();
+    f.kind = static_cast<io::InputKind>(flags & kKindBits);
+    if ((flags & kPathApart) != 0) {
+      f.path = std::string(r.str());
+      f.url = std::string(r.str());
+    } else {
+      if ((flags & kSameHead) == 0) head = std::string(r.str());
+      f.url = std::string(r.str());
+      f.path.reserve(head.size() + f.url.size());
+      f.path.append(head).append(f.url);
+    }
+    f.size = r.pod<std::uint64_t>();
+  }
+  return files;
 }
 
 }  // namespace
@@ -59,11 +113,25 @@ std::vector<io::WalkedEntry> shared_walk(comm::Transport& transport, const std::
     shuffle::ByteReader r(all);
     level = read_entries(r);
   }
+  // Each rank sorts its own files and rank 0 merges the sorted runs: the sort is shared too.
+  std::sort(mine.begin(), mine.end(), by_path);
   shuffle::ByteWriter w;
   for (const io::WalkedEntry& f : mine) w.str(f.rel).pod(f.size);
-  const std::string gathered = transport.to_rank0(as_view(w));
-  shuffle::ByteReader r = reader_of(gathered);
-  return read_entries(r);
+  std::vector<std::uint64_t> to(static_cast<std::size_t>(transport.size()), 0);
+  to[0] = w.bytes().size();
+  std::vector<std::byte> gathered;
+  std::vector<std::uint64_t> from;
+  transport.alltoallv(w.bytes(), to, gathered, from);
+  std::vector<io::WalkedEntry> files;
+  std::size_t at = 0;
+  for (const std::uint64_t bytes : from) {
+    shuffle::ByteReader r(std::span<const std::byte>(gathered).subspan(at, bytes));
+    at += bytes;
+    const auto middle = static_cast<std::ptrdiff_t>(files.size());
+    for (auto& e : read_entries(r)) files.push_back(std::move(e));
+    std::inplace_merge(files.begin(), files.begin() + middle, files.end(), by_path);
+  }
+  return files;
 }
 
 std::vector<io::InputFile> expand_everywhere(comm::Transport& transport, const std::vector<std::string>& inputs,
@@ -79,8 +147,8 @@ std::vector<io::InputFile> expand_everywhere(comm::Transport& transport, const s
         transport.from_rank0(as_view(step));
         return shared_walk(transport, root, c);
       });
-      last.pod(Step::Done).pod(static_cast<std::uint64_t>(files.size()));
-      for (const auto& f : files) last.str(f.path).str(f.url).pod(f.size).pod(f.kind);
+      last.pod(Step::Done);
+      write_list(last, files);
     } catch (const UsageError& e) {
       transport.from_rank0(as_view(shuffle::ByteWriter().pod(Step::Failed).str(e.what())));
       throw;
@@ -97,13 +165,7 @@ std::vector<io::InputFile> expand_everywhere(comm::Transport& transport, const s
       continue;
     }
     if (step == Step::Failed) throw UsageError(std::string(r.str()));
-    std::vector<io::InputFile> files(static_cast<std::size_t>(r.pod<std::uint64_t>()));
-    for (auto& f : files) {
-      f.path = std::string(r.str());
-      f.url = std::string(r.str());
-      f.size = r.pod<std::uint64_t>();
-      f.kind = r.pod<io::InputKind>();
-    }
+    std::vector<io::InputFile> files = read_list(r);
     return files;
   }
 }

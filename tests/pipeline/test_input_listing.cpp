@@ -34,6 +34,8 @@ class InputListing : public ::testing::TestWithParam<int> {
           for (int f = 0; f <= c; ++f) write(dir / ("page" + std::to_string(f) + ".html"), ++n);
         }
     write(fs::path(root_) / "tree" / "top.html", 3);
+    write(fs::path(root_) / "tree" / "1" / "crawl.warc.gz", 7);  // listed as an archive
+    write(fs::path(root_) / "tree" / "1" / "old.arc", 9);
     write(fs::path(root_) / "other" / "deep" / "er" / "x.htm", 5);
     fs::create_directory_symlink(fs::path(root_) / "other", fs::path(root_) / "tree" / "loop");
     fs::create_symlink(fs::path(root_) / "nowhere", fs::path(root_) / "tree" / "dangling.html");
@@ -47,7 +49,7 @@ TEST_P(InputListing, EveryRankGetsTheSerialList) {
   const std::vector<std::string> args{root_ + "/tree", root_ + "/other", root_ + "/tree/top.html"};
   Counters serial_counters;
   const auto serial = io::expand_inputs(args, serial_counters);
-  ASSERT_EQ(serial.size(), 35u);  // 33 in the levels, top.html once, x.htm
+  ASSERT_EQ(serial.size(), 37u);  // 33 in the levels, 2 archives, top.html once, x.htm
   std::mutex m;
   Counters summed;
   comm::run_local(GetParam(), [&](comm::Transport& t) {

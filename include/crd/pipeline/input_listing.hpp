@@ -18,7 +18,7 @@ std::vector<io::InputFile> expand_everywhere(comm::Transport& transport, const s
                                              Counters& counters);
 
 // Collective: the files under `root`, each directory read by one rank; on rank 0 all of them (in
-// no particular order), on the other ranks none.
+// order of their paths), on the other ranks none.
 std::vector<io::WalkedEntry> shared_walk(comm::Transport& transport, const std::string& root, Counters& counters);
 
 }  // namespace crd::pipeline

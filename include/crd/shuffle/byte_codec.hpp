@@ -30,6 +30,7 @@ class ByteWriter {
   }
   std::span<const std::byte> bytes() const { return buf_; }
   void clear() { buf_.clear(); }
+  void reserve(std::size_t bytes) { buf_.reserve(bytes); }
 
  private:
   std::vector<std::byte> buf_;

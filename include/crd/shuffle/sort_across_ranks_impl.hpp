@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <span>
 #include <vector>
 
@@ -72,12 +73,18 @@ std::vector<T> sort_across_ranks(comm::Transport& transport, std::vector<T> loca
   }
 
   // Records >= splitter k-1 and < splitter k go to rank k: contiguous runs of the sorted slice.
+  // This rank's own run stays as it is, without a trip through the codec.
   Buckets buckets(nranks);
+  std::vector<T> out;
   auto it = local.begin();
   for (int dest = 0; dest < nranks; ++dest) {
     auto end = dest + 1 < nranks && static_cast<std::size_t>(dest) < splitters.size()
                    ? std::lower_bound(it, local.end(), splitters[static_cast<std::size_t>(dest)], less)
                    : local.end();
+    if (dest == transport.rank()) {
+      out.assign(std::make_move_iterator(it), std::make_move_iterator(end));
+      it = end;
+    }
     for (; it != end; ++it) {
       writer.clear();
       encode(*it, writer);
@@ -86,7 +93,6 @@ std::vector<T> sort_across_ranks(comm::Transport& transport, std::vector<T> loca
   }
   std::vector<T>().swap(local);
 
-  std::vector<T> out;
   exchange(transport, buckets, round_bytes, [&](int, std::span<const std::byte> record) {
     ByteReader reader(record);
     out.push_back(decode(reader));

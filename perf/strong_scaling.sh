@@ -55,8 +55,10 @@ for cmd in $commands; do
 import sys, h5py
 path, cmd, n, rep, total, load = sys.argv[1:]
 with h5py.File(path, "r") as f:
-    names = [x.decode() if isinstance(x, bytes) else x for x in f["run/counters/name"][:]]
-    c = dict(zip(names, (int(v) for v in f["run/counters/value"][:])))
+    c = {}
+    for group in ("run/counters", "run/resources"):  # volumes and memory are resources
+        names = [x.decode() if isinstance(x, bytes) else x for x in f[group + "/name"][:]]
+        c.update(zip(names, (int(v) for v in f[group + "/value"][:])))
     phases = [x.decode() if isinstance(x, bytes) else x for x in f["run/timings/phase"][:]]
     secs = [float(s) for s in f["run/timings/seconds"][:]]
 extra = ",".join(str(c.get(k, "")) for k in ("input.bytes", "shuffle.bytes_sent", "shuffle.bytes_sent_max",

@@ -1,4 +1,4 @@
-// scan_shard: the per-document hot path (key → clean → file hash → chunk → chunk hashes → tally).
+// scan_shard: the per-document hot path (key → clean → chunk → chunk and file hashes → tally).
 #include "crd/discover/corpus_scan.hpp"
 
 #include <algorithm>
@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "crd/discover/document_queue.hpp"
-#include "crd/hash/sha1.hpp"
+#include "crd/hash/document_hasher.hpp"
 
 namespace crd::discover {
 namespace {
@@ -31,8 +31,7 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
   ScannedShard out;
   out.chunks = LocalTally(options.sample_bytes);
   auto chunker = chunk::make_chunker(options.chunker, options.chunking);
-  Sha1 sha1_file;
-  Sha1 sha1_chunk;
+  DocumentHasher hasher;
   std::uint64_t bytes_done = 0;
   std::uint64_t documents_done = 0;
 
@@ -49,7 +48,7 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
     }
     const auto page = static_cast<std::uint32_t>(out.keys.size());
     out.keys.push_back(std::move(*key));
-    out.files.add(sha1_file(doc.body), doc.body.size(), {}, page, out.keys);
+    hasher.start(doc.body);
 
     if (io::is_chunkable(doc)) {
       out.counters.add("documents.chunked");
@@ -69,7 +68,7 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
         pending = false;
       };
       const std::string_view skipped = chunker->chunk(doc.body, doc.charset, [&](std::string_view normalized) {
-        const Digest digest = sha1_chunk(normalized);
+        const Digest digest = hasher.chunk(normalized);
         out.chunks.prefetch(digest);
         flush();
         pending = true;
@@ -82,6 +81,7 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
       if (!skipped.empty()) out.counters.add("skipped." + std::string(skipped));
       out.counters.add("chunks", chunks);
     }
+    out.files.add(hasher.finish(), doc.body.size(), {}, page, out.keys);
     if (options.keep_page_chunks) out.page_offsets.push_back(out.page_chunk_ids.size());
   };
 

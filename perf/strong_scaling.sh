@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Strong (or weak) scaling of crd discover / crd run: every (command, ranks, repetition) is one job
 # under scripts/mpirun.sh; per-phase wall time comes from the result's /run/timings (max over ranks),
-# the end-to-end time from the shell (mpirun start to exit), volumes and memory from /run/counters.
+# the end-to-end time from the shell (mpirun start to exit), input bytes from /run/counters, shuffle
+# volumes and memory from /run/resources.
 #
 #   perf/strong_scaling.sh [-c CRD] [-r REPS] [-n "1 2 4"] [-m "discover run"] [-o CSV] [-x "ARGS"] INPUT…
 #   perf/strong_scaling.sh -w "1 2 4" …   weak scaling: INPUT… is a list of per-rank units
@@ -28,11 +29,11 @@ while getopts "c:r:n:m:o:w:x:" opt; do
   case $opt in
     c) crd=$OPTARG ;; r) reps=$OPTARG ;; n) ranks_list=$OPTARG ;; m) commands=$OPTARG ;;
     o) csv=$OPTARG ;; w) weak=$OPTARG; ranks_list=$OPTARG ;; x) extra_args=$OPTARG ;;
-    *) sed -n 2,15p "$0"; exit 2 ;;
+    *) sed -n 2,16p "$0"; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || { sed -n 2,15p "$0"; exit 2; }
+[ $# -gt 0 ] || { sed -n 2,16p "$0"; exit 2; }
 inputs=("$@")
 
 tmp=$(mktemp -d /tmp/crd-scaling.XXXXXX)

@@ -16,7 +16,9 @@
 namespace crd::io {
 namespace {
 
-// read(2) until end of file, retrying interrupted calls; -1 on an error.
+int open_for_reading(const std::string& path) { return ::open(path.c_str(), O_RDONLY | O_CLOEXEC); }
+
+// One read(2), retried when a signal interrupts it: bytes read, 0 at end of file, -1 on an error.
 ssize_t read_some(int fd, char* to, std::size_t n) {
   for (;;) {
     const ssize_t got = ::read(fd, to, n);
@@ -25,7 +27,7 @@ ssize_t read_some(int fd, char* to, std::size_t n) {
 }
 
 void read_plain_file(const InputFile& file, Counters& counters, detail::RecordSink& sink, DirectoryCache* dirs) {
-  const int fd = dirs != nullptr ? dirs->open_file(file.path) : ::open(file.path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = dirs != nullptr ? dirs->open_file(file.path) : open_for_reading(file.path);
   if (fd < 0) {
     sink.fail("input.unreadable", 0);
     return;
@@ -90,7 +92,7 @@ DirectoryCache::~DirectoryCache() {
 
 int DirectoryCache::open_file(const std::string& path) {
   const std::size_t slash = path.rfind('/');
-  if (slash == std::string::npos || slash == 0) return ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (slash == std::string::npos || slash == 0) return open_for_reading(path);
   const std::string_view dir(path.data(), slash);
   if (fd_ < 0 || dir != dir_) {
     if (fd_ >= 0) ::close(fd_);
@@ -99,7 +101,7 @@ int DirectoryCache::open_file(const std::string& path) {
   }
   const int fd = fd_ < 0 ? -1 : ::openat(fd_, path.c_str() + slash + 1, O_RDONLY | O_CLOEXEC);
   // Failing relative to the directory kept (gone or replaced since), the full path decides.
-  return fd >= 0 ? fd : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  return fd >= 0 ? fd : open_for_reading(path);
 }
 
 void read_input(const InputFile& file, Counters& counters, const std::function<void(Document&&)>& on_document,

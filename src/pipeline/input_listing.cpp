@@ -26,6 +26,10 @@ shuffle::ByteReader reader_of(const std::string& s) {
 
 bool by_path(const io::WalkedEntry& a, const io::WalkedEntry& b) { return a.rel < b.rel; }
 
+void write_entries(shuffle::ByteWriter& w, const std::vector<io::WalkedEntry>& entries) {
+  for (const io::WalkedEntry& e : entries) w.str(e.rel).pod(e.size);
+}
+
 std::vector<io::WalkedEntry> read_entries(shuffle::ByteReader& r) {
   std::vector<io::WalkedEntry> out;
   while (!r.done()) {
@@ -106,7 +110,7 @@ std::vector<io::WalkedEntry> shared_walk(comm::Transport& transport, const std::
     io::DirectoryRound round = io::read_directories(root, share, counters);
     mine.insert(mine.end(), std::make_move_iterator(round.files.begin()), std::make_move_iterator(round.files.end()));
     shuffle::ByteWriter w;
-    for (const io::WalkedEntry& d : round.subdirs) w.str(d.rel).pod(d.size);
+    write_entries(w, round.subdirs);
     std::vector<std::byte> all;
     std::vector<std::uint64_t> counts;
     transport.allgatherv(w.bytes(), all, counts);
@@ -115,8 +119,9 @@ std::vector<io::WalkedEntry> shared_walk(comm::Transport& transport, const std::
   }
   // Each rank sorts its own files and rank 0 merges the sorted runs: the sort is shared too.
   std::sort(mine.begin(), mine.end(), by_path);
+  // A gather to rank 0 that keeps each rank's share apart (an alltoallv sending only to rank 0).
   shuffle::ByteWriter w;
-  for (const io::WalkedEntry& f : mine) w.str(f.rel).pod(f.size);
+  write_entries(w, mine);
   std::vector<std::uint64_t> to(static_cast<std::size_t>(transport.size()), 0);
   to[0] = w.bytes().size();
   std::vector<std::byte> gathered;
@@ -165,8 +170,7 @@ std::vector<io::InputFile> expand_everywhere(comm::Transport& transport, const s
       continue;
     }
     if (step == Step::Failed) throw UsageError(std::string(r.str()));
-    std::vector<io::InputFile> files = read_list(r);
-    return files;
+    return read_list(r);
   }
 }
 

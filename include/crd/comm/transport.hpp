@@ -89,15 +89,6 @@ class Transport {
     return std::string(reinterpret_cast<const char*>(all.data()), all.size());
   }
 
-  // On rank 0, every rank's bytes concatenated in rank order; empty on the other ranks.
-  std::string to_rank0(std::string_view value) {
-    std::vector<std::uint64_t> send_counts(static_cast<std::size_t>(size()), 0);
-    send_counts[0] = value.size();
-    std::vector<std::byte> all;
-    std::vector<std::uint64_t> counts;
-    alltoallv(std::as_bytes(std::span<const char>(value.data(), value.size())), send_counts, all, counts);
-    return std::string(reinterpret_cast<const char*>(all.data()), all.size());
-  }
   // Every rank's values, concatenated in rank order (ranks may give different numbers of them).
   template <class T>
   std::vector<T> allgather_pods(std::span<const T> mine) {

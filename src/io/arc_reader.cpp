@@ -14,9 +14,10 @@ namespace {
 
 constexpr std::size_t kPeekBytes = 64u << 10;
 
+// Owns its strings: the stream's buffer may move before the record is handled (ByteStream's rule).
 struct ArcHeader {
   std::string url;
-  std::string_view content_type;
+  std::string content_type;
   std::optional<std::uint64_t> length;  // nullopt: the header is recognisable but its length is bad
 };
 
@@ -55,7 +56,7 @@ bool parse_header(std::string_view line, int version, ArcHeader& h) {
     if (i > 0) h.url.push_back(' ');
     h.url.append(f[i]);
   }
-  h.content_type = f[n - after_url + 2];
+  h.content_type.assign(f[n - after_url + 2]);
   std::string_view len = f[n - 1];
   h.length = parse_length(len);
   return true;
@@ -81,23 +82,26 @@ void resync(ByteStream& in, int version) {
   }
 }
 
-// The record of `total` bytes must be followed by '\n' and then (after blank lines) by another
-// header, or by the end of data.
-bool boundary_ok(ByteStream& in, std::size_t total, int version) {
-  std::size_t avail = in.fill(total + 1);
-  if (avail == total) return true;
-  if (in.data()[total] != '\n') return false;
-  std::size_t p = total + 1;
-  avail = in.fill(p + kPeekBytes);
-  const char* d = in.data();
-  while (p < avail && (d[p] == '\n' || d[p] == '\r')) ++p;
-  if (p == avail) return true;
-  const void* nl = std::memchr(d + p, '\n', avail - p);
-  std::size_t end = nl == nullptr ? avail : static_cast<std::size_t>(static_cast<const char*>(nl) - d);
-  return looks_like_header(std::string_view(d + p, end - p), version);
+// Whether `d`, the bytes right after a record's content, is a record boundary: the end of data,
+// or '\n' (blank lines allowed) and then another header. Some older crawlers wrote no '\n' after
+// the content, so a header right at the end of the content is accepted too.
+bool is_boundary(std::string_view d, int version) {
+  std::size_t p = 0;
+  while (p < d.size() && (d[p] == '\n' || d[p] == '\r')) ++p;
+  if (p == d.size()) return true;
+  const std::size_t nl = d.find('\n', p);
+  return looks_like_header(d.substr(p, nl == std::string_view::npos ? nl : nl - p), version);
 }
 
-void handle_content(const ArcHeader& h, std::string_view content, RecordSink& sink, Document&& doc) {
+// The record of `total` bytes must be followed by a boundary (above).
+bool boundary_ok(ByteStream& in, std::size_t total, int version) {
+  const std::size_t avail = in.fill(total + kPeekBytes);
+  return is_boundary(std::string_view(in.data() + total, avail - total), version);
+}
+
+// `end`: the decoded position just past the record, for RecordSink's check of gzip members.
+void handle_content(const ArcHeader& h, std::string_view content, RecordSink& sink, Document&& doc,
+                    std::uint64_t end) {
   if (looks_like_http_response(content)) {
     std::string_view note;
     PayloadOutcome out = decode_http_response(content, sink.options().max_record_bytes, doc, &note);
@@ -108,12 +112,38 @@ void handle_content(const ArcHeader& h, std::string_view content, RecordSink& si
     }
     doc.url = h.url;
     if (!note.empty()) sink.note(note);
-    sink.emit(std::move(doc));
+    sink.emit(std::move(doc), end);
   } else if (istarts_with(h.url, "http:") || istarts_with(h.url, "https:")) {
     sink.fail("http.bad_response", doc.offset);
   } else {
     sink.skip("arc.non_http");  // dns:, ftp: and other captures without an HTTP response
   }
+}
+
+// A record declares more than --max-record-bytes: skipped without buffering when the length is
+// true, and without taking the rest of the file with it when a digit is corrupted (see the WARC
+// reader's skip_long_record: the member's end in gzip, a boundary check in raw files).
+void skip_long_record(ByteStream& in, RecordSink& sink, std::uint64_t rec_disk, std::size_t line_len,
+                      std::uint64_t len, int version) {
+  if (in.gzip()) {
+    in.consume(line_len);
+    const std::uint64_t dropped = in.discard_in_member(len);
+    const bool member_ended_early = dropped < len && !in.break_pending() && !in.at_end();
+    sink.fail(member_ended_early ? "arc.bad_length" : "record_too_large", rec_disk);
+    return;
+  }
+  // The content's last byte, then what follows: nothing at all means the declared end lies past
+  // the end of the file, and the length is wrong.
+  const std::string after = in.peek_at(in.position() + line_len + len - 1, kPeekBytes);
+  if (!after.empty() && is_boundary(std::string_view(after).substr(1), version)) {
+    in.consume(line_len);
+    in.discard(len);
+    sink.fail("record_too_large", rec_disk);
+    return;
+  }
+  sink.fail("arc.bad_length", rec_disk);
+  in.consume(line_len);
+  resync(in, version);
 }
 
 }  // namespace
@@ -150,9 +180,7 @@ void read_arc(ByteStream& in, RecordSink& sink, const std::string& source) {
     }
     const std::uint64_t len = *h.length;
     if (len > sink.options().max_record_bytes) {
-      in.consume(line_len);
-      in.discard(len);
-      sink.fail("record_too_large", rec_disk);
+      skip_long_record(in, sink, rec_disk, line_len, len, version);
       continue;
     }
     const std::size_t total = line_len + static_cast<std::size_t>(len);
@@ -186,7 +214,7 @@ void read_arc(ByteStream& in, RecordSink& sink, const std::string& source) {
       doc.source = source;
       doc.offset = rec_disk;
       doc.stream_offset = rec_pos;
-      handle_content(h, content, sink, std::move(doc));
+      handle_content(h, content, sink, std::move(doc), rec_pos + total);
     }
     in.consume(total);
   }

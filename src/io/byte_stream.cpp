@@ -12,11 +12,6 @@
 
 namespace crd::io::detail {
 namespace {
-constexpr std::size_t kInputChunk = 1u << 20;   // compressed bytes per read()
-constexpr std::size_t kMinOutput = 1u << 20;    // decoded room made available per produce()
-constexpr std::size_t kInitialBuffer = 4u << 20;
-constexpr std::size_t kPeekBytes = 4u << 10;     // peek mode: input chunk, decoded room and buffer
-
 bool is_crc_message(const char* msg) {
   return msg != nullptr &&
          (std::strstr(msg, "incorrect data check") != nullptr ||
@@ -31,13 +26,13 @@ ByteStream::~ByteStream() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-bool ByteStream::open(const std::string& path, bool peek) {
+bool ByteStream::open(const std::string& path, StreamSizes sizes) {
   fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd_ < 0) return false;
-  if (!peek) ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
-  in_buf_.resize(peek ? kPeekBytes : kInputChunk);
-  buf_.resize(peek ? kPeekBytes : kInitialBuffer);
-  min_output_ = peek ? kPeekBytes : kMinOutput;
+  sizes_ = sizes;
+  if (sizes_.initial_buffer > StreamSizes::peek().initial_buffer) ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+  in_buf_.resize(std::max<std::size_t>(sizes_.input_chunk, 2));
+  buf_.resize(sizes_.initial_buffer);
   ensure_input(2);
   gzip_ = in_len_ >= 2 && in_buf_[0] == 0x1f && in_buf_[1] == 0x8b;
   if (gzip_) {
@@ -100,6 +95,39 @@ std::uint64_t ByteStream::disk_offset() {
   return members_.empty() ? member_disk_ : members_.front().disk;
 }
 
+std::uint64_t ByteStream::member_end_logical() {
+  disk_offset();
+  if (members_.size() > 1) return members_[1].logical;
+  // The only member known: finished once the decoder has left it, still going otherwise.
+  return gz_state_ == GzState::InMember ? UINT64_MAX : pos_ + available();
+}
+
+std::uint64_t ByteStream::discard_in_member(std::uint64_t n) {
+  std::uint64_t left = n;
+  for (;;) {
+    const std::uint64_t end = member_end_logical();
+    const std::uint64_t in_member = end - pos_;
+    const std::size_t take = static_cast<std::size_t>(std::min({left, in_member, std::uint64_t{available()}}));
+    consume(take);
+    left -= take;
+    if (left == 0 || pos_ == end || has_break_ || eof_) break;
+    begin_ = end_ = 0;  // nothing buffered: decode into the existing buffer, never grow it
+    produce(1);
+  }
+  return n - left;
+}
+
+std::string ByteStream::peek_at(std::uint64_t pos, std::size_t n) {
+  std::string out(n, '\0');
+  if (gzip_) return {};
+  ssize_t got;
+  do {
+    got = ::pread(fd_, out.data(), n, static_cast<off_t>(pos));
+  } while (got < 0 && errno == EINTR);
+  out.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
+  return out;
+}
+
 StreamBreak ByteStream::take_break() {
   consume(available());
   has_break_ = false;
@@ -108,13 +136,23 @@ StreamBreak ByteStream::take_break() {
 
 void ByteStream::set_break(std::string reason, std::uint64_t disk, bool damages) {
   has_break_ = true;
-  break_ = StreamBreak{std::move(reason), disk, damages};
+  const std::uint64_t member_start = gzip_ && !members_.empty() ? members_.back().logical : pos_ + available();
+  break_ = StreamBreak{std::move(reason), disk, damages, damages ? member_start : pos_ + available()};
 }
 
 void ByteStream::make_room(std::size_t want) {
   std::size_t avail = available();
   if (avail == 0) begin_ = end_ = 0;
-  std::size_t need = std::max(want, avail + min_output_);
+  std::size_t need = std::max(want, avail + sizes_.min_output);
+  if (sizes_.relocate) {  // test knob: every refill moves the bytes to a new allocation
+    std::vector<char> moved(std::max(need, buf_.size()));
+    std::memcpy(moved.data(), buf_.data() + begin_, avail);
+    buf_.swap(moved);
+    std::memset(moved.data(), '#', moved.size());  // what a stale view reads, if ASan is not on
+    begin_ = 0;
+    end_ = avail;
+    return;
+  }
   if (buf_.size() - begin_ < need) {
     if (begin_ > 0) {
       std::memmove(buf_.data(), buf_.data() + begin_, avail);
@@ -278,6 +316,7 @@ void ByteStream::produce_gzip() {
     member_output_ += produced;
     in_pos_ += in_before - zs_.avail_in;
     if (rc == Z_STREAM_END) {
+      verified_ = pos_ + available();  // zlib checked the member's CRC-32 and length
       gz_state_ = GzState::MemberStart;
       resyncing_ = false;
       if (end_ == buf_.size()) return;

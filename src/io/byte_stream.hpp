@@ -1,5 +1,12 @@
 // ByteStream: the bytes of one archive file, gunzipped when it starts with the gzip magic (any
 // number of members), buffered for record parsers, with "breaks" where damage dropped data.
+//
+// The rule for readers: a pointer or view into data() is valid only until the next call that may
+// buffer more (fill, at_end, discard, take_break, skip_member). A refill may move the buffered
+// bytes or reallocate the buffer, so whatever a reader keeps across one (a header's URL, its
+// content type) it copies first. StreamSizes::tiny makes every refill move the buffer, so a
+// reader that breaks the rule reads freed memory in the tests (ASan reports it) instead of
+// silently reading other bytes once every few MiB in production (issue 11, docs/hostile-input.md).
 #pragma once
 
 #include <zlib.h>
@@ -12,12 +19,26 @@
 
 namespace crd::io::detail {
 
+// Buffer and read sizes. production() and peek() are what crd uses; tiny(n) is a test knob.
+struct StreamSizes {
+  std::size_t input_chunk;     // compressed bytes per read()
+  std::size_t min_output;      // decoded room made available per refill
+  std::size_t initial_buffer;  // decoded buffer before it grows
+  bool relocate;               // move the buffer on every refill (tests: stale views fail loudly)
+  static StreamSizes production() { return {1u << 20, 1u << 20, 4u << 20, false}; }
+  static StreamSizes peek() { return {4u << 10, 4u << 10, 4u << 10, false}; }  // a format sniff
+  static StreamSizes tiny(std::size_t n) { return {n, n, n, true}; }
+};
+
 // A point in the stream where data was lost or is suspect. The bytes available before it are
 // delivered first; production stops until the reader takes the break.
 struct StreamBreak {
   std::string reason;             // counter suffix: gzip.truncated, gzip.corrupt, gzip.crc, ...
   std::uint64_t disk_offset = 0;  // member start, or first garbage byte
   bool damages_preceding = true;  // false for garbage between members: bytes before are intact
+  // With damages_preceding: the decoded position where the damaged member's bytes begin. Bytes
+  // from there up to the break came from a member that failed its check and must not be used.
+  std::uint64_t damaged_from = 0;
 };
 
 class ByteStream {
@@ -27,10 +48,9 @@ class ByteStream {
   ByteStream(const ByteStream&) = delete;
   ByteStream& operator=(const ByteStream&) = delete;
 
-  // Opens a file and detects gzip by its first two bytes. False if it cannot be opened. `peek`
-  // sizes the buffers for reading only the first few decoded bytes (a format sniff) rather than
-  // streaming the whole file; the bytes delivered are the same either way.
-  bool open(const std::string& path, bool peek = false);
+  // Opens a file and detects gzip by its first two bytes. False if it cannot be opened. The bytes
+  // delivered are the same for any sizes.
+  bool open(const std::string& path, StreamSizes sizes = StreamSizes::production());
 
   // Buffers at least n bytes unless a break or the end comes first; returns available().
   std::size_t fill(std::size_t n);
@@ -43,6 +63,18 @@ class ByteStream {
   std::uint64_t position() const { return pos_; }  // offset of data() in the decoded stream
   std::uint64_t disk_offset();                      // offset on disk of the member holding data()
   std::uint64_t bytes_read() const { return bytes_read_; }
+  bool gzip() const { return gzip_; }
+
+  // Decoded bytes before this position passed their check: raw files have none to pass, gzip
+  // members have passed their CRC-32 and length check once their end was decoded.
+  std::uint64_t verified_through() const { return gzip_ ? verified_ : UINT64_MAX; }
+  // gzip: drops bytes up to the end of the member holding data(), at most n; returns how many.
+  // Writers end a record with its member, so a declared length past the member's end is wrong.
+  std::uint64_t discard_in_member(std::uint64_t n);
+  // Raw files: up to n bytes at decoded position pos (which may be far past what is buffered),
+  // read without disturbing the stream. Used to check that a long record's declared end is a
+  // record boundary before skipping to it.
+  std::string peek_at(std::uint64_t pos, std::size_t n);
 
   // A break follows the available bytes (valid after fill() returned fewer than asked).
   bool break_pending() const { return has_break_; }
@@ -58,6 +90,7 @@ class ByteStream {
     std::uint64_t logical;
     std::uint64_t disk;
   };
+  std::uint64_t member_end_logical();  // logical end of the member holding data(), if known
 
   void produce(std::size_t want);
   void make_room(std::size_t want);
@@ -77,7 +110,8 @@ class ByteStream {
   StreamBreak break_;
 
   std::vector<char> buf_;  // decoded bytes [begin_, end_)
-  std::size_t min_output_ = 0;  // decoded room made available per produce()
+  StreamSizes sizes_ = StreamSizes::production();
+  std::uint64_t verified_ = 0;  // logical end of the last member that passed its check
   std::size_t begin_ = 0;
   std::size_t end_ = 0;
   std::uint64_t pos_ = 0;

@@ -36,7 +36,7 @@ std::optional<InputKind> kind_from_name(std::string_view path) {
 // the first decoded bytes are looked at, so the stream is opened with small buffers.
 InputKind sniff_kind(const std::string& path) {
   detail::ByteStream in;
-  if (!in.open(path, /*peek=*/true)) return InputKind::PlainFile;
+  if (!in.open(path, detail::StreamSizes::peek())) return InputKind::PlainFile;
   std::string_view head(in.data(), in.fill(16));
   if (detail::looks_like_warc(head)) return InputKind::Warc;
   if (detail::looks_like_arc(head)) return InputKind::Arc;

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <string_view>
 
 #include "arc_reader.hpp"
@@ -81,7 +82,17 @@ void read_plain_file(const InputFile& file, Counters& counters, detail::RecordSi
   doc.url = file.url.empty() ? file.path : file.url;
   doc.content_type = std::string(media_type_from_extension(file.path));
   doc.source = file.path;
-  sink.emit(std::move(doc));
+  sink.emit(std::move(doc), 0);
+}
+
+// ReadOptions::test_stream_bytes, or CRD_TEST_STREAM_BYTES for whole-program tests.
+detail::StreamSizes stream_sizes(const ReadOptions& options) {
+  static const std::size_t from_env = [] {
+    const char* v = std::getenv("CRD_TEST_STREAM_BYTES");
+    return v == nullptr ? std::size_t{0} : static_cast<std::size_t>(std::strtoull(v, nullptr, 10));
+  }();
+  const std::size_t n = options.test_stream_bytes != 0 ? options.test_stream_bytes : from_env;
+  return n != 0 ? detail::StreamSizes::tiny(n) : detail::StreamSizes::production();
 }
 
 }  // namespace
@@ -112,7 +123,7 @@ void read_input(const InputFile& file, Counters& counters, const std::function<v
     return;
   }
   detail::ByteStream in;
-  if (!in.open(file.path)) {
+  if (!in.open(file.path, stream_sizes(options))) {
     sink.fail("input.unreadable", 0);
     return;
   }
@@ -125,11 +136,13 @@ void read_input(const InputFile& file, Counters& counters, const std::function<v
   } else if (detail::looks_like_arc(head)) {
     arc = true;
   }
+  sink.set_stream(&in);
   if (arc) {
     detail::read_arc(in, sink, file.path);
   } else {
     detail::read_warc(in, sink, file.path);
   }
+  sink.finish();
   counters.add("input.bytes", in.bytes_read());
 }
 

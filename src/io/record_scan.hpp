@@ -15,10 +15,10 @@ namespace crd::io::detail {
 // Largest header block (WARC named fields, ARC header line) accepted before calling it garbage.
 inline constexpr std::size_t kMaxHeaderBytes = 256u << 10;
 
-// Takes the pending break and counts it: the data it cut is lost under the break's reason.
-inline void report_break(ByteStream& in, RecordSink& sink) {
-  StreamBreak b = in.take_break();
-  sink.fail(b.reason, b.disk_offset);
+// Takes the pending break and counts it: the record it cut (`cut_record`: the caller was reading
+// one), and any held document from a member that failed, are lost under the break's reason.
+inline void report_break(ByteStream& in, RecordSink& sink, bool cut_record = true) {
+  sink.lose_to_break(in.take_break(), cut_record);
 }
 
 // Moves to where the next record should start: takes and counts breaks, drops blank lines
@@ -28,7 +28,7 @@ inline bool next_record_start(ByteStream& in, RecordSink& sink) {
     std::size_t avail = in.fill(1);
     if (avail == 0) {
       if (!in.break_pending()) return false;
-      report_break(in, sink);
+      report_break(in, sink, /*cut_record=*/false);
       continue;
     }
     const char* d = in.data();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <string_view>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "crd/core/counters.hpp"
 #include "crd/io/document.hpp"
 #include "crd/io/read_options.hpp"
+#include "byte_stream.hpp"
 #include "http_payload.hpp"
 
 namespace crd::io::detail {
@@ -24,9 +26,53 @@ class RecordSink {
   std::string_view file() const { return file_; }
 
   void record() { counters_.add("records"); }
-  void emit(Document&& doc) {
-    counters_.add("documents");
-    on_document_(std::move(doc));
+
+  // Documents are used only once the bytes they came from passed their check. In a gzip file a
+  // member's CRC-32 is known only at its end, so a document whose member has not ended yet (many
+  // records in one member) is held until it does, or dropped if the member fails. `end` is the
+  // decoded position just past the record. Holding is bounded by max_record_bytes; past that
+  // the oldest held documents are used unverified and counted (gzip.unverified).
+  void set_stream(const ByteStream* stream) { stream_ = stream; }
+  void emit(Document&& doc, std::uint64_t end) {
+    if (held_.empty() && (stream_ == nullptr || end <= stream_->verified_through())) {
+      use(std::move(doc));
+      return;
+    }
+    held_bytes_ += doc.body.size();
+    held_.push_back(Held{std::move(doc), end});
+    release();
+    while (held_bytes_ > options_.max_record_bytes && !held_.empty()) {
+      note("gzip.unverified");
+      pop_and_use();
+    }
+  }
+  // Uses the held documents whose bytes have passed their check.
+  void release() {
+    const std::uint64_t verified = stream_ == nullptr ? UINT64_MAX : stream_->verified_through();
+    while (!held_.empty() && held_.front().end <= verified) pop_and_use();
+  }
+  // A break was taken. Held documents from a member that failed are lost under its reason, each
+  // counted, and so is the record the break cut (`cut_record`); a break that cost nothing else
+  // counts once. The break is listed once among the errors.
+  void lose_to_break(const StreamBreak& b, bool cut_record) {
+    std::size_t lost = cut_record ? 1 : 0;
+    if (b.damages_preceding) {
+      while (!held_.empty() && held_.back().end > b.damaged_from) {
+        held_bytes_ -= held_.back().doc.body.size();
+        held_.pop_back();
+        ++lost;
+      }
+    }
+    fail(b.reason, b.disk_offset);
+    for (std::size_t i = 1; i < lost; ++i) add_skip(b.reason);
+    release();
+  }
+  // End of the file: every member has ended, so nothing held is left unverified; anything that
+  // still is (a stream cut without a break) is not used.
+  void finish() {
+    release();
+    for (; !held_.empty(); held_.pop_front()) fail("gzip.unverified", held_.front().doc.offset);
+    held_bytes_ = 0;
   }
   // Something worth counting that loses nothing (e.g. a body stored already de-chunked).
   void note(std::string_view name) { counters_.add(name); }
@@ -62,8 +108,25 @@ class RecordSink {
   Counters& counters_;
   const ReadOptions& options_;
   std::vector<ReadError>* errors_;
+  struct Held {
+    Document doc;
+    std::uint64_t end;
+  };
+  void use(Document&& doc) {
+    counters_.add("documents");
+    on_document_(std::move(doc));
+  }
+  void pop_and_use() {
+    held_bytes_ -= held_.front().doc.body.size();
+    use(std::move(held_.front().doc));
+    held_.pop_front();
+  }
+
   const std::function<void(Document&&)>& on_document_;
   std::size_t reported_ = 0;
+  const ByteStream* stream_ = nullptr;
+  std::deque<Held> held_;
+  std::uint64_t held_bytes_ = 0;
 };
 
 }  // namespace crd::io::detail

@@ -17,11 +17,12 @@ bool looks_like_warc(std::string_view bytes) {
 
 namespace {
 
+// Owns its strings: the stream's buffer may move before the record is handled (ByteStream's rule).
 struct WarcHeader {
   std::string type;  // lowercased
   std::optional<std::uint64_t> length;
-  std::string_view target_uri;
-  std::string_view content_type;
+  std::string target_uri;
+  std::string content_type;
 };
 
 WarcHeader parse_header(std::string_view text) {
@@ -43,9 +44,9 @@ WarcHeader parse_header(std::string_view text) {
       h.length = parse_length(value);
     } else if (iequals(name, "WARC-Target-URI")) {
       if (value.size() >= 2 && value.front() == '<' && value.back() == '>') value = value.substr(1, value.size() - 2);
-      h.target_uri = trim(value);
+      h.target_uri.assign(trim(value));
     } else if (iequals(name, "Content-Type")) {
-      h.content_type = value;
+      h.content_type.assign(value);
     }
   }
   return h;
@@ -141,7 +142,9 @@ bool is_known_skipped_type(std::string_view t) {
          t == "continuation";
 }
 
-void handle_record(const WarcHeader& h, std::string_view block, RecordSink& sink, Document&& doc) {
+// `end`: the decoded position just past the record, for RecordSink's check of gzip members.
+void handle_record(const WarcHeader& h, std::string_view block, RecordSink& sink, Document&& doc,
+                   std::uint64_t end) {
   if (h.type == "response" || h.type == "resource") {
     if (h.target_uri.empty()) {
       sink.fail("warc.missing_uri", doc.offset);
@@ -155,7 +158,7 @@ void handle_record(const WarcHeader& h, std::string_view block, RecordSink& sink
         return;
       }
       doc.body.assign(block);
-      sink.emit(std::move(doc));
+      sink.emit(std::move(doc), end);
       return;
     }
     std::string ctype, charset;
@@ -168,7 +171,7 @@ void handle_record(const WarcHeader& h, std::string_view block, RecordSink& sink
     PayloadOutcome out = decode_http_response(block, sink.options().max_record_bytes, doc, &note);
     if (!sink.accept(out, doc.offset)) return;
     if (!note.empty()) sink.note(note);
-    sink.emit(std::move(doc));
+    sink.emit(std::move(doc), end);
   } else if (h.type.empty()) {
     sink.fail("warc.bad_header", doc.offset);
   } else if (is_known_skipped_type(h.type)) {
@@ -176,6 +179,33 @@ void handle_record(const WarcHeader& h, std::string_view block, RecordSink& sink
   } else {
     sink.skip("warc.unknown_type");
   }
+}
+
+// A record declares more than --max-record-bytes. A true length is skipped without buffering the
+// block; a false one (a corrupted digit) must not take the rest of the file with it. In gzip a
+// record does not outlast its member, so the skip stops at the member's end; in a raw file the declared end is
+// checked for a record boundary before skipping to it, and otherwise the reader resynchronises
+// on the next "WARC/" mark after the header.
+void skip_long_record(ByteStream& in, RecordSink& sink, std::uint64_t rec_disk, std::size_t hlen,
+                      std::uint64_t len) {
+  if (in.gzip()) {
+    in.consume(hlen);
+    const std::uint64_t dropped = in.discard_in_member(len);
+    const bool member_ended_early = dropped < len && !in.break_pending() && !in.at_end();
+    sink.fail(member_ended_early ? "warc.bad_length" : "record_too_large", rec_disk);
+    return;
+  }
+  const std::uint64_t end = in.position() + hlen + len;
+  const std::string after = in.peek_at(end - 1, 64);  // the block's last byte, then what follows
+  if (!after.empty() && trailer_length(after, 1) != kBadTrailer) {
+    in.consume(hlen);
+    in.discard(len);
+    sink.fail("record_too_large", rec_disk);
+    return;
+  }
+  sink.fail("warc.bad_length", rec_disk);
+  in.consume(hlen - 1);
+  resync(in);
 }
 
 void read_record(ByteStream& in, RecordSink& sink, const std::string& source) {
@@ -204,9 +234,7 @@ void read_record(ByteStream& in, RecordSink& sink, const std::string& source) {
   }
   const std::uint64_t len = *h.length;
   if (len > sink.options().max_record_bytes) {
-    in.consume(hlen);
-    in.discard(len);  // a short discard means a break or the end: the main loop sees it
-    sink.fail("record_too_large", rec_disk);
+    skip_long_record(in, sink, rec_disk, hlen, len);
     return;
   }
   std::size_t total = hlen + static_cast<std::size_t>(len);
@@ -235,7 +263,8 @@ void read_record(ByteStream& in, RecordSink& sink, const std::string& source) {
   doc.source = source;
   doc.offset = rec_disk;
   doc.stream_offset = rec_pos;
-  handle_record(h, std::string_view(in.data() + hlen, static_cast<std::size_t>(len)), sink, std::move(doc));
+  handle_record(h, std::string_view(in.data() + hlen, static_cast<std::size_t>(len)), sink, std::move(doc),
+                rec_pos + total);
   in.consume(total);
 }
 

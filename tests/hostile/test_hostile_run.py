@@ -19,9 +19,9 @@ MAX_RECORD_BYTES = 6 << 20
 NRANKS = 2
 
 
-def run(args, nranks=None, timeout=900):
+def run(args, nranks=None, timeout=900, env=None):
     """crd (under mpirun when nranks is given), unchecked: the CompletedProcess, text mode."""
-    return ci.run_crd(args, nranks=nranks, check=False, timeout=timeout)
+    return ci.run_crd(args, nranks=nranks, check=False, timeout=timeout, env=env)
 
 
 def strings(column):
@@ -44,23 +44,28 @@ class HostileCorpus(unittest.TestCase):
         cls.tmp = ci.TempDir("hostile")
         cls.corpus = make_corpus.build(cls.tmp("corpus"), MAX_RECORD_BYTES)
         cls.results = {}
-        for chunker in ("scan", "dom"):
-            out = cls.tmp(chunker + ".h5")
+        # scan-tiny: archive streams with 64-byte buffers and reads, moved on every refill (the
+        # ByteStream test knob), so every record crosses the buffer's end (issue 11).
+        for variant, env in (("scan", None), ("dom", None), ("scan-tiny", {"CRD_TEST_STREAM_BYTES": "64"})):
+            chunker = variant.split("-")[0]
+            out = cls.tmp(variant + ".h5")
             p = run(["run", cls.corpus.root, "-o", out, "--chunker", chunker, "--chunk-threshold", "0",
-                     "--max-record-bytes", str(MAX_RECORD_BYTES), "--progress-interval", "0"], nranks=NRANKS)
-            cls.results[chunker] = (p, out)
+                     "--max-record-bytes", str(MAX_RECORD_BYTES), "--progress-interval", "0"], nranks=NRANKS,
+                    env=env)
+            cls.results[variant] = (p, out)
 
     @classmethod
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
-    def result(self, chunker):
-        p, out = self.results[chunker]
-        self.assertEqual(p.returncode, 0, "crd run --chunker %s failed:\n%s" % (chunker, p.stderr[-4000:]))
+    def result(self, variant):
+        p, out = self.results[variant]
+        self.assertEqual(p.returncode, 0, "crd run (%s) failed:\n%s" % (variant, p.stderr[-4000:]))
         return read_run(out)
 
-    def check_reading(self, chunker):
-        counters, errors, _, _ = self.result(chunker)
+    def check_reading(self, variant):
+        chunker = variant.split("-")[0]
+        counters, errors, _, _ = self.result(variant)
         expected = sorted(self.corpus.errors)
         self.assertEqual(errors, expected, "the /run/errors rows differ from the damage planted")
         by_reason = {}
@@ -76,8 +81,9 @@ class HostileCorpus(unittest.TestCase):
         for name, n in self.corpus.cleaning.items():
             self.assertEqual(counters.get(name, 0), n, name)
 
-    def check_pages(self, chunker):
-        _, _, pages, _ = self.result(chunker)
+    def check_pages(self, variant):
+        chunker = variant.split("-")[0]
+        _, _, pages, _ = self.result(variant)
         for key, chunks in sorted(self.corpus.pages.items()):
             want = chunks[chunker]
             if want == 0:
@@ -100,6 +106,22 @@ class HostileCorpus(unittest.TestCase):
 
     def test_dom_pages(self):
         self.check_pages("dom")
+
+    def test_tiny_buffers_reading(self):
+        self.check_reading("scan-tiny")
+
+    def test_tiny_buffers_pages(self):
+        self.check_pages("scan-tiny")
+
+    def test_tiny_buffers_equal_production(self):
+        """Buffer sizes change nothing in the result but the bytes read from disk."""
+        with h5py.File(self.results["scan"][1], "r") as a, h5py.File(self.results["scan-tiny"][1], "r") as b:
+            for group in ("discovery", "detection"):
+                names = []
+                a[group].visit(lambda n: names.append(n) if isinstance(a[group][n], h5py.Dataset) else None)
+                self.assertTrue(names)
+                for name in names:
+                    self.assertEqual(a[group][name][()].tolist(), b[group][name][()].tolist(), group + "/" + name)
 
     def test_dom_decodes_declared_charsets(self):
         _, _, _, samples = self.result("dom")

@@ -221,13 +221,14 @@ TEST_F(HostileArchives, RecordOverTheLimitIsSkippedAndReadingGoesOn) {
     EXPECT_EQ(urls(r), (std::vector<std::string>{uri_of(1), uri_of(2)}));
     EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"record_too_large", 1}}));
   }
-  // A record declaring 1 TiB is skipped without trying to hold it (the file just ends).
+  // A record declaring 1 TiB is skipped without trying to hold it. Its declared end lies past the
+  // end of the file, so the length is wrong, not merely large.
   WarcRecordSpec s;
   s.block = "tiny";
   s.length = std::to_string(1ull << 40);
   ReadResult r = read_bytes("tib.warc", warc_response(uri_of(1), body_of(1)) + warc_record(s));
   EXPECT_EQ(urls(r), std::vector<std::string>{uri_of(1)});
-  EXPECT_EQ(r.get("skipped.record_too_large"), 1u);
+  EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"warc.bad_length", 1}}));
   // A gzip bomb in Content-Encoding is refused too.
   WarcRecordSpec bomb;
   bomb.block = http_response(200, "Content-Encoding: gzip\r\n", gzip_member(std::string(100000, 'b')));
@@ -277,6 +278,155 @@ TEST_F(HostileArchives, ArcWrongLengthIsCaught) {
   ASSERT_EQ(r.docs.size(), 1u);
   EXPECT_EQ(r.docs[0].url, "http://example.org/ok");
   EXPECT_EQ(r.get("skipped.arc.bad_length"), 1u);
+}
+
+// issue 19 (2): one corrupted digit in Content-Length must cost that record only, not the rest of
+// the file, in plain files (the declared end is no record boundary) and in per-record gzip (the
+// member ends long before the declared length).
+TEST_F(HostileArchives, CorruptedLongLengthCostsOneRecord) {
+  ReadOptions o;
+  o.max_record_bytes = 1u << 20;
+  std::vector<std::string> records;
+  std::vector<std::string> want;
+  for (int i = 0; i < 50; ++i) {
+    WarcRecordSpec s;
+    s.uri = uri_of(i);
+    s.block = http_response(200, "", body_of(i));
+    if (i == 20) {
+      s.length = std::to_string(100000000 + s.block.size());  // one digit corrupted: 100 MB more
+    } else {
+      want.push_back(uri_of(i));
+    }
+    records.push_back(warc_record(s));
+  }
+  std::string plain;
+  std::string members;
+  for (const auto& rec : records) {
+    plain += rec;
+    members += gzip_member(rec);
+  }
+  for (const auto& [name, bytes] : {std::pair{"long.warc", plain}, std::pair{"long.warc.gz", members}}) {
+    SCOPED_TRACE(name);
+    ReadResult r = read_bytes(name, bytes, o);
+    EXPECT_EQ(urls(r), want);
+    EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"warc.bad_length", 1}}));
+    ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_EQ(r.errors[0].reason, "warc.bad_length");
+  }
+  // A true length over the limit is still skipped as too large, in per-record gzip as in plain.
+  std::string huge = warc_response("http://example.org/huge", std::string(o.max_record_bytes + 10, 'h'));
+  ReadResult r = read_bytes("huge.warc.gz", members.substr(0, 5000) + gzip_member(huge) + gzip_member(records[49]), o);
+  EXPECT_EQ(r.skips()["record_too_large"], 1u);
+  EXPECT_EQ(urls(r).back(), uri_of(49));
+}
+
+TEST_F(HostileArchives, ArcCorruptedLongLengthCostsOneRecord) {
+  ReadOptions o;
+  o.max_record_bytes = 1u << 20;
+  std::string plain = "filedesc://t.arc 0.0.0.0 20240101000000 text/plain 2\n1 \n";
+  std::string members = gzip_member(plain);
+  std::vector<std::string> want;
+  for (int i = 0; i < 20; ++i) {
+    std::string http = http_response(200, "", body_of(i));
+    std::size_t len = i == 7 ? 100000000 + http.size() : http.size();
+    std::string rec = uri_of(i) + " 192.0.2.1 20240101000000 text/html " + std::to_string(len) + "\n" + http + "\n";
+    if (i != 7) want.push_back(uri_of(i));
+    plain += rec;
+    members += gzip_member(rec);
+  }
+  for (const auto& [name, bytes] : {std::pair{"long.arc", plain}, std::pair{"long.arc.gz", members}}) {
+    SCOPED_TRACE(name);
+    ReadResult r = read_file(write_file(dir_, name, bytes), InputKind::Arc, o);
+    EXPECT_EQ(urls(r), want);
+    EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"arc.bad_length", 1}, {"arc.filedesc", 1}}));
+  }
+}
+
+// issue 19 (4): older crawlers wrote no '\n' after an ARC record's content. With exact lengths
+// and a header right after, every record is read.
+TEST_F(HostileArchives, ArcWithoutSeparatorsIsRead) {
+  std::string plain = "filedesc://t.arc 0.0.0.0 20240101000000 text/plain 4\n1 0 ";
+  std::string members = gzip_member(plain);
+  std::vector<std::string> want;
+  for (int i = 0; i < 9; ++i) {
+    std::string http = http_response(200, "", body_of(i));
+    std::string rec = uri_of(i) + " 192.0.2.1 20240101000000 text/html " + std::to_string(http.size()) + "\n" + http;
+    want.push_back(uri_of(i));
+    plain += rec;
+    members += gzip_member(rec);
+  }
+  for (const auto& [name, bytes] : {std::pair{"nosep.arc", plain}, std::pair{"nosep.arc.gz", members},
+                                    std::pair{"nosep1.arc.gz", gzip_member(plain)}}) {
+    SCOPED_TRACE(name);
+    ReadResult r = read_file(write_file(dir_, name, bytes), InputKind::Arc);
+    EXPECT_EQ(urls(r), want);
+    ASSERT_EQ(r.docs.size(), 9u);
+    EXPECT_EQ(r.docs[8].body, body_of(8));
+    EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"arc.filedesc", 1}}));
+  }
+}
+
+// issue 19 (3): a record whose gzip member fails its CRC is not used, in ARC as in WARC.
+TEST_F(HostileArchives, ArcCrcErrorDropsOnlyThatRecord) {
+  std::vector<std::string> m;
+  for (int i = 0; i < 3; ++i) {
+    std::string http = http_response(200, "", body_of(i));
+    m.push_back(gzip_member(uri_of(i) + " 192.0.2.1 20240101000000 text/html " + std::to_string(http.size()) + "\n" +
+                            http + "\n"));
+  }
+  m[1][m[1].size() - 6] ^= 0x55;  // inside the CRC32 of the trailer
+  ReadResult r = read_file(write_file(dir_, "crc.arc.gz", m[0] + m[1] + m[2]), InputKind::Arc);
+  EXPECT_EQ(urls(r), (std::vector<std::string>{uri_of(0), uri_of(2)}));
+  EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"gzip.crc", 1}}));
+}
+
+// A member holding several records is checked once, at its end: its records are held until then,
+// and all of them are lost if it fails; records in the members around it are kept.
+TEST_F(HostileArchives, RecordsOfAFailedMultiRecordMemberAreNotUsed) {
+  std::string two = warc_response(uri_of(1), body_of(1)) + warc_response(uri_of(2), body_of(2));
+  std::string bad = gzip_member(two);
+  bad[bad.size() - 6] ^= 0x55;
+  std::string good0 = gzip_member(warc_response(uri_of(0), body_of(0)));
+  std::string good3 = gzip_member(warc_response(uri_of(3), body_of(3)));
+  ReadResult r = read_bytes("multi.warc.gz", good0 + bad + good3);
+  EXPECT_EQ(urls(r), (std::vector<std::string>{uri_of(0), uri_of(3)}));
+  EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"gzip.crc", 2}}));
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].offset, good0.size());
+  // The whole file as one member: nothing in it can be trusted.
+  ReadResult whole = read_bytes("whole-bad.warc.gz", [&] {
+    std::string g = gzip_member(two + warc_response(uri_of(3), body_of(3)));
+    g[g.size() - 6] ^= 0x55;
+    return g;
+  }());
+  EXPECT_TRUE(whole.docs.empty());
+  EXPECT_EQ(whole.skips(), (std::map<std::string, std::uint64_t>{{"gzip.crc", 3}}));
+  // Intact, the same member gives both records.
+  EXPECT_EQ(urls(read_bytes("multi-ok.warc.gz", gzip_member(two))), (std::vector<std::string>{uri_of(1), uri_of(2)}));
+}
+
+// Holding is bounded: past max_record_bytes of held bodies, the oldest are used unverified and
+// counted, so a huge one-member file cannot exhaust memory.
+TEST_F(HostileArchives, HeldRecordsAreBounded) {
+  ReadOptions o;
+  o.max_record_bytes = 5000;
+  o.test_stream_bytes = 64;  // so records are parsed long before their member's end is decoded
+  std::string all;
+  std::vector<std::string> want;
+  std::mt19937 rng(7);  // bodies that do not compress
+  for (int i = 0; i < 10; ++i) {
+    std::string text(2000, ' ');
+    for (char& c : text) c = static_cast<char>('a' + rng() % 26);
+    all += warc_response(uri_of(i), "<p>" + text + "</p>");
+    want.push_back(uri_of(i));
+  }
+  ReadResult r = read_bytes("bounded.warc.gz", gzip_member(all), o);
+  EXPECT_EQ(urls(r), want);
+  EXPECT_TRUE(r.skips().empty());
+  // Two held bodies fit in 5000 bytes and a third does not: the early records are used before
+  // the member's end (8 KiB or so of them), the last few after it.
+  EXPECT_GE(r.get("gzip.unverified"), 5u);
+  EXPECT_LE(r.get("gzip.unverified"), 8u);
 }
 
 TEST_F(HostileArchives, EmptyAndRandomFilesNeverCrash) {

@@ -13,6 +13,11 @@ struct ReadOptions {
   std::uint64_t max_record_bytes = 64ull << 20;
   // At most this many ReadError entries per input file; the counters still count every event.
   std::size_t max_errors_per_file = 100;
+  // Test knob, 0 in production: when set, archive streams start with buffers and reads of this
+  // many bytes and move their buffer on every refill, so every record crosses the buffer end
+  // and any view kept across a refill reads freed memory (which ASan reports). The environment
+  // variable CRD_TEST_STREAM_BYTES sets it for whole-program tests.
+  std::size_t test_stream_bytes = 0;
 };
 
 // One problem found while reading: where it was and why data was skipped. `reason` is the

@@ -22,8 +22,12 @@
 //  - example.arc / .arc.gz: filedesc + one http://example.com/ 200 response (text/html, 1270 bytes).
 #include <gtest/gtest.h>
 
+#include <zlib.h>
+
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
 
 #include "archive_builder.hpp"
 #include "crd/io/inputs.hpp"
@@ -220,6 +224,82 @@ TEST_F(WarcSamples, DirectoryWalkSniffsNothingButNames) {
   auto direct = expand_inputs({dir_ + "/example-bad.warc.gz.bad"}, c);
   ASSERT_EQ(direct.size(), 1u);
   EXPECT_EQ(direct[0].kind, InputKind::Warc);
+}
+
+// The decoded bytes of a file: every gzip member inflated in turn, or the bytes as they are.
+std::string decoded_bytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  const std::string raw = ss.str();
+  if (raw.size() < 2 || raw[0] != '\x1f' || raw[1] != '\x8b') return raw;
+  std::string out;
+  std::size_t at = 0;
+  while (at < raw.size()) {
+    z_stream zs{};
+    inflateInit2(&zs, 16 + MAX_WBITS);
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(raw.data() + at));
+    zs.avail_in = static_cast<uInt>(raw.size() - at);
+    int rc = Z_OK;
+    char buf[65536];
+    while (rc == Z_OK) {
+      zs.next_out = reinterpret_cast<Bytef*>(buf);
+      zs.avail_out = sizeof buf;
+      rc = inflate(&zs, Z_NO_FLUSH);
+      out.append(buf, sizeof buf - zs.avail_out);
+    }
+    at += zs.total_in;
+    inflateEnd(&zs);
+    if (rc != Z_STREAM_END) break;
+  }
+  return out;
+}
+
+// Every document is a response or resource record of the file, in file order, and its payload
+// is the record's own bytes: checked against a reading of the decoded file that knows nothing
+// of the reader (records start at "WARC/1." lines; the URI is the WARC-Target-URI field).
+TEST_F(WarcSamples, UrlsAndPayloadsComeFromTheirOwnRecords) {
+  std::size_t docs_checked = 0;
+  std::size_t docs_expected = 0;
+  for (const auto& [name, want] : expectations()) {
+    if (name.find(".warc") == std::string::npos || name == "example-bad.warc.gz.bad") continue;
+    SCOPED_TRACE(name);
+    docs_expected += want.documents;
+    const std::string text = decoded_bytes(dir_ + "/" + name);
+    std::vector<std::string> uris;  // of response and resource records, in order
+    std::vector<std::size_t> starts;
+    for (std::size_t at = text.find("WARC/1."); at != std::string::npos; at = text.find("\nWARC/1.", at + 1)) {
+      if (text[at] == '\n') ++at;
+      const std::size_t end = text.find("\r\n\r\n", at);
+      const std::string header = text.substr(at, end - at);
+      if (header.find("WARC-Type: response") == std::string::npos &&
+          header.find("WARC-Type: resource") == std::string::npos) {
+        continue;
+      }
+      const std::size_t u = header.find("WARC-Target-URI: ");
+      ASSERT_NE(u, std::string::npos);
+      std::string uri = header.substr(u + 17, header.find('\r', u) - u - 17);
+      if (uri.size() >= 2 && uri.front() == '<') uri = uri.substr(1, uri.size() - 2);
+      uris.push_back(uri);
+      starts.push_back(at);
+    }
+    ReadResult r = read(name);
+    std::size_t next = 0;
+    for (const Document& d : r.docs) {
+      while (next < uris.size() && uris[next] != d.url) ++next;
+      ASSERT_LT(next, uris.size()) << "document URL '" << d.url << "' is not the URI of a later response record";
+      const std::size_t from = starts[next];
+      const std::size_t to = next + 1 < starts.size() ? starts[next + 1] : text.size();
+      const std::string record = text.substr(from, to - from);
+      if (record.find("Content-Encoding: gzip") == std::string::npos) {
+        EXPECT_NE(record.find(d.body), std::string::npos) << d.url << ": payload is not the record's bytes";
+      }
+      EXPECT_EQ(d.stream_offset, from) << d.url;
+      ++next;
+      ++docs_checked;
+    }
+  }
+  EXPECT_EQ(docs_checked, docs_expected);
 }
 
 }  // namespace

@@ -30,16 +30,18 @@ class RecordSink {
   // Documents are used only once the bytes they came from passed their check. In a gzip file a
   // member's CRC-32 is known only at its end, so a document whose member has not ended yet (many
   // records in one member) is held until it does, or dropped if the member fails. `end` is the
-  // decoded position just past the record. Holding is bounded by max_record_bytes; past that
-  // the oldest held documents are used unverified and counted (gzip.unverified).
+  // decoded position just past the record; `own_check`: the record's own digest matched its bytes
+  // (WARC-Block-Digest), so it survives a failure of its member. Holding is bounded by
+  // max_record_bytes; past that the oldest held documents are used unverified and counted
+  // (gzip.unverified).
   void set_stream(const ByteStream* stream) { stream_ = stream; }
-  void emit(Document&& doc, std::uint64_t end) {
+  void emit(Document&& doc, std::uint64_t end, bool own_check = false) {
     if (held_.empty() && (stream_ == nullptr || end <= stream_->verified_through())) {
       use(std::move(doc));
       return;
     }
     held_bytes_ += doc.body.size();
-    held_.push_back(Held{std::move(doc), end});
+    held_.push_back(Held{std::move(doc), end, own_check});
     release();
     while (held_bytes_ > options_.max_record_bytes && !held_.empty()) {
       note("gzip.unverified");
@@ -52,15 +54,27 @@ class RecordSink {
     while (!held_.empty() && held_.front().end <= verified) pop_and_use();
   }
   // A break was taken. Held documents from a member that failed are lost under its reason, each
-  // counted, and so is the record the break cut (`cut_record`); a break that cost nothing else
-  // counts once. The break is listed once among the errors.
+  // counted, unless their own digest vouched for them (counted as gzip.kept_by_digest); so is the
+  // record the break cut (`cut_record`). A break that cost nothing else counts once. The break is
+  // listed once among the errors.
   void lose_to_break(const StreamBreak& b, bool cut_record) {
     std::size_t lost = cut_record ? 1 : 0;
     if (b.damages_preceding) {
+      std::deque<Held> kept;
       while (!held_.empty() && held_.back().end > b.damaged_from) {
         held_bytes_ -= held_.back().doc.body.size();
+        if (held_.back().own_check) {
+          kept.push_front(std::move(held_.back()));
+        } else {
+          ++lost;
+        }
         held_.pop_back();
-        ++lost;
+      }
+      for (Held& h : kept) {
+        note("gzip.kept_by_digest");
+        held_bytes_ += h.doc.body.size();
+        h.end = 0;  // vouched for: usable as soon as what is held before it is
+        held_.push_back(std::move(h));
       }
     }
     fail(b.reason, b.disk_offset);
@@ -111,6 +125,7 @@ class RecordSink {
   struct Held {
     Document doc;
     std::uint64_t end;
+    bool own_check;
   };
   void use(Document&& doc) {
     counters_.add("documents");

@@ -6,6 +6,8 @@
 #include <string_view>
 
 #include "ascii.hpp"
+#include "crd/hash/digest.hpp"
+#include "crd/hash/sha1.hpp"
 #include "http_payload.hpp"
 #include "record_scan.hpp"
 
@@ -23,6 +25,7 @@ struct WarcHeader {
   std::optional<std::uint64_t> length;
   std::string target_uri;
   std::string content_type;
+  std::string block_digest;  // "sha1:<base32 or hex>" when the writer recorded one
 };
 
 WarcHeader parse_header(std::string_view text) {
@@ -47,9 +50,43 @@ WarcHeader parse_header(std::string_view text) {
       h.target_uri.assign(trim(value));
     } else if (iequals(name, "Content-Type")) {
       h.content_type.assign(value);
+    } else if (iequals(name, "WARC-Block-Digest")) {
+      h.block_digest.assign(value);
     }
   }
   return h;
+}
+
+// The SHA-1 of a "sha1:" WARC digest label, in base32 (RFC 4648, as most writers use) or hex.
+// Written here because neither OpenSSL nor zlib decodes base32, and it is ten lines.
+std::optional<Digest> sha1_label(std::string_view label) {
+  if (label.size() < 5 || !iequals(label.substr(0, 5), "sha1:")) return std::nullopt;
+  label.remove_prefix(5);
+  if (label.size() == 40) return digest_from_hex(label);
+  if (label.size() != 32) return std::nullopt;
+  Digest d;
+  std::uint64_t bits = 0;
+  int nbits = 0;
+  std::size_t out = 0;
+  for (char c : label) {
+    const char l = ascii_lower(c);
+    const int v = l >= 'a' && l <= 'z' ? l - 'a' : l >= '2' && l <= '7' ? l - '2' + 26 : -1;
+    if (v < 0) return std::nullopt;
+    bits = (bits << 5) | static_cast<std::uint64_t>(v);
+    nbits += 5;
+    if (nbits >= 8) {
+      nbits -= 8;
+      d.bytes[out++] = static_cast<std::uint8_t>(bits >> nbits);
+    }
+  }
+  return d;
+}
+
+// Whether the record's own WARC-Block-Digest matches its block: what lets a record from a gzip
+// member that failed its CRC be kept (a one-member file fails as a whole).
+bool block_digest_matches(const WarcHeader& h, std::string_view block) {
+  const std::optional<Digest> want = sha1_label(h.block_digest);
+  return want && sha1(block) == *want;
 }
 
 // Length of the named-field block through its blank line, or 0 (see the caller for why).
@@ -144,7 +181,7 @@ bool is_known_skipped_type(std::string_view t) {
 
 // `end`: the decoded position just past the record, for RecordSink's check of gzip members.
 void handle_record(const WarcHeader& h, std::string_view block, RecordSink& sink, Document&& doc,
-                   std::uint64_t end) {
+                   std::uint64_t end, bool own_check) {
   if (h.type == "response" || h.type == "resource") {
     if (h.target_uri.empty()) {
       sink.fail("warc.missing_uri", doc.offset);
@@ -158,7 +195,7 @@ void handle_record(const WarcHeader& h, std::string_view block, RecordSink& sink
         return;
       }
       doc.body.assign(block);
-      sink.emit(std::move(doc), end);
+      sink.emit(std::move(doc), end, own_check);
       return;
     }
     std::string ctype, charset;
@@ -171,7 +208,7 @@ void handle_record(const WarcHeader& h, std::string_view block, RecordSink& sink
     PayloadOutcome out = decode_http_response(block, sink.options().max_record_bytes, doc, &note);
     if (!sink.accept(out, doc.offset)) return;
     if (!note.empty()) sink.note(note);
-    sink.emit(std::move(doc), end);
+    sink.emit(std::move(doc), end, own_check);
   } else if (h.type.empty()) {
     sink.fail("warc.bad_header", doc.offset);
   } else if (is_known_skipped_type(h.type)) {
@@ -255,7 +292,12 @@ void read_record(ByteStream& in, RecordSink& sink, const std::string& source) {
     return;
   }
   total += tail;
-  if (!record_intact(in, total)) {
+  // A record whose member has not passed its check yet (or failed it right at the record's end)
+  // is kept only if its own digest vouches for it.
+  const bool intact = record_intact(in, total);  // the last fill: views are taken after it
+  const std::string_view block(in.data() + hlen, static_cast<std::size_t>(len));
+  const bool own_check = (!intact || rec_pos + total > in.verified_through()) && block_digest_matches(h, block);
+  if (!intact && !own_check) {
     report_break(in, sink);
     return;
   }
@@ -263,8 +305,7 @@ void read_record(ByteStream& in, RecordSink& sink, const std::string& source) {
   doc.source = source;
   doc.offset = rec_disk;
   doc.stream_offset = rec_pos;
-  handle_record(h, std::string_view(in.data() + hlen, static_cast<std::size_t>(len)), sink, std::move(doc),
-                rec_pos + total);
+  handle_record(h, block, sink, std::move(doc), rec_pos + total, own_check);
   in.consume(total);
 }
 

@@ -6,6 +6,8 @@
 #include <zlib.h>
 
 #include <fstream>
+
+#include "crd/hash/sha1.hpp"
 #include <stdexcept>
 
 namespace crd::io::test {
@@ -20,6 +22,25 @@ std::string http_response(int status, const std::string& extra_headers, const st
   return r;
 }
 
+namespace {
+// RFC 4648 base32 of a digest (20 bytes: exactly 32 characters, no padding).
+std::string base32(const Digest& d) {
+  static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  std::string out;
+  std::uint32_t bits = 0;
+  int nbits = 0;
+  for (std::uint8_t b : d.bytes) {
+    bits = (bits << 8) | b;
+    nbits += 8;
+    while (nbits >= 5) {
+      nbits -= 5;
+      out += alphabet[(bits >> nbits) & 31];
+    }
+  }
+  return out;
+}
+}  // namespace
+
 std::string warc_record(const WarcRecordSpec& spec) {
   std::string r = "WARC/1.1\r\n";
   if (!spec.omit_type) r += "WARC-Type: " + spec.type + "\r\n";
@@ -28,6 +49,7 @@ std::string warc_record(const WarcRecordSpec& spec) {
   if (!spec.uri.empty()) r += "WARC-Target-URI: " + spec.uri + "\r\n";
   if (!spec.content_type.empty()) r += "Content-Type: " + spec.content_type + "\r\n";
   if (!spec.omit_length) r += "Content-Length: " + spec.length.value_or(std::to_string(spec.block.size())) + "\r\n";
+  if (spec.block_digest) r += "WARC-Block-Digest: sha1:" + base32(crd::sha1(spec.block)) + "\r\n";
   r += "\r\n";
   r += spec.block;
   r += "\r\n\r\n";
@@ -42,9 +64,9 @@ std::string warc_response(const std::string& uri, const std::string& body, int s
 }
 
 namespace {
-std::string deflate_with(const std::string& data, int window_bits) {
+std::string deflate_with(const std::string& data, int window_bits, int level = 6) {
   z_stream zs{};
-  if (deflateInit2(&zs, 6, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+  if (deflateInit2(&zs, level, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
     throw std::runtime_error("deflateInit2");
   }
   std::string out(deflateBound(&zs, data.size()) + 32, '\0');
@@ -60,6 +82,7 @@ std::string deflate_with(const std::string& data, int window_bits) {
 }  // namespace
 
 std::string gzip_member(const std::string& data) { return deflate_with(data, 16 + MAX_WBITS); }
+std::string gzip_stored(const std::string& data) { return deflate_with(data, 16 + MAX_WBITS, 0); }
 
 std::string zlib_compress(const std::string& data, bool raw_deflate) {
   return deflate_with(data, raw_deflate ? -MAX_WBITS : MAX_WBITS);

@@ -23,12 +23,16 @@ struct WarcRecordSpec {
   std::optional<std::string> length;  // Content-Length value to write instead of the true one
   bool omit_length = false;
   bool omit_type = false;
+  bool block_digest = false;  // write WARC-Block-Digest: sha1:<base32 of the block's SHA-1>
 };
 std::string warc_record(const WarcRecordSpec& spec);
 // A response record for `uri` whose HTTP body is `body`.
 std::string warc_response(const std::string& uri, const std::string& body, int status = 200);
 
 std::string gzip_member(const std::string& data);
+// A gzip member of stored (uncompressed) deflate blocks: a byte changed inside the member changes
+// the same byte of the decoded data, and the member then fails only its CRC.
+std::string gzip_stored(const std::string& data);
 std::string zlib_compress(const std::string& data, bool raw_deflate);
 std::string chunked(const std::vector<std::string>& chunks);
 

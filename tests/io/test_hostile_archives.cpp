@@ -405,6 +405,42 @@ TEST_F(HostileArchives, RecordsOfAFailedMultiRecordMemberAreNotUsed) {
   EXPECT_EQ(urls(read_bytes("multi-ok.warc.gz", gzip_member(two))), (std::vector<std::string>{uri_of(1), uri_of(2)}));
 }
 
+// A one-member file that fails its CRC: records whose own WARC-Block-Digest matches are kept (a
+// digest in hex or base32), the one whose bytes changed is lost, and so is one without a digest.
+TEST_F(HostileArchives, BlockDigestsKeepIntactRecordsOfAFailedMember) {
+  std::string plain;
+  for (int i = 0; i < 4; ++i) {
+    WarcRecordSpec s;
+    s.uri = uri_of(i);
+    s.block = http_response(200, "", body_of(i));
+    s.block_digest = i != 3;
+    plain += warc_record(s);
+  }
+  std::string member = gzip_stored(plain);
+  const std::size_t at = member.find("page 1 ");  // stored blocks: the page's own bytes
+  ASSERT_NE(at, std::string::npos);
+  member[at] = 'P';
+  ReadResult r = read_bytes("digests.warc.gz", member);
+  EXPECT_EQ(urls(r), (std::vector<std::string>{uri_of(0), uri_of(2)}));
+  EXPECT_EQ(r.docs[1].body, body_of(2));
+  EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"gzip.crc", 2}}));
+  EXPECT_EQ(r.get("gzip.kept_by_digest"), 2u);
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].reason, "gzip.crc");
+  // Per-record members: a member whose CRC fails while its record's digest matches keeps the
+  // record (here the CRC itself was damaged); the failure is still counted and listed.
+  WarcRecordSpec s;
+  s.uri = uri_of(9);
+  s.block = http_response(200, "", body_of(9));
+  s.block_digest = true;
+  std::string bad = gzip_member(warc_record(s));
+  bad[bad.size() - 6] ^= 0x55;
+  ReadResult k = read_bytes("kept.warc.gz", gzip_member(warc_response(uri_of(8), body_of(8))) + bad);
+  EXPECT_EQ(urls(k), (std::vector<std::string>{uri_of(8), uri_of(9)}));
+  EXPECT_EQ(k.get("gzip.kept_by_digest"), 1u);
+  EXPECT_EQ(k.get("skipped.gzip.crc"), 1u);
+}
+
 // Holding is bounded: past max_record_bytes of held bodies, the oldest are used unverified and
 // counted, so a huge one-member file cannot exhaust memory.
 TEST_F(HostileArchives, HeldRecordsAreBounded) {

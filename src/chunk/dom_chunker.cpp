@@ -70,8 +70,9 @@ void DomChunker::flush(const std::function<void(std::string_view)>& emit) {
 
 std::string_view DomChunker::chunk(std::string_view page, std::string_view charset,
                                    const std::function<void(std::string_view)>& emit) {
-  if (nesting_exceeds(page, kMaxDomNesting)) return "dom.too_deep";
   const std::string_view utf8 = converter_.to_utf8(page, charset);
+  // Estimated on the decoded text: in UTF-16 the tags are not ASCII bytes.
+  if (nesting_exceeds(utf8, kMaxDomNesting)) return "dom.too_deep";
   GumboOptions options = kGumboDefaultOptions;
   options.max_errors = 0;  // parse errors are not used; recording them costs time and memory
   GumboOutput* output = gumbo_parse_with_options(&options, utf8.data(), utf8.size());

@@ -44,6 +44,16 @@ iconv_t Utf8Converter::descriptor(std::string_view charset) {
 }
 
 std::string_view Utf8Converter::to_utf8(std::string_view page, std::string_view charset) {
+  // A byte-order mark names the encoding before any declared charset does (the WHATWG encoding
+  // standard's BOM sniffing, as browsers do), and is not part of the text.
+  if (page.starts_with("\xEF\xBB\xBF")) return page.substr(3);
+  if (page.starts_with("\xFF\xFE")) {
+    page.remove_prefix(2);
+    charset = "utf-16le";
+  } else if (page.starts_with("\xFE\xFF")) {
+    page.remove_prefix(2);
+    charset = "utf-16be";
+  }
   if (is_utf8_label(charset) || page.empty()) return page;
   iconv_t cd = descriptor(charset);
   if (cd == kNoConverter) return page;  // unknown label: gumbo replaces what is not UTF-8

@@ -18,8 +18,9 @@ class Utf8Converter {
   Utf8Converter(const Utf8Converter&) = delete;
   Utf8Converter& operator=(const Utf8Converter&) = delete;
 
-  // The page as UTF-8: the page itself when the charset is UTF-8, ASCII-compatible-unknown or
-  // unsupported by iconv; otherwise the converted bytes (in an internal buffer valid until the
+  // The page as UTF-8. A byte-order mark (UTF-8, UTF-16LE, UTF-16BE) overrides `charset` and is
+  // dropped. The page itself when the charset is UTF-8, ASCII-compatible-unknown or unsupported
+  // by iconv; otherwise the converted bytes (in an internal buffer valid until the
   // next call). Bytes iconv cannot decode become U+FFFD, one per byte; never fails.
   std::string_view to_utf8(std::string_view page, std::string_view charset);
 

@@ -55,6 +55,8 @@ std::vector<std::string> split_list(const std::string& s) {
 po::options_description input_options(pipeline::CommonOptions& c) {
   po::options_description d("Input, cleaning and chunking");
   d.add_options()
+      ("skip-missing", po::bool_switch(&c.expand.skip_missing),
+       "go on without inputs that cannot be found (listed in /run/errors) instead of stopping")
       ("chunker", po::value<std::string>()->default_value("scan")->notifier([&c](const std::string& v) {
          if (v != "scan" && v != "dom") throw UsageError("option --chunker: expected 'scan' or 'dom', got '" + v + "'");
          c.scan.chunker = v;

@@ -6,17 +6,19 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <unordered_set>
 
 #include "ascii.hpp"
 #include "byte_stream.hpp"
+#include "compression_magic.hpp"
 #include "crd/core/error.hpp"
 #include "crd/io/inputs.hpp"
 #include "arc_reader.hpp"
+#include "input_list.hpp"
 #include "warc_reader.hpp"
 
 namespace crd::io {
@@ -32,15 +34,29 @@ std::optional<InputKind> kind_from_name(std::string_view path) {
   return std::nullopt;
 }
 
-// Files named otherwise but holding an archive (gzipped or not) are still read as archives. Only
-// the first decoded bytes are looked at, so the stream is opened with small buffers.
-InputKind sniff_kind(const std::string& path) {
+// What a named file's first bytes say. Files named otherwise but holding an archive (gzipped or
+// not) are still read as archives. Only the first bytes are looked at, so the stream is opened
+// with small buffers; it passes bytes that are not gzip through as they are, so a compression crd
+// does not read shows its own magic.
+struct Sniffed {
+  InputKind kind = InputKind::PlainFile;
+  bool unsupported_compression = false;
+};
+Sniffed sniff(const std::string& path) {
   detail::ByteStream in;
-  if (!in.open(path, detail::StreamSizes::peek())) return InputKind::PlainFile;
+  if (!in.open(path, detail::StreamSizes::peek())) return {};
   std::string_view head(in.data(), in.fill(16));
-  if (detail::looks_like_warc(head)) return InputKind::Warc;
-  if (detail::looks_like_arc(head)) return InputKind::Arc;
-  return InputKind::PlainFile;
+  if (detail::looks_like_warc(head)) return {InputKind::Warc};
+  if (detail::looks_like_arc(head)) return {InputKind::Arc};
+  return {InputKind::PlainFile, !detail::unsupported_compression(head).empty()};
+}
+
+// The path of an entry found under `root`, as the user would write it.
+std::string under(const std::string& root, std::string_view rel) {
+  std::string path = root;
+  if (path.empty() || path.back() != '/') path += '/';
+  path.append(rel);
+  return path;
 }
 
 class Expander {
@@ -48,14 +64,15 @@ class Expander {
   // Repeats can only come from a second input: one directory's walk visits each path once (links
   // to directories are not followed). With a single plain argument the duplicate keys (an absolute
   // path and a hash-set node per file, a third of the walk's time) are skipped.
-  Expander(Counters& counters, bool may_repeat, const DirectoryWalk& walk)
-      : counters_(counters), may_repeat_(may_repeat), walk_(walk) {}
+  Expander(const ExpandOptions& options, InputLog& log, bool may_repeat, const DirectoryWalk& walk)
+      : options_(options), log_(log), may_repeat_(may_repeat), walk_(walk) {}
 
-  void add_arg(const std::string& arg, int depth) {
+  // `origin` says where a listed input came from, for the error naming it ("" on the command line).
+  void add_arg(const std::string& arg, int depth, const std::string& origin = {}) {
     if (!arg.empty() && arg[0] == '@') {
       add_list(arg.substr(1), depth);
     } else {
-      add_path(arg);
+      add_path(arg, origin);
     }
   }
 
@@ -64,40 +81,46 @@ class Expander {
  private:
   void add_list(const std::string& list, int depth) {
     if (depth >= kMaxListDepth) throw UsageError("input lists nested more than 8 deep at @" + list);
-    std::ifstream in(list);
-    if (!in) throw UsageError("cannot read input list @" + list);
-    fs::path base = fs::path(list).parent_path();
-    std::string line;
-    while (std::getline(in, line)) {
-      std::string_view v = line;
+    const fs::path base = fs::path(list).parent_path();
+    detail::read_input_list(list, [&](std::string_view v, std::size_t number) {
       while (!v.empty() && (v.back() == '\r' || v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
       while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
-      if (v.empty() || v.front() == '#') continue;
+      if (v.empty() || v.front() == '#') return;
       bool nested = v.front() == '@';
       fs::path p(v.substr(nested ? 1 : 0));
       if (p.is_relative() && !base.empty()) p = base / p;
-      add_arg((nested ? "@" : "") + p.string(), depth + 1);
-    }
+      add_arg((nested ? "@" : "") + p.string(), depth + 1, "@" + list + " line " + std::to_string(number));
+    });
   }
 
-  void add_path(const std::string& path) {
+  void add_path(const std::string& path, const std::string& origin) {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) {  // follows a symlink given directly
-      counters_.add("skipped.input.missing");
+      const int err = errno;
+      // A typo must not shrink a corpus unnoticed: only --skip-missing lets the run go on.
+      if (!options_.skip_missing)
+        throw UsageError("input " + path + (origin.empty() ? "" : " (" + origin + ")") + ": " +
+                         std::strerror(err) + " (--skip-missing runs without it)");
+      log_.fail(path, err == ENOENT || err == ENOTDIR ? "input.missing" : "input.unreadable");
       return;
     }
     if (S_ISDIR(st.st_mode)) {
       add_walk(path);
-    } else if (S_ISREG(st.st_mode)) {
-      auto kind = kind_from_name(path);
-      add_file(path, path, kind ? *kind : sniff_kind(path), static_cast<std::uint64_t>(st.st_size));
+    } else if (!S_ISREG(st.st_mode)) {
+      log_.fail(path, "input.not_regular");  // never opened: a fifo would block, a device not end
+    } else if (detail::names_compressed_archive(path)) {
+      log_.fail(path, "input.unsupported_compression");
+    } else if (auto kind = kind_from_name(path)) {
+      add_file(path, path, *kind, static_cast<std::uint64_t>(st.st_size));
+    } else if (const Sniffed found = sniff(path); found.unsupported_compression) {
+      log_.fail(path, "input.unsupported_compression");
     } else {
-      counters_.add("skipped.input.not_regular");
+      add_file(path, path, found.kind, static_cast<std::uint64_t>(st.st_size));
     }
   }
 
   void add_walk(const std::string& dir) {
-    std::vector<WalkedEntry> found = walk_(dir, counters_);
+    std::vector<WalkedEntry> found = walk_(dir, log_);
     const auto by_path = [](const WalkedEntry& a, const WalkedEntry& b) { return a.rel < b.rel; };
     if (!std::is_sorted(found.begin(), found.end(), by_path)) std::sort(found.begin(), found.end(), by_path);
     // The directory is made absolute once; a file's duplicate key is that plus its relative path.
@@ -110,6 +133,12 @@ class Expander {
     files_.reserve(files_.size() + found.size());
     for (WalkedEntry& f : found) {
       std::string path = prefix + f.rel;
+      // Only the name is looked at here (a walk of many small files must not open each one twice):
+      // a compressed archive named otherwise is hashed as the opaque file it looks like.
+      if (detail::names_compressed_archive(path)) {
+        log_.fail(path, "input.unsupported_compression");
+        continue;
+      }
       auto kind = kind_from_name(path);
       std::string key = may_repeat_ ? abs_dir + f.rel : std::string();
       add_file(std::move(path), std::move(f.rel), kind ? *kind : InputKind::PlainFile, std::move(key), f.size);
@@ -126,13 +155,14 @@ class Expander {
 
   void add_file(std::string path, std::string url, InputKind kind, std::string key, std::uint64_t size) {
     if (may_repeat_ && !seen_.insert(std::move(key)).second) {
-      counters_.add("skipped.input.duplicate");
+      log_.skip("input.duplicate");
       return;
     }
     files_.push_back(InputFile{std::move(path), std::move(url), size, kind});
   }
 
-  Counters& counters_;
+  const ExpandOptions& options_;
+  InputLog& log_;
   const bool may_repeat_;
   const DirectoryWalk& walk_;
   std::vector<InputFile> files_;
@@ -141,7 +171,7 @@ class Expander {
 
 // One directory's entries: files with their sizes (stat relative to the open directory, which
 // skips the path lookup a stat by full path repeats per file), subdirectories for the next round.
-void read_directory(DIR* d, const std::string& rel_dir, DirectoryRound& out, Counters& counters) {
+void read_directory(DIR* d, const std::string& root, const std::string& rel_dir, DirectoryRound& out, InputLog& log) {
   const int dfd = ::dirfd(d);
   while (const dirent* e = ::readdir(d)) {
     const std::string_view name = e->d_name;
@@ -151,7 +181,10 @@ void read_directory(DIR* d, const std::string& rel_dir, DirectoryRound& out, Cou
     if (!rel_dir.empty()) rel.append(rel_dir).push_back('/');
     rel.append(name);
     const unsigned char type = e->d_type;
-    if (type != DT_REG && type != DT_DIR && type != DT_LNK && type != DT_UNKNOWN) continue;  // fifos, sockets, devices
+    if (type != DT_REG && type != DT_DIR && type != DT_LNK && type != DT_UNKNOWN) {
+      log.skip("input.not_regular");  // fifos, sockets, devices: never opened (a fifo would block)
+      continue;
+    }
     // One stat gives the size, and for links and file systems without d_type, the type too.
     struct stat st {};
     bool link = type == DT_LNK;
@@ -161,34 +194,43 @@ void read_directory(DIR* d, const std::string& rel_dir, DirectoryRound& out, Cou
       rc = ::fstatat(dfd, e->d_name, &st, 0);
     }
     if (rc != 0) {  // gone since readdir, or a dangling link
-      counters.add(errno == ENOENT ? "skipped.input.missing" : "skipped.input.unreadable");
+      log.fail(under(root, rel), errno == ENOENT ? "input.missing" : "input.unreadable");
       continue;
     }
     if (S_ISDIR(st.st_mode)) {
       if (link) {
-        counters.add("skipped.input.dir_symlink");  // not followed: cycles, double counting
+        log.skip("input.dir_symlink");  // not followed: cycles, double counting
       } else {
         out.subdirs.push_back(WalkedEntry{std::move(rel), static_cast<std::uint64_t>(st.st_size)});
       }
       continue;
     }
-    if (!S_ISREG(st.st_mode)) continue;  // a link to a fifo, a DT_UNKNOWN socket, …
+    if (!S_ISREG(st.st_mode)) {  // a link to a fifo, a DT_UNKNOWN socket, …
+      log.skip("input.not_regular");
+      continue;
+    }
     out.files.push_back(WalkedEntry{std::move(rel), static_cast<std::uint64_t>(st.st_size)});
   }
 }
 
-void require_inputs(const std::vector<InputFile>& files, const std::vector<std::string>& args) {
+// No files at all is a usage error; when inputs were left out, it names the first and why.
+void require_inputs(const std::vector<InputFile>& files, const std::vector<std::string>& args, const InputLog& log) {
   if (!files.empty()) return;
   std::string given;
   for (const std::string& a : args) given += (given.empty() ? "" : " ") + a;
-  throw UsageError("no input files found in: " + (given.empty() ? std::string("(no inputs given)") : given));
+  std::string why;
+  if (!log.errors.empty()) {
+    why = " (" + std::to_string(log.errors.size()) + " left out, first " + log.errors.front().file + ": " +
+          log.errors.front().reason + ")";
+  }
+  throw UsageError("no input files found in: " + (given.empty() ? std::string("(no inputs given)") : given) + why);
 }
 
 }  // namespace
 
 // Directories are opened from the root's descriptor, not by full path and not one descriptor per
 // level, so deep trees neither repeat the path lookup nor hold a descriptor per level.
-DirectoryRound read_directories(const std::string& root, std::span<const std::string> rel_dirs, Counters& counters) {
+DirectoryRound read_directories(const std::string& root, std::span<const std::string> rel_dirs, InputLog& log) {
   DirectoryRound out;
   if (rel_dirs.empty()) return out;
   const int root_fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -200,21 +242,21 @@ DirectoryRound read_directories(const std::string& root, std::span<const std::st
     DIR* d = fd < 0 ? nullptr : ::fdopendir(fd);
     if (d == nullptr) {
       if (fd >= 0) ::close(fd);
-      counters.add("skipped.input.unreadable");
+      log.fail(rel_dir.empty() ? root : under(root, rel_dir), "input.unreadable");
       continue;
     }
-    read_directory(d, rel_dir, out, counters);
+    read_directory(d, root, rel_dir, out, log);
     ::closedir(d);
   }
   if (root_fd >= 0) ::close(root_fd);
   return out;
 }
 
-std::vector<WalkedEntry> walk_directory(const std::string& root, Counters& counters) {
+std::vector<WalkedEntry> walk_directory(const std::string& root, InputLog& log) {
   std::vector<WalkedEntry> files;
   std::vector<std::string> level{""};
   while (!level.empty()) {
-    DirectoryRound round = read_directories(root, level, counters);
+    DirectoryRound round = read_directories(root, level, log);
     files.insert(files.end(), std::make_move_iterator(round.files.begin()), std::make_move_iterator(round.files.end()));
     level.clear();
     for (WalkedEntry& d : round.subdirs) level.push_back(std::move(d.rel));
@@ -222,17 +264,24 @@ std::vector<WalkedEntry> walk_directory(const std::string& root, Counters& count
   return files;
 }
 
-std::vector<InputFile> expand_inputs(const std::vector<std::string>& args, Counters& counters,
-                                     const DirectoryWalk& walk) {
-  Expander ex(counters, args.size() > 1 || (args.size() == 1 && !args[0].empty() && args[0][0] == '@'), walk);
-  for (const std::string& a : args) ex.add_arg(a, 0);
-  std::vector<InputFile> files = ex.take();
-  require_inputs(files, args);
-  return files;
+void InputLog::skip(std::string_view reason) {
+  std::string name = "skipped.";
+  name.append(reason);
+  counters.add(name);
 }
 
-std::vector<InputFile> expand_inputs(const std::vector<std::string>& args, Counters& counters) {
-  return expand_inputs(args, counters, walk_directory);
+void InputLog::fail(std::string_view path, std::string_view reason) {
+  skip(reason);
+  errors.push_back(ReadError{std::string(path), 0, std::string(reason)});
+}
+
+std::vector<InputFile> expand_inputs(const std::vector<std::string>& args, const ExpandOptions& options,
+                                     InputLog& log, const DirectoryWalk& walk) {
+  Expander ex(options, log, args.size() > 1 || (args.size() == 1 && !args[0].empty() && args[0][0] == '@'), walk);
+  for (const std::string& a : args) ex.add_arg(a, 0);
+  std::vector<InputFile> files = ex.take();
+  require_inputs(files, args, log);
+  return files;
 }
 
 }  // namespace crd::io

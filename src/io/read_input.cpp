@@ -10,7 +10,9 @@
 
 #include "arc_reader.hpp"
 #include "byte_stream.hpp"
+#include "compression_magic.hpp"
 #include "crd/io/inputs.hpp"
+#include "crd/url/url_key.hpp"
 #include "record_sink.hpp"
 #include "warc_reader.hpp"
 
@@ -79,7 +81,7 @@ void read_plain_file(const InputFile& file, Counters& counters, detail::RecordSi
     sink.fail("record_too_large", 0);
     return;
   }
-  doc.url = file.url.empty() ? file.path : file.url;
+  doc.url = url::path_as_url(file.url.empty() ? file.path : file.url);
   doc.content_type = std::string(media_type_from_extension(file.path));
   doc.source = file.path;
   sink.emit(std::move(doc), 0);
@@ -130,6 +132,13 @@ void read_input(const InputFile& file, Counters& counters, const std::function<v
   counters.add("input.files");
   std::size_t avail = in.fill(16);
   std::string_view head(in.data(), avail);
+  // An archive named .warc or .arc but compressed otherwise than with gzip: read as WARC it would
+  // be one long run of garbage.
+  if (!detail::unsupported_compression(head).empty()) {
+    sink.fail("input.unsupported_compression", 0);
+    counters.add("input.bytes", in.bytes_read());
+    return;
+  }
   bool arc = file.kind == InputKind::Arc;
   if (detail::looks_like_warc(head)) {
     arc = false;

@@ -4,6 +4,7 @@
 #include "crd/pipeline/input_listing.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <iterator>
 
 #include "crd/core/error.hpp"
@@ -92,9 +93,33 @@ std::vector<io::InputFile> read_list(shuffle::ByteReader& r) {
   return files;
 }
 
+// What an input left out by name is, in words, for the warning; the reason itself is in /run/errors.
+const char* left_out_because(std::string_view reason) {
+  if (reason == "input.missing") return "not found";
+  if (reason == "input.unreadable") return "cannot be read";
+  if (reason == "input.not_regular") return "not a regular file or directory";
+  if (reason == "input.unsupported_compression")
+    return "compressed with bzip2, xz, zstd or lz4, which crd does not read (recompress it with gzip)";
+  return "skipped";
+}
+
+// Inputs a run goes on without are said on stderr too, not only in the result: at most a few lines.
+void warn_left_out(const io::InputLog& log) {
+  constexpr std::size_t kShown = 10;
+  const std::size_t shown = std::min(log.errors.size(), kShown);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const io::ReadError& e = log.errors[i];
+    std::fprintf(stderr, "crd: warning: left out %s: %s (%s)\n", e.file.c_str(), left_out_because(e.reason),
+                 e.reason.c_str());
+  }
+  if (log.errors.size() > shown)
+    std::fprintf(stderr, "crd: warning: %zu more inputs left out (listed in /run/errors)\n", log.errors.size() - shown);
+  std::fflush(stderr);
+}
+
 }  // namespace
 
-std::vector<io::WalkedEntry> shared_walk(comm::Transport& transport, const std::string& root, Counters& counters) {
+std::vector<io::WalkedEntry> shared_walk(comm::Transport& transport, const std::string& root, io::InputLog& log) {
   const auto rank = static_cast<std::size_t>(transport.rank());
   std::vector<io::WalkedEntry> mine;
   std::vector<io::WalkedEntry> level{{"", 0}};
@@ -107,7 +132,7 @@ std::vector<io::WalkedEntry> shared_walk(comm::Transport& transport, const std::
     const auto dealt = io::assign_by_size(sizes, transport.size());
     std::vector<std::string> share;
     for (std::size_t i : dealt[rank]) share.push_back(std::move(level[i].rel));
-    io::DirectoryRound round = io::read_directories(root, share, counters);
+    io::DirectoryRound round = io::read_directories(root, share, log);
     mine.insert(mine.end(), std::make_move_iterator(round.files.begin()), std::make_move_iterator(round.files.end()));
     shuffle::ByteWriter w;
     write_entries(w, round.subdirs);
@@ -140,17 +165,21 @@ std::vector<io::WalkedEntry> shared_walk(comm::Transport& transport, const std::
 }
 
 std::vector<io::InputFile> expand_everywhere(comm::Transport& transport, const std::vector<std::string>& inputs,
-                                             Counters& counters) {
-  if (transport.size() == 1) return io::expand_inputs(inputs, counters);
+                                             const io::ExpandOptions& options, io::InputLog& log) {
+  if (transport.size() == 1) {
+    auto files = io::expand_inputs(inputs, options, log);
+    warn_left_out(log);
+    return files;
+  }
   if (transport.rank() == 0) {
     shuffle::ByteWriter last;
     std::vector<io::InputFile> files;
     try {
-      files = io::expand_inputs(inputs, counters, [&](const std::string& root, Counters& c) {
+      files = io::expand_inputs(inputs, options, log, [&](const std::string& root, io::InputLog& l) {
         shuffle::ByteWriter step;
         step.pod(Step::Walk).str(root);
         transport.from_rank0(as_view(step));
-        return shared_walk(transport, root, c);
+        return shared_walk(transport, root, l);
       });
       last.pod(Step::Done);
       write_list(last, files);
@@ -159,6 +188,7 @@ std::vector<io::InputFile> expand_everywhere(comm::Transport& transport, const s
       throw;
     }
     transport.from_rank0(as_view(last));
+    warn_left_out(log);
     return files;
   }
   for (;;) {
@@ -166,7 +196,7 @@ std::vector<io::InputFile> expand_everywhere(comm::Transport& transport, const s
     shuffle::ByteReader r = reader_of(message);
     const auto step = r.pod<Step>();
     if (step == Step::Walk) {
-      shared_walk(transport, std::string(r.str()), counters);
+      shared_walk(transport, std::string(r.str()), log);
       continue;
     }
     if (step == Step::Failed) throw UsageError(std::string(r.str()));

@@ -30,7 +30,7 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
                          comm::MpiTransport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file) {
   ScanPhase p;
   timer.start("expand");
-  const auto files = expand_everywhere(transport, common.inputs, p.expand_counters);
+  const auto files = expand_everywhere(transport, common.inputs, common.expand, p.expand_log);
   const auto shards = io::assign_shards(files, transport.size());
   if (!options.stop_chunks.empty()) p.stop = discover::StopList::load(options.stop_chunks);
   // The fingerprint stats every input again: only worth it when checkpoints are kept.
@@ -78,7 +78,8 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
 void finish_run(output::ResultFile& file, comm::MpiTransport& transport, const CommonOptions& common, ScanPhase& scan,
                 const discover::ShuffleTotals& shuffled, PhaseTimer& timer) {
   Counters& counters = scan.shard.counters;
-  counters.merge(scan.expand_counters);
+  counters.merge(scan.expand_log.counters);
+  scan.shard.errors.insert(scan.shard.errors.end(), scan.expand_log.errors.begin(), scan.expand_log.errors.end());
   const Counters merged = merge_counters(transport, counters);
   // How the run went, not what it found: these depend on the rank count and the machine, so they
   // stay out of /run/counters, which is identical for any rank count and any restart.

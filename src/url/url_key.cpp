@@ -107,6 +107,27 @@ std::optional<std::string> url_key(std::string_view url) {
   return key;
 }
 
+std::string path_as_url(std::string_view path) {
+  const std::size_t scheme_colon = scheme_length(path);  // 0, or just past the colon url_key would cut at
+  std::string out;
+  out.reserve(path.size() + 8);
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    const char c = path[i];
+    if (c == '%') {
+      out += "%25";
+    } else if (c == '?') {
+      out += "%3F";
+    } else if (c == '#') {
+      out += "%23";
+    } else if (c == ':' && i + 1 == scheme_colon) {
+      out += "%3A";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 std::vector<std::string_view> key_components(std::string_view key) {
   std::vector<std::string_view> parts;
   std::size_t pos = 0;

@@ -78,6 +78,39 @@ TEST(DomChunker, UndecodableBytesBecomeReplacementCharacters) {
   EXPECT_EQ(dom("<p>caf\xe9", {"p"}, "x-no-such-charset"), (Chunks{"caf" + fffd}));
 }
 
+// UTF-16 as a Windows editor saves it: a byte-order mark, no charset anywhere.
+std::string utf16(std::u16string_view text, bool big_endian) {
+  std::string out = big_endian ? "\xFE\xFF" : "\xFF\xFE";
+  for (char16_t u : text) {
+    const char hi = static_cast<char>(u >> 8), lo = static_cast<char>(u & 0xFF);
+    out += big_endian ? hi : lo;
+    out += big_endian ? lo : hi;
+  }
+  return out;
+}
+
+TEST(DomChunker, ByteOrderMarksDecideTheEncodingWithoutACharset) {
+  // "café", "日本", and U+1F600 (a surrogate pair) in two paragraphs.
+  const std::u16string_view page = u"<html><body><p>caf\u00e9 \u65e5\u672c</p><div>\U0001F600 ok</div></body></html>";
+  const Chunks want{"caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac", "\xf0\x9f\x98\x80 ok"};
+  EXPECT_EQ(dom(utf16(page, false)), want);
+  EXPECT_EQ(dom(utf16(page, true)), want);
+  // The mark wins over a declared charset (browsers do the same).
+  EXPECT_EQ(dom(utf16(page, false), {"p", "div"}, "iso-8859-1"), want);
+  // A UTF-8 mark is dropped, not kept as U+FEFF at the start of the first chunk.
+  EXPECT_EQ(dom("\xEF\xBB\xBFlead<p>caf\xc3\xa9"), (Chunks{"lead", "caf\xc3\xa9"}));
+  EXPECT_EQ(dom("\xEF\xBB\xBFlead<p>caf\xc3\xa9", {"p"}, "iso-8859-1"), (Chunks{"lead", "caf\xc3\xa9"}));
+  // An odd last byte is a cut-off code unit: one replacement character.
+  EXPECT_EQ(dom(utf16(u"<p>a", false) + "b"), (Chunks{"a\xef\xbf\xbd"}));
+}
+
+TEST(DomChunker, NestingIsMeasuredOnTheDecodedPage) {
+  std::u16string deep;
+  for (int i = 0; i < 5000; ++i) deep += u"<div>";
+  auto chunker = crd::chunk::make_chunker("dom", {});
+  EXPECT_EQ(chunker->chunk(utf16(deep, false), "", [](std::string_view) {}), "dom.too_deep");
+}
+
 TEST(DomChunker, RandomBytesNeverCrash) {
   auto chunker = crd::chunk::make_chunker("dom", {});
   std::mt19937 rng(99);

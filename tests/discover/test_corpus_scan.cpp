@@ -51,8 +51,8 @@ std::vector<std::string> chunks_of(const std::string& body) {
 
 TEST(ScanShard, OneShardTalliesEverything) {
   const std::string site = make_site();
-  Counters input_counters;
-  const auto files = io::expand_inputs({site}, input_counters);
+  io::InputLog input_log;
+  const auto files = io::expand_inputs({site}, {}, input_log);
   ASSERT_EQ(files.size(), 16u);
   std::vector<std::size_t> shard(files.size());
   for (std::size_t i = 0; i < files.size(); ++i) shard[i] = i;
@@ -109,8 +109,8 @@ TEST(ScanShard, OneShardTalliesEverything) {
 
 TEST(ScanShard, WithoutKeepPageChunks) {
   const std::string site = make_site();
-  Counters c;
-  const auto files = io::expand_inputs({site}, c);
+  io::InputLog log;
+  const auto files = io::expand_inputs({site}, {}, log);
   const ScannedShard s = scan_shard(files, {0, 1, 2}, ScanOptions{});
   EXPECT_EQ(s.page_offsets.size(), 1u);
   EXPECT_TRUE(s.page_chunk_ids.empty());
@@ -119,8 +119,8 @@ TEST(ScanShard, WithoutKeepPageChunks) {
 
 TEST(ScanShard, ProgressReturningFalseStopsAfterThatFile) {
   const std::string site = make_site();
-  Counters c;
-  const auto files = io::expand_inputs({site}, c);
+  io::InputLog log;
+  const auto files = io::expand_inputs({site}, {}, log);
   int calls = 0;
   const ScannedShard s = scan_shard(files, {0, 1, 2, 3, 4}, ScanOptions{},
                                     [&](const ScannedShard&, std::uint64_t, std::uint64_t) { return ++calls < 2; });
@@ -132,8 +132,8 @@ TEST(ScanShard, ProgressReturningFalseStopsAfterThatFile) {
 // same as reading on the scanning thread.
 TEST(ScanShard, ReaderThreadGivesTheSameShard) {
   const std::string site = make_site();
-  Counters c;
-  const auto files = io::expand_inputs({site}, c);
+  io::InputLog log;
+  const auto files = io::expand_inputs({site}, {}, log);
   std::vector<std::size_t> all(files.size());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
   ScanOptions plain;
@@ -159,8 +159,8 @@ TEST(ScanShard, ReaderThreadGivesTheSameShard) {
 // from the scanning side does not leave the reader thread running.
 TEST(ScanShard, ReaderThreadStopsAndUnwindsCleanly) {
   const std::string site = make_site();
-  Counters c;
-  const auto files = io::expand_inputs({site}, c);
+  io::InputLog log;
+  const auto files = io::expand_inputs({site}, {}, log);
   std::vector<std::size_t> all(files.size());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
   ScanOptions threaded;
@@ -179,8 +179,8 @@ TEST(ScanShard, ReaderThreadStopsAndUnwindsCleanly) {
 
 TEST(ScanShard, ScanThenDiscoverIsRankCountIndependent) {
   const std::string site = make_site();
-  Counters c;
-  const auto files = io::expand_inputs({site}, c);
+  io::InputLog log;
+  const auto files = io::expand_inputs({site}, {}, log);
   const LabelRules rules{1, 0, nullptr};
   std::vector<LabelRow> base;
   for (int nranks = 1; nranks <= 4; ++nranks) {

@@ -125,6 +125,20 @@ class Tally:
         return sorted(h.items())
 
 
+def path_as_url(path):
+    """A file path as crd makes it a URL (crd::url::path_as_url): '%', '?', '#' and a ':' that would
+    end a scheme in the first component percent-encoded."""
+    m = re.match(rb"[A-Za-z][A-Za-z0-9+.-]*:", path)
+    colon = m.end() - 1 if m else -1
+    out = bytearray()
+    for i, c in enumerate(path):
+        if c in b"%?#" or i == colon:
+            out += b"%%%02X" % c
+        else:
+            out.append(c)
+    return bytes(out)
+
+
 def walk_corpus(root):
     """(key, path) of every regular file under root, keyed as a directory walk keys them."""
     found = []
@@ -133,7 +147,7 @@ def walk_corpus(root):
         for name in filenames:
             path = os.path.join(dirpath, name)
             if os.path.isfile(path):
-                found.append((os.path.relpath(path, root).encode(), path))
+                found.append((path_as_url(os.path.relpath(path, root).encode()), path))
     found.sort()
     return found
 

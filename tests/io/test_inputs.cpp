@@ -2,6 +2,9 @@
 // shard assignment.
 #include <errno.h>
 #include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,6 +12,7 @@
 #include <map>
 #include <span>
 #include <numeric>
+#include <thread>
 
 #include "archive_builder.hpp"
 #include "crd/core/error.hpp"
@@ -50,26 +54,27 @@ class Inputs : public ::testing::Test {
 };
 
 TEST_F(Inputs, DirectoryWalkIsSortedByBytesWithRelativeUrls) {
-  Counters c;
-  auto files = expand_inputs({tree_}, c);
+  InputLog c;
+  auto files = expand_inputs({tree_}, {}, c);
   // '.' (0x2e) < '/' (0x2f) and 'A' < 'a': byte order, not per-directory order.
   std::vector<std::string> want = {"A.HTM",   "a.txt",         "a/deeper/page.xhtml", "a/z.txt",          "b.html",
                                    "filelink.txt", "sub/blob.bin", "sub/crawl.warc.gz",  "sub/old.ARC"};
   EXPECT_EQ(urls_of(files), want);
-  EXPECT_EQ(c.get("skipped.input.dir_symlink"), 1u);  // dirlink is not followed
+  EXPECT_EQ(c.counters.get("skipped.input.dir_symlink"), 1u);  // dirlink is not followed
+  EXPECT_TRUE(c.errors.empty());
   EXPECT_EQ(files[0].path, tree_ + "/A.HTM");
   EXPECT_EQ(files[0].kind, InputKind::PlainFile);
   EXPECT_EQ(files[7].kind, InputKind::Warc);
   EXPECT_EQ(files[8].kind, InputKind::Arc);
   EXPECT_EQ(files[5].size, 6u);  // the link's target
   // Every rank gets the same list.
-  Counters c2;
-  EXPECT_EQ(urls_of(expand_inputs({tree_}, c2)), want);
+  InputLog c2;
+  EXPECT_EQ(urls_of(expand_inputs({tree_}, {}, c2)), want);
 }
 
 // A walk shared by `ways` ranks: each level's directories dealt out in turn, as
 // pipeline/input_listing.cpp does across ranks.
-std::vector<WalkedEntry> walk_dealt(const std::string& root, Counters& c, std::size_t ways) {
+std::vector<WalkedEntry> walk_dealt(const std::string& root, InputLog& c, std::size_t ways) {
   std::vector<WalkedEntry> files;
   std::vector<std::string> level{""};
   while (!level.empty()) {
@@ -87,11 +92,11 @@ std::vector<WalkedEntry> walk_dealt(const std::string& root, Counters& c, std::s
 }
 
 TEST_F(Inputs, AWalkDealtOutInRoundsEqualsTheSerialWalk) {
-  Counters c;
-  const auto serial = expand_inputs({tree_}, c);
+  InputLog c;
+  const auto serial = expand_inputs({tree_}, {}, c);
   for (std::size_t ways : {1u, 2u, 3u, 7u}) {
-    Counters d;
-    const auto dealt = expand_inputs({tree_}, d, [&](const std::string& root, Counters& cc) {
+    InputLog d;
+    const auto dealt = expand_inputs({tree_}, {}, d, [&](const std::string& root, InputLog& cc) {
       auto files = walk_dealt(root, cc, ways);
       std::reverse(files.begin(), files.end());  // the order a walk returns does not matter
       return files;
@@ -102,19 +107,19 @@ TEST_F(Inputs, AWalkDealtOutInRoundsEqualsTheSerialWalk) {
       EXPECT_EQ(dealt[i].kind, serial[i].kind) << dealt[i].url;
       EXPECT_EQ(dealt[i].path, serial[i].path) << dealt[i].url;
     }
-    EXPECT_EQ(d.values(), c.values()) << ways;
+    EXPECT_EQ(d.counters.values(), c.counters.values()) << ways;
   }
 }
 
 TEST_F(Inputs, ARoundReportsFilesWithSizesAndSubdirectories) {
-  Counters c;
+  InputLog c;
   const std::vector<std::string> top{""};
   DirectoryRound round = read_directories(tree_, top, c);
   std::vector<std::string> subdirs;
   for (const auto& d : round.subdirs) subdirs.push_back(d.rel);
   std::sort(subdirs.begin(), subdirs.end());
   EXPECT_EQ(subdirs, (std::vector<std::string>{"a", "sub"}));  // not dirlink
-  EXPECT_EQ(c.get("skipped.input.dir_symlink"), 1u);
+  EXPECT_EQ(c.counters.get("skipped.input.dir_symlink"), 1u);
   std::map<std::string, std::uint64_t> sizes;
   for (const auto& f : round.files) sizes[f.rel] = f.size;
   EXPECT_EQ(sizes, (std::map<std::string, std::uint64_t>{{"A.HTM", 8}, {"a.txt", 6}, {"b.html", 8}, {"filelink.txt", 6}}));
@@ -126,9 +131,9 @@ TEST_F(Inputs, ARoundReportsFilesWithSizesAndSubdirectories) {
   EXPECT_EQ(round.files.size(), 4u);
 }
 
-TEST_F(Inputs, EntriesGoneDuringTheWalkAreCountedAndLeftOut) {
-  Counters c;
-  const auto files = expand_inputs({tree_}, c, [](const std::string& root, Counters& cc) {
+TEST_F(Inputs, EntriesGoneDuringTheWalkAreCountedListedAndLeftOut) {
+  InputLog c;
+  const auto files = expand_inputs({tree_}, {}, c, [](const std::string& root, InputLog& cc) {
     std::vector<WalkedEntry> found;
     std::vector<std::string> level{""};
     bool first = true;
@@ -145,27 +150,34 @@ TEST_F(Inputs, EntriesGoneDuringTheWalkAreCountedAndLeftOut) {
   const auto urls = urls_of(files);
   EXPECT_EQ(std::count(urls.begin(), urls.end(), "a/z.txt"), 0);
   EXPECT_EQ(files.size(), 7u);
-  EXPECT_EQ(c.get("skipped.input.unreadable"), 1u);
-  // A dangling link is counted as missing.
+  EXPECT_EQ(c.counters.get("skipped.input.unreadable"), 1u);
+  ASSERT_EQ(c.errors.size(), 1u);  // named, for /run/errors
+  EXPECT_EQ(c.errors[0].file, tree_ + "/a");
+  EXPECT_EQ(c.errors[0].reason, "input.unreadable");
+  // A dangling link (or a file removed between readdir and its stat) is counted and listed as missing.
   fs::remove(root_ + "/elsewhere/linked.txt");
-  Counters d;
-  const auto rest = expand_inputs({tree_}, d);
+  InputLog d;
+  const auto rest = expand_inputs({tree_}, {}, d);
   EXPECT_EQ(rest.size(), 6u);
-  EXPECT_EQ(d.get("skipped.input.missing"), 1u);
+  EXPECT_EQ(d.counters.get("skipped.input.missing"), 1u);
+  ASSERT_EQ(d.errors.size(), 1u);
+  EXPECT_EQ(d.errors[0].file, tree_ + "/filelink.txt");
+  EXPECT_EQ(d.errors[0].reason, "input.missing");
 }
 
 TEST_F(Inputs, ADirectoryGivenTwiceIsReadOnce) {
-  Counters c;
-  const auto once = expand_inputs({tree_}, c);
-  Counters twice_counters;
-  const auto twice = expand_inputs({tree_, tree_ + "/", tree_ + "/a/z.txt"}, twice_counters);
+  InputLog c;
+  const auto once = expand_inputs({tree_}, {}, c);
+  InputLog twice_counters;
+  const auto twice = expand_inputs({tree_, tree_ + "/", tree_ + "/a/z.txt"}, {}, twice_counters);
   EXPECT_EQ(urls_of(twice), urls_of(once));
-  EXPECT_EQ(twice_counters.get("skipped.input.duplicate"), once.size() + 1);
+  EXPECT_EQ(twice_counters.counters.get("skipped.input.duplicate"), once.size() + 1);
 }
 
 TEST_F(Inputs, PlainFilesAreDocumentsTypedByExtensionThenSniffing) {
+  InputLog log;
+  auto files = expand_inputs({tree_}, {}, log);
   Counters c;
-  auto files = expand_inputs({tree_}, c);
   std::map<std::string, Document> docs;
   for (const auto& f : files) {
     if (f.kind != InputKind::PlainFile) continue;
@@ -184,11 +196,10 @@ TEST_F(Inputs, PlainFilesAreDocumentsTypedByExtensionThenSniffing) {
 }
 
 TEST_F(Inputs, PlainFileGivenDirectlyKeepsItsPath) {
-  Counters c;
-  auto files = expand_inputs({tree_ + "/a/z.txt", tree_ + "/no-such-file"}, c);
+  InputLog c;
+  auto files = expand_inputs({tree_ + "/a/z.txt"}, {}, c);
   ASSERT_EQ(files.size(), 1u);
   EXPECT_EQ(files[0].url, tree_ + "/a/z.txt");
-  EXPECT_EQ(c.get("skipped.input.missing"), 1u);
 }
 
 TEST_F(Inputs, ListFilesResolveRelativeToThemselves) {
@@ -197,26 +208,27 @@ TEST_F(Inputs, ListFilesResolveRelativeToThemselves) {
   write_file(root_ + "/lists", "inputs.txt",
              "# comment line\n\n  ../tree/b.html  \r\n../tree/sub\n" + tree_ + "/a.txt\nmissing.warc\n@inner.txt\n"
              "../tree/b.html\n");
-  Counters c;
-  auto files = expand_inputs({"@" + root_ + "/lists/inputs.txt"}, c);
+  InputLog c;
+  auto files = expand_inputs({"@" + root_ + "/lists/inputs.txt"}, {.skip_missing = true}, c);
   std::vector<std::string> want = {root_ + "/lists/../tree/b.html", "blob.bin", "crawl.warc.gz", "old.ARC",
                                    tree_ + "/a.txt", root_ + "/lists/../tree/a/z.txt"};
   EXPECT_EQ(urls_of(files), want);
-  EXPECT_EQ(c.get("skipped.input.missing"), 1u);
-  EXPECT_EQ(c.get("skipped.input.duplicate"), 1u);  // b.html listed twice
+  EXPECT_EQ(c.counters.get("skipped.input.missing"), 1u);
+  EXPECT_EQ(c.counters.get("skipped.input.duplicate"), 1u);  // b.html listed twice
 }
 
 TEST_F(Inputs, UsageErrors) {
-  Counters c;
-  EXPECT_THROW(expand_inputs({"@" + root_ + "/no-such-list"}, c), crd::UsageError);
-  EXPECT_THROW(expand_inputs({root_ + "/nothing-here"}, c), crd::UsageError);
+  InputLog c;
+  EXPECT_THROW(expand_inputs({"@" + root_ + "/no-such-list"}, {}, c), crd::UsageError);
+  EXPECT_THROW(expand_inputs({root_ + "/nothing-here"}, {}, c), crd::UsageError);
   fs::create_directories(root_ + "/empty");
-  EXPECT_THROW(expand_inputs({root_ + "/empty"}, c), crd::UsageError);
-  EXPECT_THROW(expand_inputs({}, c), crd::UsageError);
+  EXPECT_THROW(expand_inputs({root_ + "/empty"}, {}, c), crd::UsageError);
+  EXPECT_THROW(expand_inputs({}, {}, c), crd::UsageError);
   write_file(root_, "self.txt", "@self.txt\n");
-  EXPECT_THROW(expand_inputs({"@" + root_ + "/self.txt"}, c), crd::UsageError);
+  EXPECT_THROW(expand_inputs({"@" + root_ + "/self.txt"}, {}, c), crd::UsageError);
   try {
-    expand_inputs({root_ + "/nothing-here"}, c);
+    expand_inputs({root_ + "/nothing-here"}, {}, c);
+    ADD_FAILURE() << "no usage error";
   } catch (const crd::UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("nothing-here"), std::string::npos);
   }
@@ -225,11 +237,194 @@ TEST_F(Inputs, UsageErrors) {
 TEST_F(Inputs, ArchivesWithOtherNamesAreSniffedWhenGivenDirectly) {
   std::string p = write_file(root_, "capture.bin", gzip_member(warc_response("http://x/", "<p>x</p>")));
   std::string q = write_file(root_, "capture2.dat", "filedesc://x.arc 0.0.0.0 20240101000000 text/plain 0\n\n");
-  Counters c;
-  auto files = expand_inputs({p, q}, c);
+  InputLog c;
+  auto files = expand_inputs({p, q}, {}, c);
   ASSERT_EQ(files.size(), 2u);
   EXPECT_EQ(files[0].kind, InputKind::Warc);
   EXPECT_EQ(files[1].kind, InputKind::Arc);
+}
+
+// The UsageError expand_inputs throws for `args`, "" when it throws none.
+std::string usage_error(const std::vector<std::string>& args, const ExpandOptions& options = {}) {
+  InputLog log;
+  try {
+    expand_inputs(args, options, log);
+  } catch (const crd::UsageError& e) {
+    return e.what();
+  }
+  return {};
+}
+
+TEST_F(Inputs, AMissingNamedInputIsAUsageErrorNamingIt) {
+  const std::string typo = root_ + "/typo.warc";
+  EXPECT_EQ(usage_error({tree_ + "/a/z.txt", typo}),
+            "input " + typo + ": No such file or directory (--skip-missing runs without it)");
+  write_file(root_, "list.txt", "tree/a/z.txt\ntypo.warc\n");
+  EXPECT_EQ(usage_error({"@" + root_ + "/list.txt"}),
+            "input " + typo + " (@" + root_ + "/list.txt line 2): No such file or directory (--skip-missing runs without it)");
+  // A path through a regular file is missing too (ENOTDIR).
+  EXPECT_NE(usage_error({tree_ + "/a.txt/x.warc", tree_}).find(tree_ + "/a.txt/x.warc: Not a directory"), std::string::npos);
+}
+
+TEST_F(Inputs, WithSkipMissingAMissingInputIsListedByName) {
+  const std::string typo = root_ + "/typo.warc";
+  write_file(root_, "list.txt", "tree/a/z.txt\ntypo.warc\nalso-missing.arc\n");
+  InputLog log;
+  const auto files = expand_inputs({tree_ + "/b.html", "@" + root_ + "/list.txt"}, {.skip_missing = true}, log);
+  EXPECT_EQ(urls_of(files), (std::vector<std::string>{tree_ + "/b.html", root_ + "/tree/a/z.txt"}));
+  EXPECT_EQ(log.counters.get("skipped.input.missing"), 2u);
+  ASSERT_EQ(log.errors.size(), 2u);
+  EXPECT_EQ(log.errors[0].file, typo);
+  EXPECT_EQ(log.errors[0].reason, "input.missing");
+  EXPECT_EQ(log.errors[1].file, root_ + "/also-missing.arc");
+  // Nothing found at all is still a usage error, and says why.
+  EXPECT_EQ(usage_error({typo}, {.skip_missing = true}),
+            "no input files found in: " + typo + " (1 left out, first " + typo + ": input.missing)");
+}
+
+TEST_F(Inputs, InputListsAreBoundedAndMustBeFilesOrPipes) {
+  EXPECT_EQ(usage_error({"@/dev/zero"}), "input list @/dev/zero: is not a regular file");
+  EXPECT_EQ(usage_error({"@" + tree_}), "input list @" + tree_ + ": is a directory, not a list of inputs");
+  EXPECT_EQ(usage_error({"@" + root_ + "/absent.txt"}),
+            "input list @" + root_ + "/absent.txt: cannot read it: No such file or directory");
+  write_file(root_, "long.txt", tree_ + "/b.html\n" + std::string(20000, 'x') + "\n");
+  EXPECT_EQ(usage_error({"@" + root_ + "/long.txt"}),
+            "input list @" + root_ + "/long.txt: line 2 is longer than 16384 bytes (is it a list of inputs?)");
+  // Too large, told by its size before a byte is read (a sparse file takes no space).
+  const std::string huge = write_file(root_, "huge.txt", tree_ + "/b.html\n");
+  fs::resize_file(huge, (256u << 20) + 1);
+  EXPECT_EQ(usage_error({"@" + huge}),
+            "input list @" + huge + ": is 268435457 bytes, more than an input list may hold (256 MiB)");
+  // A pipe (process substitution) is read to its end.
+  const std::string fifo = root_ + "/list.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::thread writer([&] { write_file(root_, "list.fifo", tree_ + "/b.html\n" + tree_ + "/a.txt"); });
+  InputLog log;
+  const auto files = expand_inputs({"@" + fifo}, {}, log);
+  writer.join();
+  EXPECT_EQ(urls_of(files), (std::vector<std::string>{tree_ + "/b.html", tree_ + "/a.txt"}));
+}
+
+// A unix socket bound at `path` (closed again: the file stays).
+void make_socket_file(const std::string& path) {
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  ASSERT_LT(path.size(), sizeof addr.sun_path);
+  std::copy(path.begin(), path.end(), addr.sun_path);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr), 0) << path;
+  ::close(fd);
+}
+
+// A fifo is never opened (opening one blocks until a writer comes): the walk would hang here.
+TEST_F(Inputs, FifosSocketsAndLinksToThemAreCountedNeverOpened) {
+  ASSERT_EQ(::mkfifo((tree_ + "/sub/pipe.html").c_str(), 0600), 0);
+  make_socket_file(tree_ + "/sub/sock");
+  fs::create_symlink(tree_ + "/sub/pipe.html", tree_ + "/a/pipelink.html");
+  InputLog log;
+  const auto files = expand_inputs({tree_}, {}, log);
+  EXPECT_EQ(urls_of(files), (std::vector<std::string>{"A.HTM", "a.txt", "a/deeper/page.xhtml", "a/z.txt", "b.html",
+                                                      "filelink.txt", "sub/blob.bin", "sub/crawl.warc.gz", "sub/old.ARC"}));
+  EXPECT_EQ(log.counters.get("skipped.input.not_regular"), 3u);
+  EXPECT_TRUE(log.errors.empty());  // an ordinary skip, as a link to a directory is
+  // Named directly, a fifo is left out by name (and still not opened).
+  InputLog named;
+  const auto direct = expand_inputs({tree_ + "/sub/pipe.html", tree_ + "/b.html"}, {}, named);
+  EXPECT_EQ(urls_of(direct), std::vector<std::string>{tree_ + "/b.html"});
+  ASSERT_EQ(named.errors.size(), 1u);
+  EXPECT_EQ(named.errors[0].file, tree_ + "/sub/pipe.html");
+  EXPECT_EQ(named.errors[0].reason, "input.not_regular");
+}
+
+// A real bzip2 stream of "WARC/1.0\r\n", the start of an xz one, and zstd and lz4 frame magic.
+const std::string kBzip2(
+    "\x42\x5a\x68\x39\x31\x41\x59\x26\x53\x59\xff\x5d\x53\x0f\x00\x00\x04\xde\x00\x00\x12\x00\x01\xe0\x00\x28"
+    "\x00\x10\x80\x20\x00\x22\x01\xa1\xea\x10\x03\x08\xb5\xab\x00\x3c\x5d\xc9\x14\xe1\x42\x43\xfd\x75\x4c\x3c", 52);
+const std::string kXz("\xfd\x37\x7a\x58\x5a\x00\x00\x04\xe6\xd6\xb4\x46\x02\x00\x21\x01 and more", 25);
+const std::string kZstd("\x28\xb5\x2f\xfd\x24\x0a\x51\x00\x00WARC/1.0", 17);
+const std::string kLz4("\x04\x22\x4d\x18\x64\x40\xa7\x0a\x00\x00\x80WARC/1.0", 19);
+
+TEST_F(Inputs, ArchivesInCompressionsCrdDoesNotReadAreRefusedByName) {
+  write_file(tree_, "sub/crawl2.warc.bz2", kBzip2);
+  write_file(tree_, "sub/crawl3.WARC.XZ", kXz);
+  write_file(tree_, "sub/old2.arc.zst", kZstd);
+  write_file(tree_, "sub/download.tar.xz", kXz);  // a file a site offers: one opaque document
+  InputLog log;
+  const auto files = expand_inputs({tree_}, {}, log);
+  const auto urls = urls_of(files);
+  EXPECT_EQ(std::count(urls.begin(), urls.end(), "sub/download.tar.xz"), 1);
+  EXPECT_EQ(files.size(), 10u);
+  EXPECT_EQ(log.counters.get("skipped.input.unsupported_compression"), 3u);
+  ASSERT_EQ(log.errors.size(), 3u);
+  std::vector<std::string> named;
+  for (const auto& e : log.errors) {
+    named.push_back(e.file);
+    EXPECT_EQ(e.reason, "input.unsupported_compression");
+  }
+  std::sort(named.begin(), named.end());
+  EXPECT_EQ(named, (std::vector<std::string>{tree_ + "/sub/crawl2.warc.bz2", tree_ + "/sub/crawl3.WARC.XZ",
+                                             tree_ + "/sub/old2.arc.zst"}));
+}
+
+TEST_F(Inputs, NamedFilesAreRefusedByTheirMagicWhateverTheirName) {
+  const std::vector<std::string> named = {write_file(root_, "capture.bin", kBzip2), write_file(root_, "c.dat", kXz),
+                                          write_file(root_, "c.zz", kZstd), write_file(root_, "c.lz", kLz4)};
+  std::vector<std::string> args = named;
+  args.push_back(tree_ + "/b.html");
+  InputLog log;
+  const auto files = expand_inputs(args, {}, log);
+  EXPECT_EQ(urls_of(files), std::vector<std::string>{tree_ + "/b.html"});
+  ASSERT_EQ(log.errors.size(), 4u);
+  for (std::size_t i = 0; i < named.size(); ++i) {
+    EXPECT_EQ(log.errors[i].file, named[i]);
+    EXPECT_EQ(log.errors[i].reason, "input.unsupported_compression");
+  }
+  // "BZh9" starting a text is not bzip2.
+  const std::string text = write_file(root_, "bzh.txt", "BZh9 is not a compressed stream\n");
+  InputLog plain;
+  EXPECT_EQ(expand_inputs({text}, {}, plain).size(), 1u);
+  EXPECT_TRUE(plain.errors.empty());
+}
+
+TEST_F(Inputs, AnArchiveNamedWarcButCompressedOtherwiseIsRefusedWhenRead) {
+  const std::string p = write_file(root_, "crawl.warc", kBzip2);
+  InputLog log;
+  const auto files = expand_inputs({p}, {}, log);
+  ASSERT_EQ(files.size(), 1u);
+  ASSERT_EQ(files[0].kind, InputKind::Warc);
+  Counters c;
+  std::vector<ReadError> errors;
+  int documents = 0;
+  read_input(files[0], c, [&](Document&&) { ++documents; }, {}, &errors);
+  EXPECT_EQ(documents, 0);
+  EXPECT_EQ(c.get("skipped.input.unsupported_compression"), 1u);
+  EXPECT_EQ(c.get("skipped.garbage"), 0u);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].file, p);
+  EXPECT_EQ(errors[0].reason, "input.unsupported_compression");
+}
+
+// File names holding what a URL would read as a query, a fragment, an escape or a scheme: each
+// page keeps a URL of its own.
+TEST_F(Inputs, FileNamesBecomeUrlsThatKeyThemApart) {
+  const std::string site = root_ + "/names";
+  fs::create_directories(site + "/q");
+  fs::create_directories(site + "/c:x");
+  for (const char* name : {"q/a?x.html", "q/a?y.html", "q/a#1.html", "q/a%3Fx.html", "q/100%.html", "c:x/a.html"})
+    write_file(site, name, std::string("<p>") + name);
+  InputLog log;
+  const auto files = expand_inputs({site}, {}, log);
+  std::vector<std::string> urls;
+  Counters c;
+  for (const auto& f : files) read_input(f, c, [&](Document&& d) { urls.push_back(d.url); });
+  EXPECT_EQ(urls, (std::vector<std::string>{"c%3Ax/a.html", "q/100%25.html", "q/a%231.html", "q/a%253Fx.html",
+                                            "q/a%3Fx.html", "q/a%3Fy.html"}));
+  // Given directly, the path itself is the URL, escaped alike.
+  InputLog direct_log;
+  const auto direct = expand_inputs({site + "/q/a?x.html"}, {}, direct_log);
+  ASSERT_EQ(direct.size(), 1u);
+  read_input(direct[0], c, [&](Document&& d) { EXPECT_EQ(d.url, site + "/q/a%3Fx.html"); });
 }
 
 TEST(Sniffing, IsChunkable) {
@@ -342,8 +537,8 @@ TEST_F(Inputs, DirectoryCacheOpensWhatTheFullPathNames) {
 }
 
 TEST_F(Inputs, PlainFilesReadWithAndWithoutTheCacheAreTheSame) {
-  Counters c;
-  const auto files = expand_inputs({tree_}, c);
+  InputLog c;
+  const auto files = expand_inputs({tree_}, {}, c);
   DirectoryCache dirs;
   for (const auto& f : files) {
     std::vector<Document> plain, cached;

@@ -207,8 +207,8 @@ TEST_F(WarcSamples, BadArcReportsEachProblem) {
 }
 
 TEST_F(WarcSamples, DirectoryWalkSniffsNothingButNames) {
-  Counters c;
-  auto files = expand_inputs({dir_}, c);
+  InputLog c;
+  auto files = expand_inputs({dir_}, {}, c);
   ASSERT_EQ(files.size(), expectations().size() + 1);  // + README.md
   for (std::size_t i = 1; i < files.size(); ++i) EXPECT_LT(files[i - 1].url, files[i].url);
   for (const auto& f : files) {
@@ -221,7 +221,7 @@ TEST_F(WarcSamples, DirectoryWalkSniffsNothingButNames) {
     }
   }
   // Given directly, the .bad file is recognised by its content.
-  auto direct = expand_inputs({dir_ + "/example-bad.warc.gz.bad"}, c);
+  auto direct = expand_inputs({dir_ + "/example-bad.warc.gz.bad"}, {}, c);
   ASSERT_EQ(direct.size(), 1u);
   EXPECT_EQ(direct[0].kind, InputKind::Warc);
 }

@@ -47,14 +47,14 @@ std::string InputListing::root_;
 
 TEST_P(InputListing, EveryRankGetsTheSerialList) {
   const std::vector<std::string> args{root_ + "/tree", root_ + "/other", root_ + "/tree/top.html"};
-  Counters serial_counters;
-  const auto serial = io::expand_inputs(args, serial_counters);
+  io::InputLog serial_log;
+  const auto serial = io::expand_inputs(args, {}, serial_log);
   ASSERT_EQ(serial.size(), 37u);  // 33 in the levels, 2 archives, top.html once, x.htm
   std::mutex m;
-  Counters summed;
+  io::InputLog summed;
   comm::run_local(GetParam(), [&](comm::Transport& t) {
-    Counters mine;
-    const auto files = expand_everywhere(t, args, mine);
+    io::InputLog mine;
+    const auto files = expand_everywhere(t, args, {}, mine);
     ASSERT_EQ(files.size(), serial.size());
     for (std::size_t i = 0; i < files.size(); ++i) {
       EXPECT_EQ(files[i].path, serial[i].path);
@@ -63,21 +63,26 @@ TEST_P(InputListing, EveryRankGetsTheSerialList) {
       EXPECT_EQ(files[i].kind, serial[i].kind);
     }
     std::lock_guard lock(m);
-    summed.merge(mine);
+    summed.counters.merge(mine.counters);
+    summed.errors.insert(summed.errors.end(), mine.errors.begin(), mine.errors.end());
   });
-  EXPECT_EQ(summed.values(), serial_counters.values());
-  EXPECT_EQ(summed.get("skipped.input.dir_symlink"), 1u);
-  EXPECT_EQ(summed.get("skipped.input.missing"), 1u);
-  EXPECT_EQ(summed.get("skipped.input.duplicate"), 1u);
+  EXPECT_EQ(summed.counters.values(), serial_log.counters.values());
+  EXPECT_EQ(summed.counters.get("skipped.input.dir_symlink"), 1u);
+  EXPECT_EQ(summed.counters.get("skipped.input.missing"), 1u);
+  EXPECT_EQ(summed.counters.get("skipped.input.duplicate"), 1u);
+  // The dangling link is named on whichever rank read its directory.
+  ASSERT_EQ(summed.errors.size(), 1u);
+  EXPECT_EQ(summed.errors[0].file, root_ + "/tree/dangling.html");
+  EXPECT_EQ(summed.errors[0].reason, "input.missing");
 }
 
 TEST_P(InputListing, NoFilesIsAUsageErrorOnEveryRank) {
   std::mutex m;
   int errors = 0;
   comm::run_local(GetParam(), [&](comm::Transport& t) {
-    Counters c;
+    io::InputLog c;
     try {
-      expand_everywhere(t, {root_ + "/empty"}, c);
+      expand_everywhere(t, {root_ + "/empty"}, {}, c);
     } catch (const UsageError& e) {
       EXPECT_NE(std::string(e.what()).find("no input files"), std::string::npos);
       std::lock_guard lock(m);

@@ -60,6 +60,22 @@ TEST(UrlKey, NoSchemeIsADirectoryWalkPath) {
   EXPECT_EQ(key("pkg/a.html?x#y"), "pkg/a.html");
 }
 
+// File paths become URLs through path_as_url: every path keeps its own key, whole.
+TEST(PathAsUrl, QueryFragmentPercentAndSchemeColonAreEscaped) {
+  using crd::url::path_as_url;
+  EXPECT_EQ(path_as_url("site/a?x.html"), "site/a%3Fx.html");
+  EXPECT_EQ(path_as_url("site/a#1.html"), "site/a%231.html");
+  EXPECT_EQ(path_as_url("site/100%.html"), "site/100%25.html");
+  EXPECT_EQ(path_as_url("site/a%3Fx.html"), "site/a%253Fx.html");  // not the same as a?x.html
+  EXPECT_EQ(path_as_url("c:x/a.html"), "c%3Ax/a.html");             // not a scheme "c:"
+  EXPECT_EQ(path_as_url("example.com:8080/p:q.html"), "example.com%3A8080/p:q.html");
+  EXPECT_EQ(path_as_url("/data/site/a b.html"), "/data/site/a b.html");  // nothing else changes
+  EXPECT_EQ(key(path_as_url("site/a?x.html")), "site/a%3Fx.html");
+  EXPECT_EQ(key(path_as_url("site/a?y.html")), "site/a%3Fy.html");
+  EXPECT_EQ(key(path_as_url("http:/example.com/a.html")), "http%3A/example.com/a.html");
+  EXPECT_EQ(key("c:x/a.html"), "<nullopt>");  // what the colon did unescaped
+}
+
 TEST(UrlKey, NoHostIsNullopt) {
   EXPECT_FALSE(url_key("").has_value());
   EXPECT_FALSE(url_key("/").has_value());

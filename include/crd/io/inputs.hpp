@@ -6,6 +6,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "crd/core/counters.hpp"
@@ -23,16 +24,22 @@ struct InputFile {
   InputKind kind = InputKind::PlainFile;
 };
 
-// Expands files, directories (recursive, sorted by path bytes, symlinks to files followed once,
-// symlinks to directories not followed, archives inside read as archives) and @LIST files (one
-// input per line, '#' comments, relative paths against the list's directory, nesting allowed).
-// Archives are recognised by name (.warc, .warc.gz, .arc, .arc.gz, any case); a file given
-// directly or listed is also sniffed (WARC/ARC magic, gzipped or not) so "x.warc.gz.bad" works.
-// The same arguments give the same list. Unreadable or missing
-// inputs are counted ("skipped.input.missing") and left out, as are repeats of the same path
-// ("skipped.input.duplicate"); a missing @LIST file or an input list with no files at all throws
-// UsageError.
-std::vector<InputFile> expand_inputs(const std::vector<std::string>& args, Counters& counters);
+// What listing the inputs left out. Every skip is counted ("skipped.<reason>", reasons such as
+// "input.missing"); the ones a user must hear of by name (an input named but missing, a file gone
+// during a walk, a compression crd does not read) are also listed, for /run/errors and warnings.
+struct InputLog {
+  Counters counters;
+  std::vector<ReadError> errors;
+
+  void skip(std::string_view reason);                          // counted only
+  void fail(std::string_view path, std::string_view reason);   // counted and listed by name
+};
+
+struct ExpandOptions {
+  // A named input (argument or @LIST line) that cannot be found is left out and listed in the
+  // log instead of being a UsageError (--skip-missing).
+  bool skip_missing = false;
+};
 
 // A directory walk, in rounds so that ranks can share one (pipeline/input_listing.cpp).
 struct WalkedEntry {
@@ -40,23 +47,35 @@ struct WalkedEntry {
   std::uint64_t size = 0; // a file's size; a directory's own size (grows with its entries)
 };
 // What one round found: regular files (and links to them) and subdirectories, which the next
-// round reads. A link to a directory is counted ("skipped.input.dir_symlink") and not followed;
-// an entry gone before its stat is counted ("skipped.input.missing"), a directory that cannot be
-// opened too ("skipped.input.unreadable").
+// round reads. A link to a directory is counted ("input.dir_symlink") and not followed; fifos,
+// sockets and devices are counted ("input.not_regular") and never opened; an entry gone before its
+// stat ("input.missing", also a dangling link) and a directory that cannot be opened
+// ("input.unreadable") are counted and listed by path.
 struct DirectoryRound {
   std::vector<WalkedEntry> files;
   std::vector<WalkedEntry> subdirs;
 };
 // Reads the directories `rel_dirs` of the tree at `root` ("" is the root itself).
-DirectoryRound read_directories(const std::string& root, std::span<const std::string> rel_dirs, Counters& counters);
+DirectoryRound read_directories(const std::string& root, std::span<const std::string> rel_dirs, InputLog& log);
 // Every file under `root`, in no particular order: rounds of read_directories, one per level.
-std::vector<WalkedEntry> walk_directory(const std::string& root, Counters& counters);
+std::vector<WalkedEntry> walk_directory(const std::string& root, InputLog& log);
+// Any function returning the same files as walk_directory (in any order).
+using DirectoryWalk = std::function<std::vector<WalkedEntry>(const std::string& root, InputLog& log)>;
 
-// expand_inputs with each directory given walked by `walk`: any function returning the same files
-// as walk_directory (in any order) gives the same list.
-using DirectoryWalk = std::function<std::vector<WalkedEntry>(const std::string& root, Counters& counters)>;
-std::vector<InputFile> expand_inputs(const std::vector<std::string>& args, Counters& counters,
-                                     const DirectoryWalk& walk);
+// Expands files, directories (recursive, sorted by path bytes, symlinks to files followed once,
+// symlinks to directories not followed, archives inside read as archives; each directory walked by
+// `walk`) and @LIST files (one input per line, '#' comments, relative paths against the list's
+// directory, nesting allowed; a list must be a regular file or a pipe, of bounded size and line
+// length). Archives are recognised by name (.warc, .warc.gz, .arc, .arc.gz, any case); a file given
+// directly or listed is also sniffed (WARC/ARC magic, gzipped or not) so "x.warc.gz.bad" works.
+// The same arguments give the same list. Left out and logged: repeats of the same path
+// ("input.duplicate", counted), a named input that is neither a file nor a directory
+// ("input.not_regular"), an archive compressed with bzip2, xz, zstd or lz4 — named so, or named
+// directly and compressed so ("input.unsupported_compression"), and with options.skip_missing a
+// named input that cannot be found ("input.missing"). Throws UsageError, naming the input, for a
+// named input that cannot be found (without skip_missing), a bad @LIST, or no files at all.
+std::vector<InputFile> expand_inputs(const std::vector<std::string>& args, const ExpandOptions& options,
+                                     InputLog& log, const DirectoryWalk& walk = walk_directory);
 
 // Assigns items of the given sizes to ranks: largest first (ties → lower index), each to the
 // least-loaded rank (ties → lowest rank); an item weighs size + 1 so empty ones spread too.

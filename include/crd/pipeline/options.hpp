@@ -7,12 +7,14 @@
 
 #include "crd/discover/corpus_scan.hpp"
 #include "crd/detect/detection.hpp"
+#include "crd/io/inputs.hpp"
 #include "crd/pipeline/run_report.hpp"
 
 namespace crd::pipeline {
 
 struct CommonOptions {
   std::vector<std::string> inputs;
+  io::ExpandOptions expand;             // --skip-missing
   std::string output;
   discover::ScanOptions scan;
   std::size_t round_bytes = 64u << 20;  // shuffle payload per rank per round

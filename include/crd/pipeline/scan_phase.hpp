@@ -21,7 +21,7 @@ struct ScanPhase {
   std::optional<Checkpoints> checkpoints;
   std::optional<discover::StopList> stop;
   discover::ScannedShard shard;
-  Counters expand_counters;  // what this rank counted while expanding the inputs
+  io::InputLog expand_log;  // what this rank left out while expanding the inputs
 
   const discover::StopList* stop_list() const { return stop ? &*stop : nullptr; }
 };

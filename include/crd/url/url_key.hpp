@@ -15,6 +15,11 @@ namespace crd::url {
 // nullopt if no host can be found (e.g. "mailto:x", "file:///p", "http:///p", "").
 std::optional<std::string> url_key(std::string_view url);
 
+// A file path as the URL its document gets: '%', '?' and '#' percent-encoded (%25, %3F, %23),
+// and the ':' that would make the first component read as a scheme ("c:x/a" → "c%3Ax/a"), so
+// url_key keeps the whole path and two different paths never share a key. Nothing else changes.
+std::string path_as_url(std::string_view path);
+
 // Components of a key: host first, then path components.
 std::vector<std::string_view> key_components(std::string_view key);
 

@@ -5,6 +5,7 @@
 # (large_corpus.py); `crd run` over each at 1 and 3 ranks must find every archive URL exactly once
 # and give the directory run's results.
 import collections
+import hashlib
 import os
 import sys
 import time
@@ -23,8 +24,9 @@ SECTION_EVERY = 2
 BIG_SIZES = (5 << 20, 9 << 20, 17 << 20)
 # The level only changes the bytes on disk, not what crd decodes; 1 writes ~2.5x faster than 6.
 GZIP_LEVEL = 1
-# Chunks on more than 10 pages (the default) are labeled: the sites' shared navigation.
-CHUNK_THRESHOLD = "10"
+# Chunks on more than 10 pages (the default) are labeled: the sites' shared navigation. Every file
+# is labeled (threshold 0), so /discovery/files lists the SHA-1 of every payload crd read.
+THRESHOLDS = ["--chunk-threshold", "10", "--file-threshold", "0"]
 # Counters that describe the input files rather than the pages: the archive records crd skips
 # (warcinfo, request, metadata, filedesc), records per file, file count and bytes read. Each is
 # checked against what was written; every other counter must equal the directory run's.
@@ -65,7 +67,7 @@ class LargeArchives(unittest.TestCase):
             for nranks in RANKS:
                 out = cls.tmp("%s-np%d.h5" % (name, nranks))
                 t = time.time()
-                p = ci.run_crd(ci.quiet(["run", cls.inputs[name], "--chunk-threshold", CHUNK_THRESHOLD, "-o", out]),
+                p = ci.run_crd(ci.quiet(["run", cls.inputs[name], "-o", out] + THRESHOLDS),
                                nranks=nranks, check=False, timeout=RUN_TIMEOUT)
                 print("crd run over %s at %d rank(s): exit %d, %.1f s" % (name, nranks, p.returncode, time.time() - t),
                       flush=True)
@@ -103,6 +105,26 @@ class LargeArchives(unittest.TestCase):
     def test_tree_every_path_once(self):
         """The reference: the directory run sees every page under the archives' URL keys."""
         self.assert_every_page_once("tree")
+
+    def test_every_payload_intact(self):
+        """/discovery/files holds the SHA-1, length and count of exactly the page bodies written."""
+        expected = collections.Counter()
+        length = {}
+        for body in self.pages.body.values():
+            digest = hashlib.sha1(body).hexdigest()
+            expected[digest] += 1
+            length[digest] = len(body)
+        for name in ("warc", "arc", "tree"):
+            for nranks in RANKS:
+                datasets, _ = self.result(name, nranks)
+                hashes = ci.hexes(datasets["/discovery/files/hash"])
+                got = dict(zip(hashes, (int(c) for c in datasets["/discovery/files/count"])))
+                where = " in the %s run at %d rank(s)" % (name, nranks)
+                self.assertEqual(set(got) - set(expected), set(), "payloads never written" + where)
+                self.assertEqual(set(expected) - set(got), set(), "payloads missing" + where)
+                self.assertEqual(got, dict(expected), "payload counts" + where)
+                self.assertEqual(dict(zip(hashes, (int(v) for v in datasets["/discovery/files/length"]))), length,
+                                 "payload lengths" + where)
 
     def counters(self, datasets):
         names = [n.decode() for n in ci.strings(datasets["/run/counters/name"])]

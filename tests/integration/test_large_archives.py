@@ -45,9 +45,17 @@ def first(items, n=8):
 class LargeArchives(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.tmp = ci.TempDir("large-archives")
         for package, _, _ in large_corpus.SITES:
             ci.corpus_package(package)  # skips (77) without the corpus
+        cls.tmp = ci.TempDir("large-archives")
+        try:
+            cls.generate_and_run()
+        except BaseException:
+            cls.tmp.cleanup()
+            raise
+
+    @classmethod
+    def generate_and_run(cls):
         t0 = time.time()
         pages = large_corpus.build_pages(ci.corpus_dir(), MIN_PAGES, MAX_PAGE_BYTES, SECTION_EVERY, BIG_SIZES)
         cls.pages = pages
@@ -77,11 +85,22 @@ class LargeArchives(unittest.TestCase):
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
+    def test_corpus_crosses_the_read_buffer(self):
+        """What issue 11 needs of the corpus: ≥ 3,000 pages, records larger than the 4 MiB read
+        buffer (5-20 MB, under --max-record-bytes 64M), and small records crossing the buffer's end
+        many times (a 4 MiB stretch of the decoded WARC holds one such crossing)."""
+        self.assertGreaterEqual(len(self.pages.order), MIN_PAGES)
+        big = sorted(len(self.pages.body[k]) for k in self.pages.big)
+        self.assertEqual(len(big), len(BIG_SIZES))
+        self.assertTrue(all(5 << 20 <= n <= 20 << 20 for n in big), big)
+        small = sum(len(self.pages.body[k]) for k in self.pages.order if k not in self.pages.big)
+        self.assertGreater(small // (4 << 20), 10, "too few crossings of the buffer by small records")
+
     def result(self, name, nranks):
         """(datasets, attrs) of a run (ci.comparable), after checking it succeeded."""
         p, out = self.runs[(name, nranks)]
         self.assertEqual(p.returncode, 0, "crd run over the %s at %d rank(s) failed (exit %d):\n%s" %
-                         (name, nranks, p.returncode, p.stderr[-3000:]))
+                         (name, nranks, p.returncode, ci.stderr_excerpt(p.stderr)))
         return ci.comparable(out, drop_root=JOB_ATTRS)
 
     def assert_every_page_once(self, name):

@@ -10,8 +10,11 @@ writes OUT_PREFIX.warc.gz (and OUT_PREFIX.warc with --plain: the same records, u
 
 import argparse
 import os
+import sys
 import uuid
-import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "support"))
+import archives  # noqa: E402  (the one archive writer of the tests and benchmarks)
 
 def html_files(root):
     for dirpath, dirnames, filenames in os.walk(root):
@@ -19,17 +22,6 @@ def html_files(root):
         for name in sorted(filenames):
             if name.lower().endswith((".html", ".htm")):
                 yield os.path.join(dirpath, name)
-
-def record(url, body):
-    http = (b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"
-            b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
-    head = ("WARC/1.0\r\nWARC-Type: response\r\n"
-            f"WARC-Target-URI: {url}\r\n"
-            "WARC-Date: 2024-01-01T00:00:00Z\r\n"
-            f"WARC-Record-ID: <urn:uuid:{uuid.uuid4()}>\r\n"
-            "Content-Type: application/http; msgtype=response\r\n"
-            f"Content-Length: {len(http)}\r\n\r\n").encode()
-    return head + http + b"\r\n\r\n"
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -46,9 +38,9 @@ def main():
             with open(path, "rb") as f:
                 body = f.read()
             rel = os.path.relpath(path, a.corpus).replace(os.sep, "/")
-            rec = record("http://" + rel, body)
-            member = zlib.compressobj(a.level, zlib.DEFLATED, 31)  # wbits 31: a gzip member
-            gz.write(member.compress(rec) + member.flush())
+            rec = archives.warc_response("http://" + rel, body, record_id=str(uuid.uuid4()),
+                                         content_length=True)
+            gz.write(archives.gzip_member(rec, a.level))
             plain.write(rec)
             html_bytes += len(body)
             records += 1

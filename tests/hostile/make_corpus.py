@@ -1,13 +1,17 @@
 # Builds the hostile-input corpus in a directory and returns what crd must make of it: damaged
 # archives (each with a good record before and after the damage), hostile pages, hostile URLs.
 # Generated at test time (some cases are megabytes); the small hand-written pages live in pages/.
-import gzip
 import os
 import random
 import shutil
-import zlib
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "support"))
+# The one archive writer (tests/support/archives.py), under the short names the cases below use.
+from archives import arc_filedesc, arc_record, gzip_member, warc_record  # noqa: E402
+from archives import http_response as http  # noqa: E402
+from archives import warc_response as response  # noqa: E402  (also used by test_hostile_run.py)
 
 # A well-formed page and the chunks each chunker makes of it: the scan chunker cuts the raw
 # markup at <p>/<div> (prefix "<html><head>…<body>", then four spans); the dom chunker cuts the
@@ -15,29 +19,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 GOOD_PAGE = (b"<html><head><title>Good page</title></head><body>"
              b"<p>one</p><p>two</p><div>three</div><p>four</p></body></html>")
 GOOD_CHUNKS = {"scan": 5, "dom": 5}
-
-
-def warc_record(warc_type, uri, block, content_type=None, length=None, extra=b""):
-    head = b"WARC/1.0\r\n"
-    if warc_type is not None:
-        head += b"WARC-Type: " + warc_type.encode() + b"\r\n"
-    if uri is not None:
-        head += b"WARC-Target-URI: " + uri + b"\r\n"
-    head += b"WARC-Date: 2024-01-01T00:00:00Z\r\n"
-    if content_type is not None:
-        head += b"Content-Type: " + content_type + b"\r\n"
-    head += extra
-    if length != "missing":
-        head += b"Content-Length: %d\r\n" % (len(block) if length is None else length)
-    return head + b"\r\n" + block + b"\r\n\r\n"
-
-
-def http(body, status=b"200 OK", headers=b"Content-Type: text/html; charset=utf-8\r\n"):
-    return b"HTTP/1.1 " + status + b"\r\n" + headers + b"\r\n" + body
-
-
-def response(uri, body, **kw):
-    return warc_record("response", uri, http(body, **kw), b"application/http; msgtype=response")
 
 
 class Corpus:
@@ -79,7 +60,7 @@ def around(c, name, middle, gz=False):
     before = response(b"http://ok.example/" + name.encode() + b"/before", GOOD_PAGE)
     after = response(b"http://ok.example/" + name.encode() + b"/after", GOOD_PAGE)
     if gz:
-        before, after = gzip.compress(before, mtime=0), gzip.compress(after, mtime=0)
+        before, after = gzip_member(before), gzip_member(after)
     c.write(name, before + middle + after)
     c.good("ok.example/%s/before" % name)
     c.good("ok.example/%s/after" % name)
@@ -87,12 +68,12 @@ def around(c, name, middle, gz=False):
 
 
 def archives(c, max_record_bytes):
-    member = gzip.compress(response(b"http://x.example/crc", GOOD_PAGE), mtime=0)
+    member = gzip_member(response(b"http://x.example/crc", GOOD_PAGE))
     bad_crc = member[:-8] + bytes(b ^ 0xFF for b in member[-8:-4]) + member[-4:]
     c.error("crc.warc.gz", around(c, "crc.warc.gz", bad_crc, gz=True), "gzip.crc", "gzip member with a CRC error")
 
-    first = gzip.compress(response(b"http://ok.example/truncated.warc.gz/before", GOOD_PAGE), mtime=0)
-    cut = gzip.compress(response(b"http://x.example/cut", GOOD_PAGE * 20), mtime=0)
+    first = gzip_member(response(b"http://ok.example/truncated.warc.gz/before", GOOD_PAGE))
+    cut = gzip_member(response(b"http://x.example/cut", GOOD_PAGE * 20))
     c.write("truncated.warc.gz", first + cut[: len(cut) // 2])
     c.good("ok.example/truncated.warc.gz/before")
     c.error("truncated.warc.gz", len(first), "gzip.truncated", "gzip member cut in the middle (end of file)")
@@ -158,7 +139,7 @@ def archives(c, max_record_bytes):
     big = response(b"http://x.example/big", b"<p>" + b"B" * (max_record_bytes + 1000))
     c.error("too_large.warc", around(c, "too_large.warc", big), "record_too_large",
             "record over --max-record-bytes")
-    bomb = response(b"http://x.example/bomb", gzip.compress(b"<p>" + b"\0" * (4 * max_record_bytes), mtime=0),
+    bomb = response(b"http://x.example/bomb", gzip_member(b"<p>" + b"\0" * (4 * max_record_bytes)),
                     headers=ce)
     c.error("gzip_bomb.warc", around(c, "gzip_bomb.warc", bomb), "record_too_large",
             "gzip body inflating past --max-record-bytes")
@@ -171,18 +152,13 @@ def archives(c, max_record_bytes):
     arcs(c)
 
 
-def arc_line(url, length, ctype=b"text/html"):
-    return url + b" 192.0.2.1 20240101000000 " + ctype + b" %d\n" % length
-
-
 def arcs(c):
-    filedesc_body = b"1 0 hostile\nURL IP-address Archive-date Content-type Archive-length\n"
-    head = arc_line(b"filedesc://hostile.arc", len(filedesc_body), b"text/plain") + filedesc_body + b"\n"
+    head = arc_filedesc(b"hostile.arc", b"hostile")
     rec = http(GOOD_PAGE)
-    spaces = arc_line(b"http://arc.example/a b/c d.html", len(rec)) + rec + b"\n"
-    bad = arc_line(b"http://arc.example/badlen.html", len(rec) + 25) + rec + b"\n"
+    spaces = arc_record(b"http://arc.example/a b/c d.html", rec)
+    bad = arc_record(b"http://arc.example/badlen.html", rec, length=len(rec) + 25)
     at_bad = len(head) + len(spaces)
-    after = arc_line(b"http://arc.example/after.html", len(rec)) + rec + b"\n"
+    after = arc_record(b"http://arc.example/after.html", rec)
     c.write("spaces_and_bad_length.arc", head + spaces + bad + after)
     c.good("arc.example/a b/c d.html")
     c.good("arc.example/after.html")

@@ -107,8 +107,20 @@ def run_crd(args, nranks=None, check=True, stdin=None, timeout=600, cwd=None, mp
     proc.stderr = proc.stderr.decode("utf-8", "replace")
     if check and proc.returncode != 0:
         raise AssertionError("crd failed (%d): %s\nstdout:\n%s\nstderr:\n%s" %
-                             (proc.returncode, " ".join(cmd), proc.stdout[-4000:], proc.stderr[-4000:]))
+                             (proc.returncode, " ".join(cmd), proc.stdout[-4000:], stderr_excerpt(proc.stderr)))
     return proc
+
+
+def stderr_excerpt(text, size=4000):
+    """The part of a failed run's stderr worth reading: from a sanitizer's first report (its
+    error line and stack come first, then pages of shadow-memory legend and mpirun's noise), else
+    the end."""
+    for mark in ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:"):
+        at = text.find(mark)
+        if at >= 0:
+            start = text.rfind("\n", 0, at) + 1
+            return text[start:start + size]
+    return text[-size:]
 
 
 def quiet(args):

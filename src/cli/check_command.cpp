@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <iostream>
+#include <limits>
 #include <optional>
 
 #include "crd/chunk/chunker.hpp"
@@ -61,11 +62,11 @@ Page read_page(const std::string& path, std::uint64_t limit) {
   }
   Page page;
   constexpr std::size_t kBlock = 1u << 16;
-  for (;;) {
-    const std::uint64_t room = limit + 1 - std::min<std::uint64_t>(page.text.size(), limit + 1);
-    if (room == 0) break;
+  // One byte past the limit tells "too large" from "exactly at the limit".
+  const std::uint64_t cap = limit == std::numeric_limits<std::uint64_t>::max() ? limit : limit + 1;
+  while (page.text.size() < cap) {
     const std::size_t at = page.text.size();
-    page.text.resize(at + static_cast<std::size_t>(std::min<std::uint64_t>(kBlock, room)));
+    page.text.resize(at + static_cast<std::size_t>(std::min<std::uint64_t>(kBlock, cap - at)));
     const ssize_t got = ::read(fd, page.text.data() + at, page.text.size() - at);
     if (got < 0 && errno == EINTR) {
       page.text.resize(at);

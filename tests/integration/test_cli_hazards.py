@@ -231,6 +231,9 @@ class UnboundedReads(unittest.TestCase):
         proc = crd_limited(["check", "--labels", self.labels, "--max-record-bytes", str(size - 1),
                             self.tmp("page.html")])
         self.assertIn("not checked (larger than --max-record-bytes, %d bytes)" % (size - 1), proc.stdout)
+        proc = crd_limited(["check", "--labels", self.labels, "--max-record-bytes", "18446744073709551615",
+                            self.tmp("page.html")])  # the largest limit: no overflow to "read nothing"
+        self.assertIn("4/4 labeled chunks", proc.stdout)
 
     def test_config_dev_zero_and_endless_pipe(self):
         for command in (["run", self.tmp("in.warc"), "-o", self.tmp("o.h5")], ["check", "--labels", self.labels,

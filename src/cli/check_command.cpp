@@ -1,17 +1,24 @@
 // crd check: single pages against a labeled set, in one process (the phishing use case, paper
 // §8.2). Loads only the label hashes (20 bytes each) into a flat map, so a check costs
 // milliseconds; label samples are read only for the labels a page matched.
-#include <fstream>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <iostream>
-#include <iterator>
+#include <limits>
 #include <optional>
-#include <sstream>
 
 #include "crd/chunk/chunker.hpp"
 #include "crd/cli/commands.hpp"
 #include "crd/cli/option_groups.hpp"
+#include "crd/cli/option_values.hpp"
 #include "crd/cli/text_format.hpp"
 #include "crd/core/error.hpp"
+#include "crd/core/printable.hpp"
 #include "crd/detect/threshold.hpp"
 #include "crd/discover/digest_map.hpp"
 #include "crd/discover/label_rules.hpp"
@@ -34,13 +41,51 @@ struct Match {
   const LabelSource* label;
 };
 
-std::string read_page(const std::string& path) {
-  if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), {});
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError("cannot read page '" + path + "'");
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
+// A page as read: at most `limit` bytes are kept. A longer page (or an endless stream, such as
+// /dev/zero or a pipe that never closes) is not read past limit + 1 bytes.
+struct Page {
+  std::string text;
+  bool too_large = false;
+};
+
+Page read_page(const std::string& path, std::uint64_t limit) {
+  const bool from_stdin = path == "-";
+  const int fd = from_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw UsageError("cannot read page '" + path + "': " + std::strerror(errno));
+  const auto close_fd = [&] {
+    if (!from_stdin) ::close(fd);
+  };
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    close_fd();
+    throw UsageError("page '" + path + "' is a directory (check reads page files, or - for stdin)");
+  }
+  Page page;
+  constexpr std::size_t kBlock = 1u << 16;
+  // One byte past the limit tells "too large" from "exactly at the limit".
+  const std::uint64_t cap = limit == std::numeric_limits<std::uint64_t>::max() ? limit : limit + 1;
+  while (page.text.size() < cap) {
+    const std::size_t at = page.text.size();
+    page.text.resize(at + static_cast<std::size_t>(std::min<std::uint64_t>(kBlock, cap - at)));
+    const ssize_t got = ::read(fd, page.text.data() + at, page.text.size() - at);
+    if (got < 0 && errno == EINTR) {
+      page.text.resize(at);
+      continue;
+    }
+    if (got < 0) {
+      const int error = errno;
+      close_fd();
+      throw UsageError("cannot read page '" + path + "': " + std::strerror(error));
+    }
+    page.text.resize(at + static_cast<std::size_t>(got));
+    if (got == 0) break;
+  }
+  close_fd();
+  if (page.text.size() > limit) {
+    page.too_large = true;
+    page.text.clear();
+  }
+  return page;
 }
 
 }  // namespace
@@ -51,19 +96,20 @@ int check_command(int argc, char** argv) {
   std::vector<std::string> label_paths;
   std::string page_threshold_text;
   std::uint64_t min_labeled = 1;
-  std::size_t show = 5;
+  std::uint64_t show = 5;
   std::string config_path;
   po::options_description visible(
       "crd check --labels L.h5 [options] PAGE… (- = stdin)\n\n"
       "Check single pages against a labeled set (no MPI job): labeled/total chunks, containment,\n"
-      "and the matched chunks' text");
+      "and the matched chunks' text. A page larger than --max-record-bytes is not checked (reported\n"
+      "and counted); a directory is refused: give its page files");
   visible.add(input_options(common)).add(discovery_options(stop_options, false));
   visible.add_options()
       ("labels", po::value<std::vector<std::string>>(&label_paths)->required(), "labeled set(s): crd result files")
       ("page-threshold", po::value<std::string>(&page_threshold_text)->default_value("0"),
        "flag a page whose containment exceeds this")
-      ("min-labeled", po::value<std::uint64_t>(&min_labeled)->default_value(1), "and that has at least this many labeled chunks")
-      ("show", po::value<std::size_t>(&show)->default_value(5), "matched chunks printed per page")
+      ("min-labeled", count_value(min_labeled, 1), "and that has at least this many labeled chunks")
+      ("show", count_value(show, 5), "matched chunks printed per page")
       ("config", po::value<std::string>(&config_path), "read options from this INI file (command line wins)")
       ("help,h", "show this help");
   if (wants_help(argc, argv)) {
@@ -101,9 +147,19 @@ int check_command(int argc, char** argv) {
   auto chunker = chunk::make_chunker(common.scan.chunker, common.scan.chunking);
   Sha1 sha1;
   std::uint64_t flagged_pages = 0;
+  std::uint64_t unchecked_pages = 0;
+  const std::uint64_t max_bytes = common.scan.read.max_record_bytes;
   const auto pages = parsed.vm["input"].as<std::vector<std::string>>();
   for (const auto& page_path : pages) {
-    const std::string page = read_page(page_path);
+    const std::string shown = printable(page_path);
+    const Page read = read_page(page_path, max_bytes);
+    if (read.too_large) {
+      std::printf("%s: not checked (larger than --max-record-bytes, %llu bytes)\n", shown.c_str(),
+                  static_cast<unsigned long long>(max_bytes));
+      ++unchecked_pages;
+      continue;
+    }
+    const std::string& page = read.text;
     std::uint32_t chunks = 0;
     std::vector<Match> matches;
     const std::string_view skipped = chunker->chunk(page, "", [&](std::string_view normalized) {
@@ -113,21 +169,24 @@ int check_command(int argc, char** argv) {
       ++chunks;
     });
     if (!skipped.empty()) {
-      std::printf("%s: not checked (%s)\n", page_path.c_str(), std::string(skipped).c_str());
+      std::printf("%s: not checked (%s)\n", shown.c_str(), printable(skipped).c_str());
+      ++unchecked_pages;
       continue;
     }
     const double containment = chunks == 0 ? 0.0 : static_cast<double>(matches.size()) / chunks;
     const bool flagged = chunks > 0 && containment > threshold.value && matches.size() >= min_labeled;
     flagged_pages += flagged ? 1 : 0;
-    std::printf("%s: %zu/%u labeled chunks, containment %.4f%s\n", page_path.c_str(), matches.size(), chunks,
+    std::printf("%s: %zu/%u labeled chunks, containment %.4f%s\n", shown.c_str(), matches.size(), chunks,
                 containment, flagged ? "  FLAGGED" : "");
-    for (std::size_t k = 0; k < std::min(show, matches.size()); ++k) {
+    for (std::size_t k = 0; k < std::min<std::uint64_t>(show, matches.size()); ++k) {
       const Match& m = matches[k];
-      std::printf("  chunk %u: \"%s\"  [%s%s row %llu]\n", m.position, one_line(m.text, 90).c_str(), m.label->path.c_str(),
-                  m.label->group.c_str(), static_cast<unsigned long long>(m.label->row));
+      std::printf("  chunk %u: \"%s\"  [%s%s row %llu]\n", m.position, one_line(m.text, 90).c_str(),
+                  printable(m.label->path).c_str(), printable(m.label->group).c_str(), static_cast<unsigned long long>(m.label->row));
     }
   }
-  std::printf("%llu of %zu pages flagged\n", static_cast<unsigned long long>(flagged_pages), pages.size());
+  std::printf("%llu of %zu pages flagged", static_cast<unsigned long long>(flagged_pages), pages.size());
+  if (unchecked_pages > 0) std::printf(", %llu not checked", static_cast<unsigned long long>(unchecked_pages));
+  std::printf("\n");
   return 0;
 }
 

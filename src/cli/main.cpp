@@ -14,6 +14,7 @@
 #include "crd/cli/commands.hpp"
 #include "crd/comm/mpi_transport.hpp"
 #include "crd/core/error.hpp"
+#include "crd/core/printable.hpp"
 #include "crd/core/version.hpp"
 
 namespace crd::cli {
@@ -51,7 +52,7 @@ int run_main(int argc, char** argv) {
   }
   const Command* cmd = find_command(command);
   if (cmd == nullptr) {
-    std::fprintf(stderr, "crd: error: unknown command '%s' (try crd --help)\n", command.c_str());
+    std::fprintf(stderr, "crd: error: unknown command '%s' (try crd --help)\n", printable(command).c_str());
     return 2;
   }
   // Commands that start MPI report their own errors inside the MPI session (pipeline_commands.cpp).
@@ -62,14 +63,14 @@ int run_reporting_errors(const std::string& command, bool print, bool under_mpi,
   try {
     return body();
   } catch (const UsageError& e) {
-    if (print) std::fprintf(stderr, "crd %s: error: %s\n", command.c_str(), e.what());
+    if (print) std::fprintf(stderr, "crd %s: error: %s\n", command.c_str(), printable(e.what()).c_str());
     return 2;
   } catch (const FatalError& e) {
-    if (print) std::fprintf(stderr, "crd %s: fatal: %s\n", command.c_str(), e.what());
+    if (print) std::fprintf(stderr, "crd %s: fatal: %s\n", command.c_str(), printable(e.what()).c_str());
     return 1;
   } catch (const std::exception& e) {
     if (under_mpi) comm::abort_job(command + ": " + e.what(), 1);
-    std::fprintf(stderr, "crd %s: fatal: %s\n", command.c_str(), e.what());
+    std::fprintf(stderr, "crd %s: fatal: %s\n", command.c_str(), printable(e.what()).c_str());
     return 1;
   }
 }

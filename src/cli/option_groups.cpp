@@ -1,41 +1,16 @@
 // Option groups and parsing for crd's subcommands.
 #include "crd/cli/option_groups.hpp"
 
+#include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 
+#include "crd/cli/option_values.hpp"
 #include "crd/core/error.hpp"
 
 namespace crd::cli {
-
-std::uint64_t parse_size(const std::string& text, const std::string& option) {
-  std::size_t pos = 0;
-  std::uint64_t value = 0;
-  try {
-    value = std::stoull(text, &pos);
-  } catch (const std::exception&) {
-    throw UsageError("option --" + option + ": '" + text + "' is not a size (e.g. 4096, 512K, 64M, 2G)");
-  }
-  std::string suffix = text.substr(pos);
-  if (!suffix.empty() && (suffix.back() == 'B' || suffix.back() == 'b')) suffix.pop_back();
-  if (!suffix.empty() && (suffix.back() == 'i')) suffix.pop_back();
-  int shift = 0;
-  if (suffix.empty()) {
-    shift = 0;
-  } else if (suffix == "K" || suffix == "k") {
-    shift = 10;
-  } else if (suffix == "M" || suffix == "m") {
-    shift = 20;
-  } else if (suffix == "G" || suffix == "g") {
-    shift = 30;
-  } else if (suffix == "T" || suffix == "t") {
-    shift = 40;
-  } else {
-    throw UsageError("option --" + option + ": unknown size suffix in '" + text + "'");
-  }
-  return value << shift;
-}
 
 namespace {
 
@@ -74,16 +49,16 @@ po::options_description input_options(pipeline::CommonOptions& c) {
          if (v < 0) throw UsageError("option --max-repeat: must be ≥ 0");
          c.scan.recursion.max_repeat = v;
        }), "drop URLs in which one path component occurs more often than this (0 = off)")
-      ("max-record-bytes", po::value<std::string>()->default_value("64M")->notifier([&c](const std::string& v) {
-         c.scan.read.max_record_bytes = parse_size(v, "max-record-bytes");
+      ("max-record-bytes", po::value<ByteSize>()->default_value({64u << 20, "64M"})->notifier([&c](const ByteSize& v) {
+         c.scan.read.max_record_bytes = v.value;
        }), "skip archive records larger than this without reading them")
       ("reader-thread", po::value<std::string>(&c.reader_thread)->default_value("auto")->notifier([](const std::string& v) {
          if (v != "auto" && v != "on" && v != "off")
            throw UsageError("option --reader-thread: expected auto, on or off, got '" + v + "'");
        }), "read and inflate on a second thread per rank (auto: when the node has a spare core per rank)")
-      ("sample-bytes", po::value<std::size_t>()->default_value(256)->notifier([&c](std::size_t v) {
-         if (v == 0 || v > 65536) throw UsageError("option --sample-bytes: must be 1..65536");
-         c.scan.sample_bytes = v;
+      ("sample-bytes", po::value<Count>()->default_value({256})->notifier([&c](const Count& v) {
+         if (v.value == 0 || v.value > 65536) throw UsageError("option --sample-bytes: must be 1..65536");
+         c.scan.sample_bytes = v.value;
        }), "bytes of each labeled chunk's text kept as its sample");
   return d;
 }
@@ -94,19 +69,19 @@ po::options_description run_options(pipeline::CommonOptions& c, std::string& con
       ("output,o", po::value<std::string>()->required()->notifier([&c](const std::string& v) { c.output = v; }),
        "result file (HDF5); written as NAME.tmp-* and renamed when complete")
       ("config", po::value<std::string>(&config_path), "read options from this INI file (command line wins)")
-      ("shuffle-buffer", po::value<std::string>()->default_value("64M")->notifier([&c](const std::string& v) {
-         c.round_bytes = parse_size(v, "shuffle-buffer");
+      ("shuffle-buffer", po::value<ByteSize>()->default_value({64u << 20, "64M"})->notifier([&c](const ByteSize& v) {
+         c.round_bytes = v.value;
          if (c.round_bytes < 4096) throw UsageError("option --shuffle-buffer: must be at least 4K");
        }), "payload each rank sends per all-to-all round (bounds message memory)")
       ("work-dir", po::value<std::string>(&c.work_dir),
        "keep each rank's checkpoints of completed phases here (node-local scratch is fine)")
       ("resume", po::bool_switch(&c.resume),
        "continue a killed job from the checkpoints in --work-dir (same inputs, options and rank count)")
-      ("memory", po::value<std::string>()->default_value("0")->notifier([&c](const std::string& v) {
-         c.memory_budget = parse_size(v, "memory");
+      ("memory", po::value<ByteSize>()->default_value({0, "0"})->notifier([&c](const ByteSize& v) {
+         c.memory_budget = v.value;
        }), "memory budget per rank (e.g. 8G; 0 = unchecked): fail early, naming a rank count that fits")
       ("progress-interval", po::value<double>()->default_value(10)->notifier([&c](double v) {
-         if (v < 0) throw UsageError("option --progress-interval: must be ≥ 0");
+         if (!std::isfinite(v) || v < 0) throw UsageError("option --progress-interval: must be a number ≥ 0");
          c.progress_interval = v;
        }), "seconds between progress lines on stderr (0 = none)");
   return d;
@@ -116,15 +91,15 @@ po::options_description discovery_options(pipeline::DiscoverOptions& o, bool wit
   po::options_description d("Discovery (labeling)");
   if (with_thresholds) {
     d.add_options()
-        ("chunk-threshold", po::value<std::uint64_t>(&o.chunk_threshold)->default_value(10),
+        ("chunk-threshold", count_value(o.chunk_threshold, 10),
          "label chunks occurring more than this many times")
-        ("file-threshold", po::value<std::uint64_t>(&o.file_threshold)->default_value(10),
+        ("file-threshold", count_value(o.file_threshold, 10),
          "label whole files occurring more than this many times");
   }
   d.add_options()
       ("stop-chunks", po::value<std::string>(&o.stop_chunks),
        "file of stop chunks/files: one 40-hex SHA-1 or one literal chunk per line")
-      ("min-chunk-length", po::value<std::uint64_t>(&o.min_chunk_length)->default_value(0),
+      ("min-chunk-length", count_value(o.min_chunk_length, 0),
        "treat chunks shorter than this many normalized bytes as stop chunks");
   return d;
 }
@@ -137,21 +112,24 @@ po::options_description detection_options(pipeline::DetectPipelineOptions& o, bo
          "labeled set: a crd label / discover / run result (repeatable; sets are merged)")
         ("join", po::value<std::string>(&o.join)->default_value("auto"),
          "auto | replicated (every rank holds L) | partitioned (L split by hash prefix)")
-        ("replicate-max", po::value<std::uint64_t>(&o.replicate_max)->default_value(o.replicate_max),
+        ("replicate-max", count_value(o.replicate_max, o.replicate_max),
          "auto join: replicate L when it has at most this many labels");
   }
   d.add_options()
       ("page-threshold", po::value<std::string>(&o.page_threshold)->default_value("auto"),
        "flag pages whose containment exceeds this (auto = mean + σ over all pages)")
-      ("min-labeled", po::value<std::uint64_t>(&o.min_labeled)->default_value(1),
+      ("min-labeled", count_value(o.min_labeled, 1),
        "flag a page only with at least this many labeled chunks")
       ("neighborhood-threshold", po::value<std::string>(&o.neighborhood_threshold)->default_value("auto"),
        "flag neighborhoods whose badness exceeds this (auto = mean + σ over all neighborhoods)")
       ("badness", po::value<std::string>(&o.badness)->default_value("pages"),
        "pages: mean page containment (the paper's formula); chunks: labeled / chunks over the neighborhood")
-      ("max-neighborhood-depth", po::value<int>(&o.max_neighborhood_depth)->default_value(-1),
+      ("max-neighborhood-depth", po::value<int>()->default_value(-1)->notifier([&o](int v) {
+         if (v < -1) throw UsageError("option --max-neighborhood-depth: must be ≥ -1 (-1 = no limit)");
+         o.max_neighborhood_depth = v;
+       }),
        "deepest URL prefix scored as a neighborhood (0 = hosts only, -1 = no limit)")
-      ("provenance-samples", po::value<std::uint64_t>(&o.provenance_samples)->default_value(5),
+      ("provenance-samples", count_value(o.provenance_samples, 5),
        "page URLs kept per label as examples of where it occurs");
   return d;
 }
@@ -175,12 +153,33 @@ bool is_crd_option(const std::string& name) {
 
 namespace {
 
+// A config file holds a few dozen options; the cap keeps --config /dev/zero (or a pipe that never
+// ends) from reading until memory runs out.
+constexpr std::size_t kMaxConfigBytes = 1u << 20;
+
+std::string read_config_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw UsageError("config file '" + path + "' is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError("cannot read config file '" + path + "'");
+  std::string text(kMaxConfigBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (in.bad()) throw UsageError("cannot read config file '" + path + "'");
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > kMaxConfigBytes)
+    throw UsageError("config file '" + path + "' is larger than " + std::to_string(kMaxConfigBytes >> 20) +
+                     " MiB: not a crd config");
+  return text;
+}
+
 std::string render_value(const po::variable_value& v) {
   const auto& a = v.value();
   if (const auto* s = boost::any_cast<std::string>(&a)) return *s;
   if (const auto* u = boost::any_cast<std::uint64_t>(&a)) return std::to_string(*u);
   if (const auto* z = boost::any_cast<std::size_t>(&a)) return std::to_string(*z);
   if (const auto* i = boost::any_cast<int>(&a)) return std::to_string(*i);
+  if (const auto* n = boost::any_cast<Count>(&a)) return std::to_string(n->value);
+  if (const auto* b = boost::any_cast<ByteSize>(&a)) return b->text;
   if (const auto* f = boost::any_cast<double>(&a)) {
     std::ostringstream out;
     out << *f;
@@ -211,8 +210,7 @@ ParsedCommand parse_command(int argc, char** argv, const po::options_description
     po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), parsed.vm);
     if (!config_path_option.empty() && parsed.vm.count(config_path_option) != 0) {
       const auto path = parsed.vm[config_path_option].as<std::string>();
-      std::ifstream in(path);
-      if (!in) throw UsageError("cannot read config file '" + path + "'");
+      std::istringstream in(read_config_file(path));
       // A preset may serve several commands (label and check, say): options of other crd commands
       // are ignored, names no crd command knows are errors.
       auto from_file = po::parse_config_file(in, visible, true);

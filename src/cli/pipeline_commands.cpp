@@ -7,6 +7,7 @@
 #include "crd/core/error.hpp"
 #include "crd/pipeline/detect_pipeline.hpp"
 #include "crd/pipeline/discover_pipeline.hpp"
+#include "crd/pipeline/output_check.hpp"
 
 namespace crd::cli {
 namespace {
@@ -37,6 +38,13 @@ int pipeline_command(int argc, char** argv, Kind kind, const char* usage) {
     if (common.resume && common.work_dir.empty()) throw UsageError("--resume needs --work-dir");
     common.inputs = parsed.vm["input"].as<std::vector<std::string>>();
     common.info = {argv[0], join_command_line(argc, argv), parsed.config_ini};
+    // Everything the job reads, by name: -o must not replace any of it (the files found inside
+    // input directories are checked once listed, in run_scan_phase).
+    std::vector<std::string> reads = common.inputs;
+    for (const auto& path : {config_path, discover_options.stop_chunks})
+      if (!path.empty()) reads.push_back(path);
+    reads.insert(reads.end(), detect_options.labels.begin(), detect_options.labels.end());
+    pipeline::check_output_before_run(transport, common.output, reads);
     switch (kind) {
       case Kind::Discover: pipeline::run_discover(common, discover_options, transport); break;
       case Kind::Label: pipeline::run_label(common, discover_options, transport); break;

@@ -1,16 +1,27 @@
 // Text helpers for inspect and check.
 #include "crd/cli/text_format.hpp"
 
+#include "crd/core/printable.hpp"
+
 namespace crd::cli {
 
 std::string one_line(std::string_view text, std::size_t width) {
   std::string out;
-  for (char c : text) out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? ' ' : c;
-  if (out.size() <= width) return out;
-  std::size_t cut = width;
-  while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
-  out.resize(cut);
-  return out + "…";
+  std::string piece;
+  for (std::size_t at = 0; at < text.size();) {
+    piece.clear();
+    const char c = text[at];
+    // Line breaks and tabs are layout in a page, not content: one space keeps the sample on its line.
+    if (c == '\n' || c == '\r' || c == '\t' || c == '\v' || c == '\f') {
+      piece = " ";
+      ++at;
+    } else {
+      at += append_printable(text, at, piece);
+    }
+    if (out.size() + piece.size() > width) return out + "…";  // never inside an escape or a character
+    out += piece;
+  }
+  return out;
 }
 
 std::string hex_prefix(const std::vector<std::uint8_t>& bytes, std::size_t digits) {

@@ -2,6 +2,7 @@
 #include "crd/comm/mpi_transport.hpp"
 
 #include "crd/comm/abort_cleanup.hpp"
+#include "crd/core/printable.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -314,7 +315,7 @@ void abort_job(const std::string& message, int exit_code) {
   MPI_Finalized(&finalized);
   int rank = 0;
   if (initialized && !finalized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  std::fprintf(stderr, "crd: rank %d: %s\n", rank, message.c_str());
+  std::fprintf(stderr, "crd: rank %d: %s\n", rank, printable(message).c_str());  // may name a file or URL
   std::fflush(stderr);
   run_abort_cleanup();
   if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, exit_code);

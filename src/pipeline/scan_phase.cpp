@@ -9,6 +9,7 @@
 #include "crd/pipeline/checkpoint_codec.hpp"
 #include "crd/pipeline/input_listing.hpp"
 #include "crd/pipeline/memory_budget.hpp"
+#include "crd/pipeline/output_check.hpp"
 #include "crd/pipeline/progress.hpp"
 
 namespace crd::pipeline {
@@ -31,6 +32,7 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   ScanPhase p;
   timer.start("expand");
   const auto files = expand_everywhere(transport, common.inputs, common.expand, p.expand_log);
+  check_output_is_not_input(transport, common.output, files);
   const auto shards = io::assign_shards(files, transport.size());
   if (!options.stop_chunks.empty()) p.stop = discover::StopList::load(options.stop_chunks);
   // The fingerprint stats every input again: only worth it when checkpoints are kept.

@@ -70,6 +70,24 @@ TEST(StopList, MissingFileIsUsageError) {
   EXPECT_THROW(StopList::load("/nonexistent/dir/stop.txt"), UsageError);
 }
 
+// Reads are bounded: /dev/zero is one endless line (it grew to gigabytes), a directory read as an
+// empty list.
+TEST(StopList, EndlessLineAndDirectoryAreUsageErrors) {
+  try {
+    StopList::load("/dev/zero");
+    ADD_FAILURE() << "/dev/zero was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_STREQ(e.what(), "stop list '/dev/zero': a line longer than 16 MiB");
+  }
+  const std::string dir = crd::testing::make_temp_dir("stop_list_dir");
+  try {
+    StopList::load(dir);
+    ADD_FAILURE() << "a directory was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()), "stop list '" + dir + "' is a directory");
+  }
+}
+
 TEST(LabelRules, StrictThresholdMinLengthAndStop) {
   StopList stop;
   const Digest s = sha1("s");

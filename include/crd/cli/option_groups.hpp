@@ -13,9 +13,6 @@ namespace crd::cli {
 
 namespace po = boost::program_options;
 
-// "64M", "1G", "4096", "512K" → bytes (powers of 1024). Throws UsageError.
-std::uint64_t parse_size(const std::string& text, const std::string& option);
-
 // The option groups. Each add_* registers options whose values land in the given structs after
 // parse() (via notifiers).
 po::options_description input_options(pipeline::CommonOptions& common);

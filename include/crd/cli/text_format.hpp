@@ -8,7 +8,8 @@
 
 namespace crd::cli {
 
-// Control characters become spaces; cut to `width` bytes (at a UTF-8 boundary) with "…".
+// Line breaks and tabs become spaces, every other control character or invalid byte a visible
+// escape (crd::printable); cut to `width` bytes, never inside a character or an escape, with "…".
 std::string one_line(std::string_view text, std::size_t width);
 // The first `digits` hex digits of a hash.
 std::string hex_prefix(const std::vector<std::uint8_t>& bytes, std::size_t digits);

@@ -1,0 +1,33 @@
+// The -o path, checked before a job does any work: crd writes its result under a temporary name
+// and renames it over the output at the end, so an output that names one of the job's own inputs
+// (or a device, a FIFO, a directory) would be replaced with exit status 0. These checks refuse it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "crd/comm/transport.hpp"
+#include "crd/io/inputs.hpp"
+
+namespace crd::pipeline {
+
+// What is wrong with `output` as a place to write a result, "" if nothing: an empty path; a path
+// ending in '/'; one that exists and is not a regular file (a directory, FIFO, device, socket);
+// a parent directory that does not exist, is not a directory, or cannot be written.
+std::string output_path_problem(const std::string& output);
+
+// The first of `paths` that is the same file as `output` (same device and inode, so a hard link
+// or another spelling of the path is caught), "" if none or if `output` does not exist yet.
+std::string same_file_as_output(const std::string& output, const std::vector<std::string>& paths);
+
+// Collective, before any work: rank 0 checks output_path_problem and whether the output is one
+// of `named` (the inputs as given, with an @LIST's list file, --config, --stop-chunks, --labels);
+// every rank raises the same UsageError if so.
+void check_output_before_run(comm::Transport& transport, const std::string& output, const std::vector<std::string>& named);
+
+// Collective, once the inputs are listed and before they are read: the same for every file found
+// (archives and documents inside input directories, files named in @LIST files).
+void check_output_is_not_input(comm::Transport& transport, const std::string& output,
+                               const std::vector<io::InputFile>& files);
+
+}  // namespace crd::pipeline

@@ -1,0 +1,125 @@
+// Option numbers: every count and size option refuses a sign, spaces, trailing text and overflow
+// (Boost alone wrapped "-5" to 18446744073709551611), and names the option in its error.
+#include "crd/cli/option_values.hpp"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "crd/cli/option_groups.hpp"
+#include "crd/core/error.hpp"
+
+namespace crd::cli {
+namespace {
+
+constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+
+TEST(ParseCount, AcceptsDecimalDigitsUpTo2To64Minus1) {
+  EXPECT_EQ(parse_count("0"), 0u);
+  EXPECT_EQ(parse_count("10"), 10u);
+  EXPECT_EQ(parse_count("007"), 7u);
+  EXPECT_EQ(parse_count("18446744073709551615"), kMax);
+}
+
+TEST(ParseCount, RefusesSignsSpacesTextAndOverflow) {
+  for (const char* bad : {"-5", "-1", "+5", " 5", "5 ", "5x", "", "1e3", "0x10", "1.5", "18446744073709551616",
+                          "99999999999999999999999"})
+    EXPECT_FALSE(parse_count(bad).has_value()) << bad;
+}
+
+TEST(ParseBytes, AcceptsSuffixesInPowersOf1024) {
+  EXPECT_EQ(parse_bytes("4096"), 4096u);
+  EXPECT_EQ(parse_bytes("512K"), 512u << 10);
+  EXPECT_EQ(parse_bytes("64M"), 64u << 20);
+  EXPECT_EQ(parse_bytes("64MiB"), 64u << 20);
+  EXPECT_EQ(parse_bytes("2g"), 2ull << 30);
+  EXPECT_EQ(parse_bytes("1TB"), 1ull << 40);
+  EXPECT_EQ(parse_bytes("0"), 0u);
+  EXPECT_EQ(parse_bytes("16777215T"), 16777215ull << 40);
+}
+
+TEST(ParseBytes, RefusesNegativeMalformedAndOverflowingSizes) {
+  for (const char* bad : {"-1", "-1G", "+1G", " 1G", "1 G", "G", "", "1X", "1i", "1.5G", "16777216T",
+                          "18446744073709551616", "1GG"})
+    EXPECT_FALSE(parse_bytes(bad).has_value()) << bad;
+}
+
+// The options of every command, parsed as the commands parse them: a negative or malformed
+// number is a usage error naming the option.
+struct Parsed {
+  pipeline::CommonOptions common;
+  pipeline::DiscoverOptions discover;
+  pipeline::DetectPipelineOptions detect;
+  std::string config;
+};
+
+void parse(Parsed& p, std::vector<std::string> args) {
+  po::options_description visible;
+  visible.add(input_options(p.common)).add(discovery_options(p.discover, true)).add(detection_options(p.detect, false));
+  visible.add(run_options(p.common, p.config));
+  args.insert(args.begin(), "crd-test");
+  args.push_back("-o");
+  args.push_back("out.h5");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  parse_command(static_cast<int>(argv.size()), argv.data(), visible, "input", "config");
+}
+
+std::string usage_error(std::vector<std::string> args) {
+  Parsed p;
+  try {
+    parse(p, std::move(args));
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Options, EveryNumberOptionRefusesNegativeAndMalformedValues) {
+  for (const char* option : {"--chunk-threshold", "--file-threshold", "--min-chunk-length", "--min-labeled",
+                             "--provenance-samples", "--sample-bytes", "--max-record-bytes", "--shuffle-buffer",
+                             "--memory"}) {
+    for (const char* value : {"-5", "-1G", "5x", "1e3", "", "99999999999999999999"}) {
+      const std::string error = usage_error({option, value});
+      EXPECT_NE(error.find(std::string(option)), std::string::npos) << option << " " << value << ": '" << error << "'";
+      EXPECT_NE(error.find("'" + std::string(value) + "'"), std::string::npos) << error;
+    }
+  }
+  EXPECT_EQ(usage_error({"--chunk-threshold", "-5"}), "option '--chunk-threshold': '-5' is not a whole number ≥ 0");
+  EXPECT_EQ(usage_error({"--memory", "-1G"}),
+            "option '--memory': '-1G' is not a size ≥ 0 (e.g. 4096, 512K, 64M, 2G)");
+  EXPECT_NE(usage_error({"--max-neighborhood-depth", "-2"}).find("max-neighborhood-depth"), std::string::npos);
+  EXPECT_NE(usage_error({"--progress-interval", "nan"}).find("progress-interval"), std::string::npos);
+  EXPECT_NE(usage_error({"--progress-interval", "-1"}).find("progress-interval"), std::string::npos);
+}
+
+TEST(Options, ValidNumbersLandInTheOptions) {
+  Parsed p;
+  parse(p, {"--chunk-threshold", "18446744073709551615", "--min-chunk-length", "0", "--memory", "8G",
+            "--max-record-bytes", "1M", "--shuffle-buffer", "4K", "--max-neighborhood-depth", "-1", "--sample-bytes",
+            "65536"});
+  EXPECT_EQ(p.discover.chunk_threshold, kMax);
+  EXPECT_EQ(p.discover.file_threshold, 10u);  // the default
+  EXPECT_EQ(p.discover.min_chunk_length, 0u);
+  EXPECT_EQ(p.common.memory_budget, 8ull << 30);
+  EXPECT_EQ(p.common.scan.read.max_record_bytes, 1u << 20);
+  EXPECT_EQ(p.common.round_bytes, 4096u);
+  EXPECT_EQ(p.detect.max_neighborhood_depth, -1);
+  EXPECT_EQ(p.common.scan.sample_bytes, 65536u);
+}
+
+TEST(Options, EffectiveConfigKeepsSizesAsWritten) {
+  po::options_description visible;
+  Parsed p;
+  visible.add(input_options(p.common)).add(discovery_options(p.discover, true)).add(run_options(p.common, p.config));
+  std::vector<std::string> args{"crd-test", "--memory", "8G", "--chunk-threshold", "7", "-o", "o.h5"};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  const auto parsed = parse_command(static_cast<int>(argv.size()), argv.data(), visible, "input", "config");
+  EXPECT_NE(parsed.config_ini.find("memory = 8G\n"), std::string::npos) << parsed.config_ini;
+  EXPECT_NE(parsed.config_ini.find("chunk-threshold = 7\n"), std::string::npos) << parsed.config_ini;
+  EXPECT_NE(parsed.config_ini.find("max-record-bytes = 64M\n"), std::string::npos) << parsed.config_ini;
+}
+
+}  // namespace
+}  // namespace crd::cli

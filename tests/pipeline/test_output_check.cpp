@@ -1,0 +1,99 @@
+// The -o checks: an output that is one of the job's inputs (by inode: hard links and other
+// spellings too), or that is not a regular file, or whose directory cannot take the result, is
+// refused before any work; a new or ordinary existing output is accepted.
+#include "crd/pipeline/output_check.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "crd/comm/local_transport.hpp"
+#include "crd/core/error.hpp"
+
+namespace crd::pipeline {
+namespace {
+
+namespace fs = std::filesystem;
+
+class OutputCheck : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/crd-output-check-XXXXXX";
+    ASSERT_NE(::mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+    std::ofstream(dir_ / "in.warc") << "WARC/1.0\r\n";
+    std::ofstream(dir_ / "old.h5") << "an earlier result";
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string at(const std::string& name) const { return (dir_ / name).string(); }
+  fs::path dir_;
+};
+
+TEST_F(OutputCheck, AcceptsANewFileAndAnOrdinaryExistingOne) {
+  EXPECT_EQ(output_path_problem(at("new.h5")), "");
+  EXPECT_EQ(output_path_problem(at("old.h5")), "");
+  EXPECT_EQ(same_file_as_output(at("old.h5"), {at("in.warc")}), "");
+  EXPECT_EQ(same_file_as_output(at("new.h5"), {at("in.warc")}), "");
+}
+
+TEST_F(OutputCheck, RefusesEmptyDirectoryFifoDeviceAndBadParents) {
+  EXPECT_EQ(output_path_problem(""), "option -o: the output path is empty");
+  EXPECT_EQ(output_path_problem(dir_.string()), "output '" + dir_.string() + "' is a directory: give a regular file name");
+  EXPECT_EQ(output_path_problem(at("sub/")), "output '" + at("sub/") + "' names a directory: give a file name");
+  ASSERT_EQ(::mkfifo(at("fifo").c_str(), 0600), 0);
+  EXPECT_EQ(output_path_problem(at("fifo")), "output '" + at("fifo") + "' is a FIFO: give a regular file name");
+  EXPECT_EQ(output_path_problem("/dev/null"), "output '/dev/null' is a device: give a regular file name");
+  EXPECT_EQ(output_path_problem(at("missing/o.h5")),
+            "output '" + at("missing/o.h5") + "': directory '" + at("missing") + "': No such file or directory");
+  EXPECT_EQ(output_path_problem(at("in.warc/o.h5")),
+            "output '" + at("in.warc/o.h5") + "': '" + at("in.warc") + "' is not a directory");
+  if (::geteuid() != 0) {  // root writes anywhere
+    fs::create_directory(dir_ / "ro");
+    fs::permissions(dir_ / "ro", fs::perms::owner_read | fs::perms::owner_exec);
+    EXPECT_EQ(output_path_problem(at("ro/o.h5")),
+              "output '" + at("ro/o.h5") + "': cannot write in directory '" + at("ro") + "': Permission denied");
+  }
+}
+
+TEST_F(OutputCheck, FindsTheInputByInodeNotByName) {
+  fs::create_hard_link(dir_ / "in.warc", dir_ / "link.warc");
+  fs::create_symlink(dir_ / "in.warc", dir_ / "sym.warc");
+  const std::string other_spelling = dir_.string() + "/./sub/../in.warc";
+  fs::create_directory(dir_ / "sub");
+  EXPECT_EQ(same_file_as_output(at("in.warc"), {at("old.h5"), at("in.warc")}), at("in.warc"));
+  EXPECT_EQ(same_file_as_output(at("link.warc"), {at("in.warc")}), at("in.warc"));
+  EXPECT_EQ(same_file_as_output(at("sym.warc"), {at("in.warc")}), at("in.warc"));
+  EXPECT_EQ(same_file_as_output(other_spelling, {at("in.warc")}), at("in.warc"));
+}
+
+TEST_F(OutputCheck, EveryRankRaisesTheSameErrorForAListFileOrAnInputFile) {
+  // The @LIST file is compared, not just the names in it.
+  std::ofstream(dir_ / "inputs.lst") << at("in.warc") << "\n";
+  const std::string list = at("inputs.lst");
+  comm::run_local(3, [&](comm::Transport& t) {
+    try {
+      check_output_before_run(t, list, {"@" + list});
+      ADD_FAILURE() << "rank " << t.rank() << ": the list file was accepted as output";
+    } catch (const UsageError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "output '" + list + "' is the same file as '" + list + "', which this job reads: refusing to overwrite it");
+    }
+    EXPECT_NO_THROW(check_output_before_run(t, at("new.h5"), {"@" + list, at("in.warc")}));
+    io::InputFile f;
+    f.path = at("in.warc");
+    try {
+      check_output_is_not_input(t, at("in.warc"), {f});
+      ADD_FAILURE() << "rank " << t.rank() << ": an input file was accepted as output";
+    } catch (const UsageError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "output '" + at("in.warc") + "' is the same file as input '" + at("in.warc") + "': refusing to overwrite it");
+    }
+    EXPECT_NO_THROW(check_output_is_not_input(t, at("old.h5"), {f}));
+  });
+}
+
+}  // namespace
+}  // namespace crd::pipeline

@@ -2,7 +2,12 @@
 #include "crd/core/binary_file.hpp"
 
 #include <unistd.h>
+#include <zlib.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <memory>
 #include <stdexcept>
 
 #include "crd/core/error.hpp"
@@ -10,7 +15,7 @@
 namespace crd {
 
 BinaryFileWriter::BinaryFileWriter(const std::string& path) : path_(path), file_(std::fopen(path.c_str(), "wb")) {
-  if (file_ == nullptr) throw FatalError("cannot create " + path);
+  if (file_ == nullptr) throw FatalError("cannot create " + path + ": " + std::strerror(errno));
   std::setvbuf(file_, nullptr, _IOFBF, 1 << 20);
 }
 
@@ -19,14 +24,32 @@ BinaryFileWriter::~BinaryFileWriter() {
 }
 
 void BinaryFileWriter::bytes(const void* data, std::size_t n) {
-  if (n > 0 && std::fwrite(data, 1, n, file_) != n) failed_ = true;
+  if (n == 0) return;
+  crc_ = static_cast<std::uint32_t>(crc32_z(crc_, static_cast<const Bytef*>(data), n));
+  written_ += n;
+  if (std::fwrite(data, 1, n, file_) != n && errno_ == 0) errno_ = errno != 0 ? errno : EIO;
 }
 
 void BinaryFileWriter::close() {
-  bool ok = !failed_ && std::fflush(file_) == 0 && ::fsync(fileno(file_)) == 0;
-  ok = (std::fclose(file_) == 0) && ok;
+  if (errno_ == 0 && std::fflush(file_) != 0) errno_ = errno;
+  if (errno_ == 0 && ::fsync(fileno(file_)) != 0) errno_ = errno;
+  if (std::fclose(file_) != 0 && errno_ == 0) errno_ = errno;
   file_ = nullptr;
-  if (!ok) throw FatalError("cannot write " + path_);
+  if (errno_ != 0) throw FatalError("cannot write " + path_ + ": " + std::strerror(errno_));
+}
+
+std::uint32_t file_crc32(const std::string& path, std::uint64_t length) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) throw std::runtime_error("cannot open " + path);
+  std::vector<unsigned char> block(1 << 20);
+  uLong crc = 0;
+  while (length > 0) {
+    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(length, block.size()));
+    if (std::fread(block.data(), 1, want, file.get()) != want) throw std::runtime_error("cannot read " + path);
+    crc = crc32_z(crc, block.data(), want);
+    length -= want;
+  }
+  return static_cast<std::uint32_t>(crc);
 }
 
 BinaryFileReader::BinaryFileReader(const std::string& path) : file_(std::fopen(path.c_str(), "rb")) {

@@ -39,32 +39,40 @@ void ResultFile::Impl::write_rows(const std::string& path, hid_t mem_type, hid_t
   const int ndims = row_width > 0 ? 2 : 1;
   const std::string what = "writing " + path;
 
-  const std::array<hsize_t, 2> dims{total, row_width};
-  Hid file_space = make_hid(H5Screate_simple(ndims, dims.data(), nullptr), what);
-  Hid lcpl = make_hid(H5Pcreate(H5P_LINK_CREATE), what);
-  check_h5(H5Pset_create_intermediate_group(lcpl.get(), 1), what);
-  Hid dcpl = dataset_creation(file_type, total, row_width, elem_size);
-  Hid dset = make_hid(
-      H5Dcreate2(file.get(), path.c_str(), file_type, file_space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT), what);
+  // Two agreed steps: a rank whose dataset could not be created must not leave the others alone in
+  // the collective H5Dwrite, and a write that failed on some ranks (a full disk) fails everywhere.
+  Hid file_space;
+  Hid dset;
+  agreed_step(what, [&] {
+    const std::array<hsize_t, 2> dims{total, row_width};
+    file_space = make_hid(H5Screate_simple(ndims, dims.data(), nullptr), what);
+    Hid lcpl = make_hid(H5Pcreate(H5P_LINK_CREATE), what);
+    check_h5(H5Pset_create_intermediate_group(lcpl.get(), 1), what);
+    Hid dcpl = dataset_creation(file_type, total, row_width, elem_size);
+    dset = make_hid(
+        H5Dcreate2(file.get(), path.c_str(), file_type, file_space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT), what);
+  });
   if (total == 0) return;  // same on every rank: nothing to transfer
 
-  const std::array<hsize_t, 2> start{offset, 0};
-  const std::array<hsize_t, 2> count{local_rows, row_width};
-  const std::array<hsize_t, 2> mem_dims{std::max<hsize_t>(local_rows, 1), row_width};
-  Hid mem_space = make_hid(H5Screate_simple(ndims, mem_dims.data(), nullptr), what);
-  if (local_rows > 0) {
-    check_h5(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
+  agreed_step(what, [&] {
+    const std::array<hsize_t, 2> start{offset, 0};
+    const std::array<hsize_t, 2> count{local_rows, row_width};
+    const std::array<hsize_t, 2> mem_dims{std::max<hsize_t>(local_rows, 1), row_width};
+    Hid mem_space = make_hid(H5Screate_simple(ndims, mem_dims.data(), nullptr), what);
+    if (local_rows > 0) {
+      check_h5(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
+               what);
+    } else {
+      check_h5(H5Sselect_none(file_space.get()), what);
+      check_h5(H5Sselect_none(mem_space.get()), what);
+    }
+    Hid dxpl = make_hid(H5Pcreate(H5P_DATASET_XFER), what);
+    check_h5(H5Pset_dxpl_mpio(dxpl.get(), H5FD_MPIO_COLLECTIVE), what);
+    static const std::uint64_t dummy = 0;  // HDF5 wants a buffer even when nothing is selected
+    check_h5(H5Dwrite(dset.get(), mem_type, mem_space.get(), file_space.get(), dxpl.get(),
+                      local_rows > 0 ? data : &dummy),
              what);
-  } else {
-    check_h5(H5Sselect_none(file_space.get()), what);
-    check_h5(H5Sselect_none(mem_space.get()), what);
-  }
-  Hid dxpl = make_hid(H5Pcreate(H5P_DATASET_XFER), what);
-  check_h5(H5Pset_dxpl_mpio(dxpl.get(), H5FD_MPIO_COLLECTIVE), what);
-  static const std::uint64_t dummy = 0;  // HDF5 wants a buffer even when nothing is selected
-  check_h5(H5Dwrite(dset.get(), mem_type, mem_space.get(), file_space.get(), dxpl.get(),
-                    local_rows > 0 ? data : &dummy),
-           what);
+  });
 }
 
 void ResultFile::write_column(const std::string& path, std::span<const std::uint64_t> local) {

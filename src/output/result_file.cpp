@@ -5,6 +5,7 @@
 #include "crd/comm/abort_cleanup.hpp"
 
 #include <fcntl.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -45,34 +46,96 @@ void remove_stale_temporaries(const std::string& final_path) {
   }
 }
 
-// Rank 0 reserves the temporary name (O_EXCL) so that creation problems are found before any
-// collective HDF5 call: an unwritable directory then fails identically on every rank.
+// Bytes set aside for the metadata HDF5 writes when the file is closed. Parallel HDF5 writes dirty
+// metadata out whenever 256 KiB of it has accumulated (the metadata cache's dirty_bytes_threshold),
+// so a close has about that much left to write; a whole crd result's metadata is typically tens of
+// KiB. The room is used by the data as the file grows and given back by truncation if the file is
+// abandoned (discard); a committed file is cut to its real size by HDF5 at close.
+constexpr off_t kMetadataRoom = 1 << 20;
+
+// "" or why the room cannot be set aside in the open file `fd`.
+std::string set_aside_room(int fd) {
+  const int rc = ::posix_fallocate(fd, 0, kMetadataRoom);
+  // File systems that cannot preallocate at all just go without the room.
+  if (rc == 0 || rc == EOPNOTSUPP || rc == ENOSYS) return {};
+  return "no room for it (" + std::to_string(kMetadataRoom >> 20) + " MiB): " + std::strerror(rc);
+}
+
+// Rank 0 reserves the temporary name (O_EXCL) and checks the room for it, so that creation
+// problems — an unwritable directory, a full disk — are found before any collective HDF5 call and
+// fail identically on every rank. (HDF5 truncates the file when it creates it; the room is set
+// aside again afterwards, by reserve_room.)
 std::string reserve(const std::string& temp_path) {
   const int fd = ::open(temp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return std::strerror(errno);
+  const std::string error = set_aside_room(fd);
   ::close(fd);
-  return {};
+  if (!error.empty()) ::unlink(temp_path.c_str());
+  return error;
+}
+
+std::string reserve_room(const std::string& temp_path) {
+  const int fd = ::open(temp_path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return std::strerror(errno);
+  const std::string error = set_aside_room(fd);
+  ::close(fd);
+  return error;
+}
+
+// True if the file system holding `path` has (almost) no room left for this process.
+bool file_system_full(const std::string& path) {
+  struct statvfs st {};
+  if (::statvfs(path.c_str(), &st) != 0) return false;
+  return static_cast<std::uint64_t>(st.f_bavail) * st.f_frsize < 64 * 1024;
 }
 
 }  // namespace
 
-std::string first_error(comm::Transport& transport, const std::string& my_error) {
-  std::vector<std::byte> all;
-  std::vector<std::uint64_t> counts;
-  transport.allgatherv(std::as_bytes(std::span<const char>(my_error.data(), my_error.size())), all, counts);
-  std::size_t at = 0;
-  for (std::size_t r = 0; r < counts.size(); ++r) {
-    if (counts[r] > 0)
-      return "rank " + std::to_string(r) + ": " +
-             std::string(reinterpret_cast<const char*>(all.data()) + at, counts[r]);
-    at += counts[r];
-  }
-  return {};
-}
-
 void ResultFile::Impl::agree(bool ok, const std::string& what) {
   if (transport.all_ok(ok)) return;
-  throw FatalError(final_path + ": " + first_error(transport, ok ? std::string() : what));
+  throw FatalError(final_path + ": " + transport.first_error(ok ? std::string() : what));
+}
+
+void ResultFile::Impl::agreed_step(const std::string& what, const std::function<void()>& step) {
+  std::string error;
+  try {
+    step();
+  } catch (const FatalError& e) {
+    // HDF5 reports a full disk as a dozen layers of "write failed" without the system error; a
+    // file system with no room left is the usual cause and what the user can act on.
+    error = file_system_full(temp_path) ? what + ": " + std::strerror(ENOSPC) : std::string(e.what());
+  }
+  error = transport.first_error(error);
+  if (!error.empty()) throw FatalError("cannot write result file " + final_path + ": " + error);
+}
+
+void ResultFile::Impl::discard() noexcept {
+  try {
+    if (file.valid()) {
+      // HDF5 writes its last metadata when the file is closed, and a close that fails leaves the
+      // file half-open inside HDF5, which then crashes in MPI_Finalize. Truncating the temporary
+      // first gives back the space its data took (at least the reserve), so that write fits even
+      // on the disk that just filled up. The data is lost anyway: the file is being removed.
+      if (transport.rank() == 0) (void)::truncate(temp_path.c_str(), 0);
+      transport.barrier();
+      const std::string cannot = "cannot close result file " + final_path + " after an error: ";
+      const bool flushed = H5Fflush(file.get(), H5F_SCOPE_GLOBAL) >= 0;
+      if (!transport.all_ok(flushed)) {
+        if (!flushed) comm::abort_job(cannot + hdf5_error_text());
+        transport.barrier();  // until the failed rank's abort ends the job
+      }
+      const bool closed = file.close() >= 0;
+      if (!transport.all_ok(closed)) {
+        if (!closed) comm::abort_job(cannot + hdf5_error_text());
+        transport.barrier();
+      }
+    }
+    if (transport.rank() == 0 && !temp_path.empty()) std::remove(temp_path.c_str());
+    comm::set_abort_cleanup({});
+    transport.barrier();  // nobody looks for the file before it is gone
+  } catch (...) {
+    // A destructor cannot report; the temporary may remain and is hidden by its name.
+  }
 }
 
 ResultFile::ResultFile(comm::MpiTransport& transport, std::string final_path)
@@ -86,7 +149,7 @@ ResultFile::ResultFile(comm::MpiTransport& transport, std::string final_path)
     error = reserve(im.temp_path);
     if (!error.empty()) im.temp_path.clear();
   }
-  error = first_error(transport, error);
+  error = transport.first_error(error);
   if (!error.empty()) throw FatalError("cannot create result file " + im.final_path + ": " + error);
   im.temp_path = transport.from_rank0(im.temp_path);
   // Every rank knows the temporary: whichever rank aborts the job removes it before MPI_Abort.
@@ -100,7 +163,7 @@ ResultFile::ResultFile(comm::MpiTransport& transport, std::string final_path)
   } catch (const FatalError& e) {
     h5_error = e.what();
   }
-  h5_error = first_error(transport, h5_error);
+  h5_error = transport.first_error(h5_error);
   if (!h5_error.empty()) {
     // H5Fclose is collective: ranks that did open cannot close alone, so a split outcome is the
     // "one rank knows" case.
@@ -109,34 +172,38 @@ ResultFile::ResultFile(comm::MpiTransport& transport, std::string final_path)
     transport.barrier();
     throw FatalError("cannot create result file " + im.final_path + ": " + h5_error);
   }
+  // Set aside room for the metadata HDF5 writes when the file is closed (discard() gives it back
+  // by truncating); a disk that filled up since reserve() fails here, before any work is done.
+  error = transport.rank() == 0 ? reserve_room(im.temp_path) : std::string();
+  error = transport.first_error(error);
+  if (!error.empty()) {
+    im.discard();
+    throw FatalError("cannot create result file " + im.final_path + ": " + error);
+  }
 }
 
 ResultFile::~ResultFile() {
-  if (!impl_ || impl_->committed) return;
-  try {
-    impl_->file.reset();
-    if (impl_->transport.rank() == 0 && !impl_->temp_path.empty()) std::remove(impl_->temp_path.c_str());
-    comm::set_abort_cleanup({});
-    impl_->transport.barrier();  // nobody looks for the file before it is gone
-  } catch (...) {
-    // A destructor cannot report; the temporary may remain and is hidden by its name.
-  }
+  if (impl_ && !impl_->committed) impl_->discard();
 }
 
 void ResultFile::commit() {
   auto& im = *impl_;
   if (im.committed) return;
-  std::string error;
-  if (im.file.close() < 0) error = "closing: " + hdf5_error_text();
-  if (!im.transport.all_ok(error.empty())) {
-    throw FatalError("cannot write result file " + im.final_path + ": " + first_error(im.transport, error));
+  im.agreed_step("flushing", [&] { check_h5(H5Fflush(im.file.get(), H5F_SCOPE_GLOBAL), "flushing"); });
+  // After a flush that succeeded everywhere the close has nothing left to write. Should it fail
+  // anyway, HDF5 keeps the file half-open and would crash in MPI_Finalize: end the job instead.
+  const bool closed = im.file.close() >= 0;
+  if (!im.transport.all_ok(closed)) {
+    if (!closed) comm::abort_job("cannot close result file " + im.final_path + ": " + hdf5_error_text());
+    im.transport.barrier();  // until the failed rank's abort ends the job
   }
+  std::string error;
   if (im.transport.rank() == 0) {
     std::error_code ec;
     fs::rename(im.temp_path, im.final_path, ec);
     if (ec) error = "rename to final name: " + ec.message();
   }
-  error = first_error(im.transport, error);
+  error = im.transport.first_error(error);
   if (!error.empty()) throw FatalError("cannot commit result file " + im.final_path + ": " + error);
   im.committed = true;
   comm::set_abort_cleanup({});
@@ -144,12 +211,14 @@ void ResultFile::commit() {
 
 void ResultFile::create_group(const std::string& path) {
   auto& im = *impl_;
-  const htri_t exists = H5Lexists(im.file.get(), path.c_str(), H5P_DEFAULT);
-  if (exists > 0) return;
-  Hid lcpl = make_hid(H5Pcreate(H5P_LINK_CREATE), "H5Pcreate");
-  check_h5(H5Pset_create_intermediate_group(lcpl.get(), 1), "H5Pset_create_intermediate_group");
-  Hid group = make_hid(H5Gcreate2(im.file.get(), path.c_str(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
-                       "creating group " + path);
+  im.agreed_step("creating group " + path, [&] {
+    const htri_t exists = H5Lexists(im.file.get(), path.c_str(), H5P_DEFAULT);
+    if (exists > 0) return;
+    Hid lcpl = make_hid(H5Pcreate(H5P_LINK_CREATE), "H5Pcreate");
+    check_h5(H5Pset_create_intermediate_group(lcpl.get(), 1), "H5Pset_create_intermediate_group");
+    Hid group = make_hid(H5Gcreate2(im.file.get(), path.c_str(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
+                         "creating group " + path);
+  });
 }
 
 namespace {
@@ -171,25 +240,30 @@ void write_attribute(hid_t file, const std::string& object, const std::string& n
 void ResultFile::set_attribute(const std::string& object, const std::string& name, std::string_view value) {
   // Fixed-length (variable-length strings need extra care in parallel); an empty value still
   // needs a size of 1.
-  std::string padded(value);
-  padded.resize(std::max<std::size_t>(1, value.size()), '\0');
-  Hid type = make_hid(H5Tcopy(H5T_C_S1), "H5Tcopy");
-  check_h5(H5Tset_size(type.get(), padded.size()), "H5Tset_size");
-  check_h5(H5Tset_strpad(type.get(), H5T_STR_NULLPAD), "H5Tset_strpad");
-  check_h5(H5Tset_cset(type.get(), H5T_CSET_UTF8), "H5Tset_cset");
-  write_attribute(impl_->file.get(), object, name, type.get(), padded.data());
+  impl_->agreed_step("attribute " + object + "@" + name, [&] {
+    std::string padded(value);
+    padded.resize(std::max<std::size_t>(1, value.size()), '\0');
+    Hid type = make_hid(H5Tcopy(H5T_C_S1), "H5Tcopy");
+    check_h5(H5Tset_size(type.get(), padded.size()), "H5Tset_size");
+    check_h5(H5Tset_strpad(type.get(), H5T_STR_NULLPAD), "H5Tset_strpad");
+    check_h5(H5Tset_cset(type.get(), H5T_CSET_UTF8), "H5Tset_cset");
+    write_attribute(impl_->file.get(), object, name, type.get(), padded.data());
+  });
 }
 
 void ResultFile::set_attribute(const std::string& object, const std::string& name, std::uint64_t value) {
-  write_attribute(impl_->file.get(), object, name, H5T_NATIVE_UINT64, &value);
+  impl_->agreed_step("attribute " + object + "@" + name,
+                     [&] { write_attribute(impl_->file.get(), object, name, H5T_NATIVE_UINT64, &value); });
 }
 
 void ResultFile::set_attribute(const std::string& object, const std::string& name, std::int64_t value) {
-  write_attribute(impl_->file.get(), object, name, H5T_NATIVE_INT64, &value);
+  impl_->agreed_step("attribute " + object + "@" + name,
+                     [&] { write_attribute(impl_->file.get(), object, name, H5T_NATIVE_INT64, &value); });
 }
 
 void ResultFile::set_attribute(const std::string& object, const std::string& name, double value) {
-  write_attribute(impl_->file.get(), object, name, H5T_NATIVE_DOUBLE, &value);
+  impl_->agreed_step("attribute " + object + "@" + name,
+                     [&] { write_attribute(impl_->file.get(), object, name, H5T_NATIVE_DOUBLE, &value); });
 }
 
 }  // namespace crd::output

@@ -1,6 +1,7 @@
 // ResultFile's private state and the one generic collective writer every column type goes through.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "crd/comm/mpi_transport.hpp"
@@ -23,9 +24,15 @@ struct ResultFile::Impl {
 
   // Collective. Throws FatalError with the same message on every rank if any rank passes false.
   void agree(bool ok, const std::string& what);
-};
 
-// Collective: the first non-empty `my_error` by rank ("rank R: …"), identical on every rank, or "".
-std::string first_error(comm::Transport& transport, const std::string& my_error);
+  // Collective. Runs this rank's part of one write step and agrees on its outcome: if it threw
+  // FatalError on any rank (a full disk, an I/O error — often on some ranks only), every rank
+  // throws "cannot write result file PATH: rank R: WHAT: …". No rank may go on to a collective HDF5 call
+  // that a failed rank would skip; that is why every step that can fail is agreed on its own.
+  void agreed_step(const std::string& what, const std::function<void()>& step);
+
+  // Collective. Closes an abandoned file and removes it (see the destructor).
+  void discard() noexcept;
+};
 
 }  // namespace crd::output

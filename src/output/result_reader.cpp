@@ -106,6 +106,38 @@ std::uint64_t ResultReader::rows(const std::string& dataset) const {
   return dims[0];
 }
 
+DatasetShape ResultReader::shape(const std::string& dataset) const {
+  DatasetShape out;
+  if (!has(dataset)) return out;
+  Hid d(H5Dopen2(impl_->file, dataset.c_str(), H5P_DEFAULT));
+  if (!d.valid()) {
+    H5Eclear2(H5E_DEFAULT);  // a group or a dangling link: not a dataset
+    return out;
+  }
+  out.exists = true;
+  Hid type(H5Dget_type(d.get()));
+  out.element_bytes = H5Tget_size(type.get());
+  switch (H5Tget_class(type.get())) {
+    case H5T_INTEGER:
+      out.kind = H5Tget_sign(type.get()) == H5T_SGN_NONE ? DatasetShape::Kind::UnsignedInteger
+                                                          : DatasetShape::Kind::SignedInteger;
+      break;
+    case H5T_FLOAT: out.kind = DatasetShape::Kind::Float; break;
+    case H5T_STRING:
+      out.kind = H5Tis_variable_str(type.get()) > 0 ? DatasetShape::Kind::Other : DatasetShape::Kind::FixedString;
+      break;
+    default: out.kind = DatasetShape::Kind::Other;
+  }
+  Hid space(H5Dget_space(d.get()));
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  if (rank > 0) {
+    std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
+    H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+    out.dims.assign(dims.begin(), dims.end());
+  }
+  return out;
+}
+
 std::vector<std::uint64_t> ResultReader::read_u64(const std::string& ds, std::uint64_t first, std::uint64_t count) const {
   return read_numeric<std::uint64_t>(impl_->file, impl_->path, ds, H5T_NATIVE_UINT64, first, count);
 }

@@ -2,6 +2,7 @@
 #include "crd/pipeline/checkpoint.hpp"
 
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
@@ -9,14 +10,10 @@
 
 #include "crd/core/error.hpp"
 #include "crd/hash/sha1.hpp"
+#include "crd/pipeline/checkpoint_file.hpp"
 
 namespace crd::pipeline {
 namespace fs = std::filesystem;
-
-namespace {
-constexpr std::uint64_t kMagic = 0x32544b4344524331ull;  // "1CRDCKT2" (2: sample blocks)
-constexpr std::uint64_t kTrailer = 0x21444e4554504b43ull;
-}  // namespace
 
 Checkpoints::Checkpoints(comm::Transport& transport, const std::string& work_dir, const std::string& fingerprint,
                          bool resume)
@@ -25,8 +22,11 @@ Checkpoints::Checkpoints(comm::Transport& transport, const std::string& work_dir
   dir_ = (fs::path(work_dir) / fingerprint.substr(0, 16)).string();
   std::error_code ec;
   fs::create_directories(dir_, ec);
-  const bool ok = !ec && fs::is_directory(dir_);
-  if (!transport_.all_ok(ok)) throw FatalError("cannot create work directory " + dir_ + " on some rank");
+  std::string error;
+  if (ec) error = ec.message();
+  else if (!fs::is_directory(dir_, ec)) error = "not a directory";
+  error = transport_.first_error(error);
+  if (!error.empty()) throw FatalError("cannot create work directory " + dir_ + ": " + error);
 }
 
 std::string Checkpoints::path_of(const std::string& phase) const {
@@ -39,15 +39,14 @@ bool Checkpoints::load(const std::string& phase, const std::function<void(Binary
   if (!resume_) return false;
   const std::string path = path_of(phase);
   std::error_code ec;
-  if (!fs::exists(path, ec)) return false;
-  try {
-    BinaryFileReader in(path);
-    if (in.pod<std::uint64_t>() != kMagic || in.str() != phase) return false;
-    read(in);
-    return in.pod<std::uint64_t>() == kTrailer;
-  } catch (const std::exception&) {
-    return false;  // unreadable or corrupt: redo the phase
-  }
+  if (!fs::exists(path, ec)) return false;  // the job stopped before this phase: nothing to say
+  const std::string why = read_checkpoint_file(path, phase, read);
+  if (why.empty()) return true;
+  // Damage is worth a line: the job is redoing work, and the disk may be failing.
+  std::fprintf(stderr, "crd: warning: rank %d: checkpoint %s %s; redoing phase %s\n", transport_.rank(),
+               path.c_str(), why.c_str(), phase.c_str());
+  std::fflush(stderr);
+  return false;
 }
 
 bool Checkpoints::load_agreed(const std::string& phase, const std::function<void(BinaryFileReader&)>& read) {
@@ -56,20 +55,24 @@ bool Checkpoints::load_agreed(const std::string& phase, const std::function<void
 }
 
 void Checkpoints::save(const std::string& phase, const std::function<void(BinaryFileWriter&)>& write) {
-  if (!enabled()) return;
+  if (!enabled() || !save_error_.empty()) return;
   const std::string path = path_of(phase);
   const std::string temp = path + ".partial";
-  {
-    BinaryFileWriter out(temp);
-    out.pod(kMagic);
-    out.str(phase);
-    write(out);
-    out.pod(kTrailer);
-    out.close();
-  }
   std::error_code ec;
-  fs::rename(temp, path, ec);
-  if (ec) throw FatalError("cannot save checkpoint " + path + ": " + ec.message());
+  try {
+    write_checkpoint_file(temp, phase, write);
+    fs::rename(temp, path, ec);
+    if (ec) save_error_ = "cannot save checkpoint " + path + ": " + ec.message();
+  } catch (const FatalError& e) {
+    save_error_ = std::string("cannot save checkpoint: ") + e.what();
+  }
+  if (!save_error_.empty()) fs::remove(temp, ec);  // a full disk keeps no half-written file
+}
+
+void Checkpoints::agree_saved() {
+  if (!enabled()) return;
+  const std::string error = transport_.first_error(save_error_);
+  if (!error.empty()) throw FatalError(error);
 }
 
 void Checkpoints::remove_all() {

@@ -39,6 +39,7 @@ void detect_and_write(output::ResultFile& file, comm::MpiTransport& transport, c
         detect::score_pages(p.shard.page_offsets, p.shard.page_chunk_ids, label_of(), stop);
     result = detect::detect(transport, p.shard.keys, scores, labels, detect_options, common.round_bytes);
     p.checkpoints->save("detect", [&](BinaryFileWriter& out) { save_detection(out, result); });
+    p.checkpoints->agree_saved();
   }
   fault_point("after_detect", transport.rank());
   timer.start("write");

@@ -90,6 +90,7 @@ DiscoveryPhase discover_phase(comm::Transport& transport, ScanPhase& scan, const
     save_discovery(out, d.chunks);
     save_discovery(out, d.files);
   });
+  scan.checkpoints->agree_saved();
   fault_point("after_discover", transport.rank());
   return d;
 }

@@ -6,6 +6,7 @@
 
 #include "crd/core/error.hpp"
 #include "crd/output/result_reader.hpp"
+#include "crd/pipeline/label_file_shape.hpp"
 
 namespace crd::pipeline {
 
@@ -17,8 +18,12 @@ JoinMode parse_join_mode(const std::string& text) {
 }
 
 std::string labels_group(const output::ResultReader& r) {
-  for (const char* g : {"/labels", "/discovery/chunks", "/detection/labels"})
-    if (r.has(std::string(g) + "/hash")) return g;
+  for (const char* g : {"/labels", "/discovery/chunks", "/detection/labels"}) {
+    if (r.has(std::string(g) + "/hash")) {
+      check_label_file_shape(r, g);
+      return g;
+    }
+  }
   throw UsageError(r.path() + " holds no labeled set (/labels, /discovery/chunks or /detection/labels)");
 }
 
@@ -30,16 +35,18 @@ struct Candidate {
   std::string sample;
 };
 
-}  // namespace
+struct ReadLabels {
+  std::vector<Candidate> mine;    // the rows this rank owns, in file order
+  std::vector<Digest> everything;  // every hash, if replicated
+  bool replicate = false;
+};
 
-LabelSet load_label_set(comm::Transport& transport, const std::vector<std::string>& paths, JoinMode mode,
-                        std::uint64_t replicate_max) {
+ReadLabels read_label_files(const std::vector<std::string>& paths, JoinMode mode, std::uint64_t replicate_max,
+                            int nranks, int me) {
   constexpr std::uint64_t kBlock = 1u << 16;
-  const int nranks = transport.size();
-  const int me = transport.rank();
-  std::vector<Candidate> mine;
-  std::vector<Digest> everything;
-  // Every rank opens the files itself (read-only, serial HDF5), so errors are the same everywhere.
+  ReadLabels out;
+  std::vector<Candidate>& mine = out.mine;
+  std::vector<Digest>& everything = out.everything;
   std::uint64_t rows_total = 0;
   std::vector<std::unique_ptr<output::ResultReader>> readers;
   std::vector<std::string> groups;
@@ -50,6 +57,7 @@ LabelSet load_label_set(comm::Transport& transport, const std::vector<std::strin
   }
   const bool replicate =
       mode == JoinMode::Replicated || (mode == JoinMode::Auto && rows_total <= replicate_max);
+  out.replicate = replicate;
 
   for (std::size_t source = 0; source < readers.size(); ++source) {
     const output::ResultReader& reader = *readers[source];
@@ -72,6 +80,9 @@ LabelSet load_label_set(comm::Transport& transport, const std::vector<std::strin
       if (owned_rows.empty()) continue;
       const auto lengths = reader.read_u64(group + "/length", first, rows);
       const auto samples = has_samples ? reader.read_strings(group + "/sample", first, rows) : std::vector<std::string>{};
+      // check_label_file_shape made the columns equally long; a file changed since is an error.
+      if (lengths.size() != rows || (has_samples && samples.size() != rows))
+        throw UsageError("labels file " + reader.path() + ": " + group + " changed while it was read");
       const std::size_t base = mine.size() - owned_rows.size();
       for (std::size_t k = 0; k < owned_rows.size(); ++k) {
         mine[base + k].length = lengths[owned_rows[k]];
@@ -79,6 +90,36 @@ LabelSet load_label_set(comm::Transport& transport, const std::vector<std::strin
       }
     }
   }
+  return out;
+}
+
+}  // namespace
+
+LabelSet load_label_set(comm::Transport& transport, const std::vector<std::string>& paths, JoinMode mode,
+                        std::uint64_t replicate_max) {
+  // Every rank opens the files itself (read-only, serial HDF5). Errors are then normally the same
+  // everywhere, but a file one rank cannot read (node-local paths, a bad sector in a column only
+  // some ranks read) must not leave the others in the next collective: agree first.
+  ReadLabels read;
+  std::string error;
+  bool fatal = false;
+  try {
+    read = read_label_files(paths, mode, replicate_max, transport.size(), transport.rank());
+  } catch (const UsageError& e) {
+    error = e.what();
+  } catch (const FatalError& e) {
+    error = e.what();
+    fatal = true;
+  }
+  const std::string agreed = transport.first_error(error);
+  if (!agreed.empty()) {
+    const std::string text = error.empty() ? agreed : error;
+    if (transport.all_ok(!fatal)) throw UsageError(text);
+    throw FatalError(text);
+  }
+  std::vector<Candidate>& mine = read.mine;
+  std::vector<Digest>& everything = read.everything;
+  const bool replicate = read.replicate;
   // Merge duplicates (the same hash in several files): keep the first one read.
   std::stable_sort(mine.begin(), mine.end(), [](const Candidate& a, const Candidate& b) { return a.hash < b.hash; });
   mine.erase(std::unique(mine.begin(), mine.end(), [](const Candidate& a, const Candidate& b) { return a.hash == b.hash; }),

@@ -71,6 +71,7 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
     if (!budget.stopped())
       p.checkpoints->save("scan", [&](BinaryFileWriter& out) { save_shard(out, p.shard); });
   }
+  p.checkpoints->agree_saved();  // every rank, resumed or not
   progress.finish(transport);
   fault_point("after_scan", transport.rank());
   budget.check_before_exchange(transport, p.shard);

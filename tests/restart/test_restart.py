@@ -125,6 +125,74 @@ class Restart(unittest.TestCase):
         self.assertTrue(os.path.exists(other), "only temporaries of the same output are removed")
         self.assertTrue(os.path.exists(os.path.join(out_dir, "out.h5")))
 
+    def killed_with_checkpoints(self, name):
+        """A run killed after every rank saved all three phases: (args, out, {(rank, phase): path})."""
+        out_dir = self.tmp(name)
+        os.makedirs(out_dir)
+        out = os.path.join(out_dir, "out.h5")
+        work = self.tmp(name + "-work")
+        args = ["run"] + self.inputs + self.options + ["-o", out, "--work-dir", work]
+        rc, err, _ = run(args, NRANKS, fault="1:after_detect")
+        self.assertNotEqual(rc, 0, "the killed job must fail")
+        (job,) = os.listdir(work)
+        files = {}
+        for rank in range(NRANKS):
+            for phase in ("scan", "discover", "detect"):
+                path = os.path.join(work, job, "rank-%d-of-%d.%s.ckpt" % (rank, NRANKS, phase))
+                self.assertTrue(os.path.exists(path), path)
+                files[(rank, phase)] = path
+        return args, out, files
+
+    def resume_with_warnings(self, args, out, expected_warnings):
+        rc, err, _ = run(args + ["--resume"], NRANKS)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(sorted(err.splitlines()), sorted(expected_warnings))
+        self.assert_same_as_reference("run", out)
+
+    @staticmethod
+    def warning(rank, path, why, phase):
+        return "crd: warning: rank %d: checkpoint %s %s; redoing phase %s" % (rank, path, why, phase)
+
+    def test_damaged_checkpoints_are_redone_with_a_warning(self):
+        # Issue 19.6: one flipped byte in a checkpoint gave a wrong URL after --resume.
+        args, out, files = self.killed_with_checkpoints("damaged")
+        scan = files[(1, "scan")]
+        with open(scan, "rb") as f:
+            data = bytearray(f.read())
+        at = data.find(b".html")
+        self.assertGreater(at, 0, "the scan checkpoint holds page URLs")
+        data[at + 2] ^= 0x01  # ".html" -> ".hueml"-like: a different URL, same length
+        with open(scan, "wb") as f:
+            f.write(data)
+        discover = files[(2, "discover")]
+        with open(discover, "r+b") as f:
+            f.seek(os.path.getsize(discover) // 2)
+            byte = f.read(1)
+            f.seek(-1, os.SEEK_CUR)
+            f.write(bytes([byte[0] ^ 0x80]))
+        detect = files[(0, "detect")]
+        size = os.path.getsize(detect)
+        os.truncate(detect, size - 100)
+        damaged = "fails its CRC-32 check (the file is damaged)"
+        self.resume_with_warnings(args, out, [
+            self.warning(1, scan, damaged, "scan"),  # the scan needs no other rank: only rank 1 redoes it
+            self.warning(2, discover, damaged, "discover"),  # every rank redoes discover and detect
+            self.warning(0, detect, "is truncated or damaged at its end (%d bytes, no end marker)" % (size - 100),
+                         "detect"),
+        ])
+
+    def test_checkpoints_of_other_formats_are_redone_with_a_warning(self):
+        args, out, files = self.killed_with_checkpoints("formats")
+        with open(files[(0, "discover")], "r+b") as f:
+            f.seek(8)  # the u32 format version after the 8-byte magic
+            f.write((7).to_bytes(4, "little"))
+        with open(files[(2, "scan")], "r+b") as f:
+            f.write(b"1CRDCKT2")  # the magic number of format 2, written before checkpoints had a CRC
+        self.resume_with_warnings(args, out, [
+            self.warning(0, files[(0, "discover")], "has checkpoint format 7; this crd reads format 3", "discover"),
+            self.warning(2, files[(2, "scan")], "has checkpoint format 2; this crd reads format 3", "scan"),
+        ])
+
     def test_resume_without_work_dir_is_a_usage_error(self):
         rc, err, _ = run(["run"] + self.inputs + ["-o", self.tmp("x.h5"), "--resume"], 2)
         self.assertEqual(rc, 2, err)

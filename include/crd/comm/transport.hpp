@@ -80,6 +80,22 @@ class Transport {
     return v;
   }
 
+  // The first non-empty `my_error` by rank, as "rank R: …", identical on every rank; "" if every
+  // rank passed "". How an error one rank met becomes one message all ranks throw alike.
+  std::string first_error(std::string_view my_error) {
+    std::vector<std::byte> all;
+    std::vector<std::uint64_t> counts;
+    allgatherv(std::as_bytes(std::span<const char>(my_error.data(), my_error.size())), all, counts);
+    std::size_t at = 0;
+    for (std::size_t r = 0; r < counts.size(); ++r) {
+      if (counts[r] > 0)
+        return "rank " + std::to_string(r) + ": " +
+               std::string(reinterpret_cast<const char*>(all.data()) + at, counts[r]);
+      at += counts[r];
+    }
+    return {};
+  }
+
   // Rank 0's value on every rank; the other ranks' argument is ignored.
   std::string from_rank0(std::string_view value) {
     std::vector<std::byte> all;

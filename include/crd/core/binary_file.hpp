@@ -38,14 +38,23 @@ class BinaryFileWriter {
     pod(static_cast<std::uint64_t>(v.size()));
     for (const auto& s : v) str(s);
   }
-  // Flushes and fsyncs; throws FatalError on any write error so far.
+  // Flushes and fsyncs; throws FatalError on any write error so far (naming the file and errno).
   void close();
+
+  // CRC-32 (zlib's) of every byte written so far, and how many: a checkpoint ends with them.
+  std::uint32_t crc32() const { return crc_; }
+  std::uint64_t written() const { return written_; }
 
  private:
   std::string path_;
   std::FILE* file_ = nullptr;
-  bool failed_ = false;
+  int errno_ = 0;  // the first write error, 0 if none
+  std::uint32_t crc_ = 0;
+  std::uint64_t written_ = 0;
 };
+
+// CRC-32 of a file's first `length` bytes; throws std::runtime_error if they cannot be read.
+std::uint32_t file_crc32(const std::string& path, std::uint64_t length);
 
 // Every read throws std::runtime_error on a short or corrupt file.
 class BinaryFileReader {
@@ -80,6 +89,7 @@ class BinaryFileReader {
     for (auto& s : v) s = str();
     return v;
   }
+  std::uint64_t remaining() const { return remaining_; }  // bytes not read yet
 
  private:
   // A length read from the file may be garbage: refuse one larger than what is left to read.

@@ -3,7 +3,8 @@
 // ResultFile destroyed without commit() removes the temporary, so no half-written result remains.
 //
 // Every method is collective: all ranks call it in the same order with the same paths.
-// Column writers take this rank's slice; slices are concatenated in rank order.
+// Column writers take this rank's slice; slices are concatenated in rank order. A write that fails
+// on any rank (a full disk) makes every rank throw the same FatalError, and the file is removed.
 #pragma once
 
 #include <cstdint>

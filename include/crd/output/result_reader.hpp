@@ -9,6 +9,15 @@
 
 namespace crd::output {
 
+// What a dataset holds, as stored: enough to check a file's shape before reading it.
+struct DatasetShape {
+  enum class Kind { UnsignedInteger, SignedInteger, Float, FixedString, Other };
+  bool exists = false;
+  Kind kind = Kind::Other;
+  std::size_t element_bytes = 0;     // bytes per element (a fixed string's width)
+  std::vector<std::uint64_t> dims;   // one entry per dimension; empty for a scalar
+};
+
 class ResultReader {
  public:
   // Throws UsageError "PATH is not a crd result file (…)" if the file is missing, not HDF5, or
@@ -21,6 +30,8 @@ class ResultReader {
   const std::string& path() const;
   bool has(const std::string& object) const;  // group or dataset
   std::uint64_t rows(const std::string& dataset) const;
+  // exists = false if there is no dataset of that name (a group there is not a dataset).
+  DatasetShape shape(const std::string& dataset) const;
 
   // Row ranges [first, first + count); count = ~0 reads to the end.
   static constexpr std::uint64_t kAll = ~std::uint64_t{0};

@@ -2,7 +2,10 @@
 // continues from the last phase every rank completed and writes the same result.
 //
 // Each rank keeps its own files: WORK_DIR/<fingerprint>/rank-R-of-N.<phase>.ckpt, written to a
-// temporary name, fsynced and renamed, so a file that exists is complete. The fingerprint hashes
+// temporary name, fsynced and renamed, so a file that exists is complete; each ends with a CRC-32
+// (checkpoint_file.hpp), and a damaged, truncated or other-format one is redone with a warning
+// instead of being used. Saving is agreed: a rank that cannot write its checkpoint (full or
+// unwritable work directory) fails the job on every rank, with one message. The fingerprint hashes
 // the command, the options that affect results, the rank count and every input file's path, size
 // and modification time: a checkpoint of a different job is never used. A phase is skipped only if
 // every rank holds its checkpoint (agreed with an allreduce); the scan phase involves no other rank,
@@ -27,13 +30,18 @@ class Checkpoints {
   bool enabled() const { return !dir_.empty(); }
   bool resuming() const { return resume_; }
 
-  // Local. True if this rank resumed `phase` from its checkpoint (read has been called).
+  // Local. True if this rank resumed `phase` from its checkpoint (read has been called). A file
+  // that exists but fails its checks is reported on stderr (one line naming it) and not used.
   bool load(const std::string& phase, const std::function<void(BinaryFileReader&)>& read);
   // Collective, for phases that talk to other ranks: true only if every rank loaded its checkpoint
   // of `phase`; otherwise every rank redoes the phase (discard what read() produced).
   bool load_agreed(const std::string& phase, const std::function<void(BinaryFileReader&)>& read);
-  // Local. Saves this rank's state after `phase`.
+  // Local. Saves this rank's state after `phase`; a failure is kept for agree_saved (and later
+  // saves are skipped), so ranks that save and ranks that resumed stay in step.
   void save(const std::string& phase, const std::function<void(BinaryFileWriter&)>& write);
+  // Collective. Throws FatalError (every rank, the first failing rank's message) if any rank
+  // could not save a checkpoint.
+  void agree_saved();
   // Local. Removes this rank's checkpoints (after the result was committed).
   void remove_all();
 
@@ -43,6 +51,7 @@ class Checkpoints {
   comm::Transport& transport_;
   std::string dir_;
   bool resume_;
+  std::string save_error_;  // the first failed save of this rank
 };
 
 // The job fingerprint (40 hex digits).

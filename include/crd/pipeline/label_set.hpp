@@ -31,12 +31,14 @@ struct LabelSet {
 };
 
 // The group of a crd result file that holds a labeled set: /labels (crd label), /discovery/chunks
-// (crd discover or run) or /detection/labels. Throws UsageError if there is none.
+// (crd discover or run) or /detection/labels. Throws UsageError if there is none, or if its columns
+// are not those of a labeled set (check_label_file_shape).
 std::string labels_group(const output::ResultReader& reader);
 
 // Collective. Reads the labeled sets of one or more crd result files (/labels from `crd label`,
 // /discovery/chunks from `crd discover` or `crd run`, or /detection/labels), merging duplicates.
-// Throws UsageError (every rank alike) for a file that is not a crd result or has no labels.
+// Throws UsageError (every rank alike, agreed) for a file that is not a crd result, has no labels
+// or holds a malformed labeled set; FatalError (agreed) if a well-formed file cannot be read.
 LabelSet load_label_set(comm::Transport& transport, const std::vector<std::string>& paths, JoinMode mode,
                         std::uint64_t replicate_max);
 

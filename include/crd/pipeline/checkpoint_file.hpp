@@ -1,0 +1,32 @@
+// The framing of one checkpoint file, so that a damaged, truncated or foreign file is recognised
+// before anything in it is used:
+//
+//   u64 magic "CRDCKPT\n" | u32 format version | phase name (u64 length + bytes) | the phase's payload
+//   | u64 end marker | u64 count of the bytes before the CRC | u32 CRC-32 of every byte before it
+//
+// All integers native-endian: the same binary on the same machine reads its own checkpoints.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "crd/core/binary_file.hpp"
+
+namespace crd::pipeline {
+
+// Version 3 added the end count and the CRC-32; a file of any other version is never read.
+constexpr std::uint32_t kCheckpointFormat = 3;
+
+// Writes, flushes and fsyncs `path`. Throws FatalError naming the file and the system error.
+void write_checkpoint_file(const std::string& path, const std::string& phase,
+                           const std::function<void(BinaryFileWriter&)>& write);
+
+// "" if `path` is an intact checkpoint of `phase` in this format, in which case read() has
+// consumed exactly its payload. Otherwise the reason it cannot be used, as a phrase that follows
+// the file's name ("fails its CRC-32 check …"); read() may have been called on an undecodable
+// payload, so the caller must discard what it produced.
+std::string read_checkpoint_file(const std::string& path, const std::string& phase,
+                                 const std::function<void(BinaryFileReader&)>& read);
+
+}  // namespace crd::pipeline

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # Size and load time of `crd report` on a result with 10^6 labeled chunks (docs/report.md).
 #
-#   /usr/bin/python3 perf/report_size.py --crd build/crd [--labels 1000000] [--top 20000 100000] [--dir DIR]
+#   /usr/bin/python3 perf/report_size.py --crd build/crd [--labels 1000000] [--top 20000 100000] [--dir DIR [--reuse]]
 #
 # crd would need a corpus of 10^6 distinct chunks each seen more than the threshold, so the result
 # is synthesized with h5py in crd's schema (docs/schema.md, a `run` result: /run, /discovery,
@@ -157,11 +157,15 @@ def main():
     ap.add_argument("--neighborhoods", type=int, default=20_000)
     ap.add_argument("--top", type=int, nargs="+", default=[20000, 100000])
     ap.add_argument("--dir")
+    ap.add_argument("--reuse", action="store_true", help="keep DIR/synthetic.h5 if it exists")
     args = ap.parse_args()
     work = args.dir or tempfile.mkdtemp(prefix="crd-report-perf-")
     result = os.path.join(work, "synthetic.h5")
     t = time.time()
-    write_result(result, args.labels, args.pages, args.neighborhoods)
+    if args.reuse and os.path.exists(result):
+        print("reusing %s" % result)
+    else:
+        write_result(result, args.labels, args.pages, args.neighborhoods)
     print("synthesized %s (%.0f MB) in %.1f s" % (result, os.path.getsize(result) / 1e6, time.time() - t))
     for top in args.top:
         html = os.path.join(work, "report-top%d.html" % top)

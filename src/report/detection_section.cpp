@@ -12,7 +12,7 @@
 namespace crd::report {
 namespace {
 
-constexpr std::uint64_t kRefsPerPage = 50;  // labeled chunks listed per page (the rest are counted)
+constexpr std::uint64_t kRefsPerPage = 20;  // labeled chunks listed per page (the labeled column counts all)
 
 std::string fixed(double v) {
   char buf[32];
@@ -114,22 +114,28 @@ void add_detection_section(const ReportInput& in, ReportPage& page) {
   std::vector<std::uint64_t> rows;
   for (auto k : order) rows.push_back(candidates[k]);
 
-  // Their labeled chunks (capped per page), and the top labels by pages: one labels table.
+  // Their labeled chunks, and the top labels by pages: one labels table of at most `top` rows
+  // (the page stays small however many distinct labels the pages hold). The best-ranked pages'
+  // labels come first; a page lists at most kRefsPerPage, and only those the table kept.
   const auto offsets = r.read_u64(g + "/pages/label_ids_offsets");
+  const auto label_pages = r.read_u64(g + "/labels/pages");
+  const std::uint64_t budget = in.options.top;
   std::vector<std::vector<std::uint64_t>> page_labels;
   std::map<std::uint64_t, std::uint64_t> label_row;  // label id → row in the labels table
-  const auto label_pages = r.read_u64(g + "/labels/pages");
-  for (auto id : top_rows(label_pages.size(), in.options.top,
-                          [&](std::uint64_t a, std::uint64_t b) { return label_pages[a] > label_pages[b]; }))
-    label_row.emplace(id, 0);
   for (auto i : rows) {
     const std::uint64_t n = std::min(offsets[i + 1] - offsets[i], kRefsPerPage);
     std::vector<std::uint64_t> ids;
     for (auto id : r.read_u32(g + "/pages/label_ids", offsets[i], n)) {
-      ids.push_back(id);
+      if (label_row.size() >= budget && !label_row.contains(id)) continue;
       label_row.emplace(id, 0);
+      ids.push_back(id);
     }
     page_labels.push_back(std::move(ids));
+  }
+  for (auto id : top_rows(label_pages.size(), budget,
+                          [&](std::uint64_t a, std::uint64_t b) { return label_pages[a] > label_pages[b]; })) {
+    if (label_row.size() >= budget) break;
+    label_row.emplace(id, 0);
   }
   std::vector<std::uint64_t> label_ids;
   for (auto& [id, row] : label_row) {
@@ -151,7 +157,7 @@ void add_detection_section(const ReportInput& in, ReportPage& page) {
   pages.add_uint("chunks", "chunks", chunks);
   pages.add_text("url", "page", read_strings_at(r, g + "/pages/url", rows), "url");
   pages.add_refs("labels", "labeled chunks (click)", page_labels, "dlabels");
-  pages.columns.back().title = "the page's labeled chunks, with other pages that hold them (at most 50 listed)";
+  pages.columns.back().title = "the page's labeled chunks, with pages that hold them (at most 20 listed)";
   pages.sort_key = "containment";
   pages.truncated_note = truncation_note(rows.size(), candidates.size(), "pages with labeled chunks",
                                          "flagged, containment and labeled chunks");
@@ -192,8 +198,8 @@ void add_detection_section(const ReportInput& in, ReportPage& page) {
   labels.sort_key = "pages";
   if (label_ids.size() < label_pages.size()) {
     labels.truncated_note = "Showing " + grouped(label_ids.size()) + " of " + grouped(label_pages.size()) +
-                            " labels: the top " + grouped(in.options.top) +
-                            " by pages and those of the pages listed above.";
+                            " labels: those of the pages listed above (best-ranked pages first), then the top by pages, " +
+                            grouped(budget) + " in all (crd report --top sets how many).";
     labels.inspect_command = inspect_command(in.path, label_pages.size());
   }
   html += heading("Labels used in detection", 3) + table_slot("dlabels");

@@ -237,6 +237,38 @@ class HostileSamples(BrowserCase):
                                   '"plain, ""quoted""\nline"'])
 
 
+# ---- usage errors (no browser needed) -------------------------------------------------------
+
+class UsageErrors(unittest.TestCase):
+    def setUp(self):
+        self.tmp = ci.TempDir("report-usage")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def check(self, args, status, message):
+        p = ci.run_crd(args, check=False)
+        self.assertEqual(p.returncode, status, p.stderr)
+        self.assertEqual(p.stderr, "crd report: error: %s\n" % message if status == 2 else p.stderr)
+        if status == 2:
+            self.assertEqual(len(p.stderr.splitlines()), 1)
+        self.assertEqual([n for n in os.listdir(self.tmp.path) if ".tmp-" in n], [])
+
+    def test_usage_errors(self):
+        text = self.tmp("not.h5")
+        with open(text, "w") as f:
+            f.write("hello\n")
+        out = self.tmp("r.html")
+        self.check(["report", "-o", out], 2, "no result file given")
+        self.check(["report", text, text, "-o", out], 2, "give exactly one result file (got 2)")
+        p = ci.run_crd(["report", text, "-o", out], check=False)
+        self.assertEqual(p.returncode, 2)
+        self.assertTrue(p.stderr.startswith("crd report: error: %s is not a crd result file" % text), p.stderr)
+        self.assertFalse(os.path.exists(out))
+        p = ci.run_crd(["report", text, "-o", text], check=False)
+        self.assertEqual((p.returncode, p.stderr), (2, "crd report: error: the output '%s' is the result file itself\n" % text))
+
+
 # ---- the workflow on a real result ----------------------------------------------------------
 
 class BrowserWorkflow(BrowserCase):

@@ -10,12 +10,14 @@ packages=(
   libgtest-dev libbenchmark-dev
   python3 python3-h5py python3-numpy python3-pandas python3-matplotlib
 )
-# Extra groups, enabled by flags: --slurm (local Slurm for the sbatch tests), --notebook.
+# Extra groups, enabled by flags: --slurm (local Slurm for the sbatch tests), --notebook, --fuzz,
+# --browser (headless Chromium for the crd report page tests).
 for arg in "$@"; do
   case "$arg" in
     --slurm) packages+=(slurm-wlm munge) ;;
     --notebook) packages+=(jupyter-nbconvert python3-ipykernel python3-nbformat) ;;
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
+    --browser) packages+=(chromium chromium-driver python3-selenium) ;;
     *) echo "install_deps.sh: unknown flag $arg" >&2; exit 2 ;;
   esac
 done

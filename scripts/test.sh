@@ -2,7 +2,7 @@
 # Runs every test of crd from a fresh Debian 12 machine: installs what the tests need (build
 # dependencies, Slurm, Jupyter, clang), builds, fetches the test corpus, runs CTest (unit, MPI under
 # mpirun with 1–4 ranks, integration, h5py read-backs, Python analysis, Slurm jobs, hostile input,
-# kill-and-resume), then each libFuzzer target for a bounded time, then the whole CTest suite again
+# kill-and-resume, the HTML report in headless Chromium), then each libFuzzer target for a bounded time, then the whole CTest suite again
 # in an AddressSanitizer + UndefinedBehaviorSanitizer build.
 #   CRD_QUICK=1        stop after the first CTest run (no fuzzing, no sanitizer build)
 #   CRD_FUZZ_SECONDS   seconds per fuzz target (default 30)
@@ -10,7 +10,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-scripts/install_deps.sh --slurm --notebook --fuzz
+scripts/install_deps.sh --slurm --notebook --fuzz --browser
 scripts/build.sh
 scripts/fetch_corpus.sh >/dev/null
 ctest --test-dir build --output-on-failure -j "$(nproc)" "$@"

@@ -6,13 +6,14 @@
 namespace crd::cli {
 
 const Command* find_command(const std::string& name) {
-  static const std::array<Command, 6> commands{{
+  static const std::array<Command, 7> commands{{
       {"discover", &discover_command},
       {"label", &label_command},
       {"detect", &detect_command},
       {"run", &run_command},
       {"inspect", &inspect_command},
       {"check", &check_command},
+      {"report", &report_command},
   }};
   for (const auto& c : commands)
     if (name == c.name) return &c;

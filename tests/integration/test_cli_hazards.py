@@ -288,6 +288,7 @@ NUMBER_OPTIONS = {
     "run": ["--chunk-threshold", "--min-labeled", "--provenance-samples", "--memory", "--max-record-bytes"],
     "check": ["--min-labeled", "--show", "--min-chunk-length", "--max-record-bytes", "--sample-bytes"],
     "inspect": ["--top"],
+    "report": ["--top"],
 }
 
 
@@ -306,6 +307,8 @@ class NegativeNumbers(unittest.TestCase):
         t = self.tmp
         if command == "inspect":
             return ["inspect", t("L.h5")]
+        if command == "report":
+            return ["report", t("L.h5"), "-o", t("r.html")]
         if command == "check":
             return ["check", "--labels", t("L.h5"), t("in.warc")]
         args = [command, t("in.warc"), "-o", t("o.h5"), "--progress-interval", "0"]

@@ -27,5 +27,6 @@ int detect_command(int argc, char** argv);
 int run_command(int argc, char** argv);
 int inspect_command(int argc, char** argv);
 int check_command(int argc, char** argv);
+int report_command(int argc, char** argv);
 
 }  // namespace crd::cli

@@ -1,0 +1,24 @@
+// The report's sections, one function each. A section adds itself to the page only when the
+// result holds its data (a discover result has no detection section, and so on). Sections of
+// later commands (neardup, quilts) are added here the same way.
+#pragma once
+
+#include "crd/report/report_input.hpp"
+#include "crd/report/report_page.hpp"
+
+namespace crd::report {
+
+// Command line, configuration, counters (skip reasons apart), timings, resources, read errors.
+void add_run_section(const ReportInput& in, ReportPage& page);
+// /discovery: top chunks (with pruning) and files, and the frequency–occurrence figures.
+void add_discovery_section(const ReportInput& in, ReportPage& page);
+// /labels (informed discovery): the expert corpus's labeled chunks (with pruning).
+void add_labels_section(const ReportInput& in, ReportPage& page);
+// /detection: badness and containment figures, worst neighborhoods, flagged pages and the
+// provenance of their labeled chunks.
+void add_detection_section(const ReportInput& in, ReportPage& page);
+
+// The paper's Table 2 categories of frequent chunks, offered in each chunk's category menu.
+const std::vector<std::string>& paper_chunk_categories();
+
+}  // namespace crd::report

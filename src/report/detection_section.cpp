@@ -1,0 +1,210 @@
+// The detection section (/detection): how pages and neighborhoods scored, the worst
+// neighborhoods, the flagged pages, and where their labeled chunks come from.
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "crd/report/report_page.hpp"
+#include "crd/report/sections.hpp"
+#include "crd/report/svg_chart.hpp"
+
+namespace crd::report {
+namespace {
+
+constexpr std::uint64_t kRefsPerPage = 20;  // labeled chunks listed per page (the labeled column counts all)
+
+std::string fixed(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4f", v);
+  return buf;
+}
+
+std::string score_figure(const std::vector<double>& values, const std::string& title, const std::string& x_label,
+                         double mean, double threshold) {
+  UnitHistogram h;
+  h.title = title;
+  h.x_label = x_label;
+  h.values = values;
+  h.markers = {{mean, "mean " + fixed(mean)}, {threshold, "threshold " + fixed(threshold)}};
+  return "<figure>" + render_unit_histogram(h) + "</figure>";
+}
+
+// Worst neighborhoods: the union of the top N by badness, by labeled chunks and by pages, so the
+// page can rank them any of the three ways.
+TableSpec neighborhood_table(const ReportInput& in) {
+  const auto& r = in.reader;
+  const std::string g = "/detection/neighborhoods";
+  const auto badness = r.read_f64(g + "/badness");
+  const auto labeled = r.read_u64(g + "/labeled");
+  const auto pages = r.read_u64(g + "/pages");
+  const std::uint64_t n = badness.size(), top = in.options.top;
+  std::set<std::uint64_t> keep;
+  for (auto i : top_rows(n, top, [&](auto a, auto b) { return badness[a] > badness[b]; })) keep.insert(i);
+  for (auto i : top_rows(n, top, [&](auto a, auto b) { return labeled[a] > labeled[b]; })) keep.insert(i);
+  for (auto i : top_rows(n, top, [&](auto a, auto b) { return pages[a] > pages[b]; })) keep.insert(i);
+  const std::vector<std::uint64_t> rows(keep.begin(), keep.end());
+  TableSpec t;
+  t.id = "neighborhoods";
+  t.total_rows = n;
+  t.add_flag("flagged", "flagged", gather(r.read_u8(g + "/flagged"), rows));
+  t.add_float("badness", "badness", gather(badness, rows));
+  t.add_uint("labeled", "labeled chunks", gather(labeled, rows));
+  t.add_uint("chunks", "chunks", gather(r.read_u64(g + "/chunks"), rows));
+  t.add_uint("pages", "pages", gather(pages, rows));
+  std::vector<std::uint64_t> depth;
+  for (auto d : gather(r.read_u32(g + "/depth"), rows)) depth.push_back(d);
+  t.add_uint("depth", "depth", depth);
+  t.add_text("prefix", "neighborhood (URL prefix)", read_strings_at(r, g + "/prefix", rows), "url");
+  t.sort_key = "badness";
+  if (rows.size() < n) {
+    t.truncated_note = "Showing " + grouped(rows.size()) + " of " + grouped(n) + " neighborhoods: the top " +
+                       grouped(top) + " by badness, by labeled chunks and by pages (crd report --top sets how many).";
+    t.inspect_command = inspect_command(in.path, n);
+  }
+  return t;
+}
+
+}  // namespace
+
+void add_detection_section(const ReportInput& in, ReportPage& page) {
+  const auto& r = in.reader;
+  const std::string g = "/detection";
+  if (!r.has(g + "/pages/url")) return;
+  std::string html = heading("Detection");
+  const std::uint64_t npages = r.rows(g + "/pages/url"), nhoods = r.rows(g + "/neighborhoods/prefix");
+  html += facts({{"labels used", grouped(r.attribute_u64(g, "labels"))},
+                 {"badness", r.attribute_string(g, "badness_mode")},
+                 {"join", r.attribute_string(g, "join_mode")},
+                 {"min labeled chunks", grouped(r.attribute_u64(g, "min_labeled"))},
+                 {"pages flagged", grouped(r.attribute_u64(g, "pages_flagged")) + " of " + grouped(npages)},
+                 {"page mean / σ / threshold", fixed(r.attribute_double(g, "page_mean")) + " / " +
+                                                   fixed(r.attribute_double(g, "page_sigma")) + " / " +
+                                                   fixed(r.attribute_double(g, "page_threshold"))},
+                 {"neighborhoods flagged", grouped(r.attribute_u64(g, "neighborhoods_flagged")) + " of " + grouped(nhoods)},
+                 {"neighborhood mean / σ / threshold", fixed(r.attribute_double(g, "neighborhood_mean")) + " / " +
+                                                           fixed(r.attribute_double(g, "neighborhood_sigma")) + " / " +
+                                                           fixed(r.attribute_double(g, "neighborhood_threshold"))}});
+  const auto containment = r.read_f64(g + "/pages/containment");
+  html += "<div class=\"grid2\">" +
+          score_figure(r.read_f64(g + "/neighborhoods/badness"), "Neighborhoods by badness (paper Fig. 12)",
+                       "badness", r.attribute_double(g, "neighborhood_mean"),
+                       r.attribute_double(g, "neighborhood_threshold")) +
+          score_figure(containment, "Pages by containment", "containment (labeled / chunks)",
+                       r.attribute_double(g, "page_mean"), r.attribute_double(g, "page_threshold")) +
+          "</div>";
+
+  html += heading("Worst neighborhoods", 3) +
+          "<p class=\"hint\">Rank by badness, labeled chunks or pages by clicking a column; the paper reads the "
+          "top 40 (its Tables 4 and 5).</p>" + table_slot("neighborhoods");
+  page.add_table(neighborhood_table(in));
+
+  // Pages with labeled chunks: flagged first, then by containment and labeled chunks.
+  const auto labeled = r.read_u32(g + "/pages/labeled");
+  const auto flagged = r.read_u8(g + "/pages/flagged");
+  std::vector<std::uint64_t> candidates;
+  for (std::uint64_t i = 0; i < labeled.size(); ++i)
+    if (labeled[i] > 0) candidates.push_back(i);
+  const auto order = top_rows(candidates.size(), in.options.top, [&](std::uint64_t a, std::uint64_t b) {
+    const auto i = candidates[a], j = candidates[b];
+    if (flagged[i] != flagged[j]) return flagged[i] > flagged[j];
+    if (containment[i] != containment[j]) return containment[i] > containment[j];
+    return labeled[i] > labeled[j];
+  });
+  std::vector<std::uint64_t> rows;
+  for (auto k : order) rows.push_back(candidates[k]);
+
+  // Their labeled chunks, and the top labels by pages: one labels table of at most `top` rows
+  // (the page stays small however many distinct labels the pages hold). The best-ranked pages'
+  // labels come first; a page lists at most kRefsPerPage, and only those the table kept.
+  const auto offsets = r.read_u64(g + "/pages/label_ids_offsets");
+  const auto label_pages = r.read_u64(g + "/labels/pages");
+  const std::uint64_t budget = in.options.top;
+  std::vector<std::vector<std::uint64_t>> page_labels;
+  std::map<std::uint64_t, std::uint64_t> label_row;  // label id → row in the labels table
+  for (auto i : rows) {
+    const std::uint64_t n = std::min(offsets[i + 1] - offsets[i], kRefsPerPage);
+    std::vector<std::uint64_t> ids;
+    for (auto id : r.read_u32(g + "/pages/label_ids", offsets[i], n)) {
+      if (label_row.size() >= budget && !label_row.contains(id)) continue;
+      label_row.emplace(id, 0);
+      ids.push_back(id);
+    }
+    page_labels.push_back(std::move(ids));
+  }
+  for (auto id : top_rows(label_pages.size(), budget,
+                          [&](std::uint64_t a, std::uint64_t b) { return label_pages[a] > label_pages[b]; })) {
+    if (label_row.size() >= budget) break;
+    label_row.emplace(id, 0);
+  }
+  std::vector<std::uint64_t> label_ids;
+  for (auto& [id, row] : label_row) {
+    row = label_ids.size();
+    label_ids.push_back(id);
+  }
+  for (auto& ids : page_labels)
+    for (auto& id : ids) id = label_row.at(id);
+
+  TableSpec pages;
+  pages.id = "pages";
+  pages.total_rows = candidates.size();
+  pages.add_flag("flagged", "flagged", gather(flagged, rows));
+  pages.add_float("containment", "containment", gather(containment, rows));
+  std::vector<std::uint64_t> lab, chunks;
+  for (auto v : gather(labeled, rows)) lab.push_back(v);
+  for (auto v : gather(r.read_u32(g + "/pages/chunks"), rows)) chunks.push_back(v);
+  pages.add_uint("labeled", "labeled", lab);
+  pages.add_uint("chunks", "chunks", chunks);
+  pages.add_text("url", "page", read_strings_at(r, g + "/pages/url", rows), "url");
+  pages.add_refs("labels", "labeled chunks (click)", page_labels, "dlabels");
+  pages.columns.back().title = "the page's labeled chunks, with pages that hold them (at most 20 listed)";
+  pages.sort_key = "containment";
+  pages.truncated_note = truncation_note(rows.size(), candidates.size(), "pages with labeled chunks",
+                                         "flagged, containment and labeled chunks");
+  if (!pages.truncated_note.empty()) pages.inspect_command = inspect_command(in.path, candidates.size());
+  html += heading("Pages with labeled chunks", 3) +
+          "<p class=\"hint\">Click a page's labeled-chunk count to see its chunks and where else they occur "
+          "(provenance).</p>" + table_slot("pages");
+  page.add_table(pages);
+
+  // The labels table: samples, spread, provenance.
+  const std::string lg = g + "/labels";
+  TableSpec labels;
+  labels.id = "dlabels";
+  labels.pruning = true;
+  labels.total_rows = label_pages.size();
+  labels.add_uint("pages", "pages", gather(label_pages, label_ids));
+  labels.add_uint("neighborhoods", "neighborhoods", gather(r.read_u64(lg + "/neighborhoods"), label_ids));
+  labels.add_uint("occurrences", "occurrences", gather(r.read_u64(lg + "/occurrences"), label_ids));
+  std::vector<std::uint64_t> lengths;
+  for (auto v : gather(r.read_u32(lg + "/length"), label_ids)) lengths.push_back(v);
+  labels.add_uint("length", "length", lengths);
+  labels.add_text("sample", "sample", read_strings_at(r, lg + "/sample", label_ids));
+  const auto prov_label = r.read_u32(g + "/provenance/label");
+  std::vector<std::uint64_t> prov_rows;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
+  for (auto id : label_ids) {
+    const auto [lo, hi] = std::equal_range(prov_label.begin(), prov_label.end(), static_cast<std::uint32_t>(id));
+    ranges.emplace_back(prov_rows.size(), prov_rows.size() + static_cast<std::uint64_t>(hi - lo));
+    for (auto it = lo; it != hi; ++it) prov_rows.push_back(static_cast<std::uint64_t>(it - prov_label.begin()));
+  }
+  const auto prov_urls = read_strings_at(r, g + "/provenance/url", prov_rows);
+  std::vector<std::vector<std::string>> provenance;
+  for (const auto& [first, last] : ranges)
+    provenance.emplace_back(prov_urls.begin() + static_cast<std::ptrdiff_t>(first),
+                            prov_urls.begin() + static_cast<std::ptrdiff_t>(last));
+  labels.add_text_lists("provenance", "pages holding it (provenance sample)", provenance);
+  labels.add_hash("hash", "SHA-1", read_hashes_at(r, lg + "/hash", label_ids));
+  labels.sort_key = "pages";
+  if (label_ids.size() < label_pages.size()) {
+    labels.truncated_note = "Showing " + grouped(label_ids.size()) + " of " + grouped(label_pages.size()) +
+                            " labels: those of the pages listed above (best-ranked pages first), then the top by pages, " +
+                            grouped(budget) + " in all (crd report --top sets how many).";
+    labels.inspect_command = inspect_command(in.path, label_pages.size());
+  }
+  html += heading("Labels used in detection", 3) + table_slot("dlabels");
+  page.add_table(labels);
+  page.add_section("detection", "Detection", html);
+}
+
+}  // namespace crd::report

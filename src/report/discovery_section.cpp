@@ -1,0 +1,124 @@
+// The discovery section (/discovery) and the informed-discovery section (/labels): labeled
+// chunks with the pruning tools, labeled files, and the frequency–occurrence figures.
+#include "crd/report/report_page.hpp"
+#include "crd/report/sections.hpp"
+#include "crd/report/svg_chart.hpp"
+
+namespace crd::report {
+namespace {
+
+std::vector<Fact> table_facts(const output::ResultReader& r, const std::string& group) {
+  std::vector<Fact> out;
+  const std::pair<const char*, const char*> names[] = {
+      {"threshold", "threshold (labeled when count >)"}, {"total", "occurrences counted"},
+      {"distinct", "distinct"},                          {"labeled", "labeled"},
+      {"stop_removed", "removed as stop or short"},      {"min_chunk_length", "min chunk length (bytes)"}};
+  for (const auto& [attr, label] : names)
+    if (r.has_attribute(group, attr)) out.push_back({label, grouped(r.attribute_u64(group, attr))});
+  return out;
+}
+
+std::string histogram_figure(const output::ResultReader& r, const std::string& group, const std::string& title,
+                             const std::string& what, const std::string& labeled_group) {
+  if (!r.has(group + "/occurrences")) return "";
+  LogLogChart chart;
+  chart.title = title;
+  chart.x_label = "occurrences of a " + what;
+  chart.y_label = "distinct " + what + "s";
+  for (auto v : r.read_u64(group + "/occurrences")) chart.x.push_back(static_cast<double>(v));
+  for (auto v : r.read_u64(group + "/distinct")) chart.y.push_back(static_cast<double>(v));
+  if (!labeled_group.empty() && r.has_attribute(labeled_group, "threshold")) {
+    const auto t = r.attribute_u64(labeled_group, "threshold");
+    chart.threshold = Marker{static_cast<double>(t) + 0.5, "threshold: count > " + grouped(t)};
+  }
+  return "<figure>" + render_loglog(chart) + "</figure>";
+}
+
+// A labeled-chunk table (/discovery/chunks or /labels): `rows` chosen by the caller.
+TableSpec chunk_table(const ReportInput& in, const std::string& group, const std::string& id,
+                      const std::vector<std::uint64_t>& rows) {
+  const auto& r = in.reader;
+  TableSpec t;
+  t.id = id;
+  t.pruning = true;
+  t.total_rows = r.rows(group + "/hash");
+  t.add_uint("count", "count", gather(r.read_u64(group + "/count"), rows));
+  std::vector<std::uint64_t> lengths;
+  for (auto v : gather(r.read_u32(group + "/length"), rows)) lengths.push_back(v);
+  t.add_uint("length", "length", lengths);
+  t.add_text("sample", "sample", read_strings_at(r, group + "/sample", rows));
+  t.add_text("sample_url", "sample URL", read_strings_at(r, group + "/sample_url", rows), "url");
+  t.add_hash("hash", "SHA-1", read_hashes_at(r, group + "/hash", rows));
+  t.sort_key = "count";
+  t.truncated_note = truncation_note(rows.size(), t.total_rows, "chunks", "count");
+  if (!t.truncated_note.empty()) t.inspect_command = inspect_command(in.path, t.total_rows);
+  return t;
+}
+
+}  // namespace
+
+const std::vector<std::string>& paper_chunk_categories() {
+  // Seed 001, Table 2 ("Categories of the top 100 distinct chunks in C_cc").
+  static const std::vector<std::string> categories{"Common (benign)", "Templates", "e-Commerce", "Other", "Misc."};
+  return categories;
+}
+
+void add_discovery_section(const ReportInput& in, ReportPage& page) {
+  const auto& r = in.reader;
+  if (!r.has("/discovery")) return;
+  std::string html = heading("Discovery");
+  html += "<div class=\"grid2\">" +
+          histogram_figure(r, "/discovery/chunk_histogram", "Chunks: frequency–occurrence (paper Fig. 2)", "chunk",
+                           "/discovery/chunks") +
+          histogram_figure(r, "/discovery/file_histogram", "Files: frequency–occurrence (paper Fig. 1)", "file",
+                           "/discovery/files") +
+          "</div>";
+  if (r.has("/discovery/chunks/hash")) {
+    const std::uint64_t n = std::min(in.options.top, r.rows("/discovery/chunks/hash"));
+    std::vector<std::uint64_t> rows(n);
+    std::iota(rows.begin(), rows.end(), std::uint64_t{0});  // stored by count, descending
+    const TableSpec t = chunk_table(in, "/discovery/chunks", "chunks", rows);
+    html += heading("Labeled chunks", 3) + facts(table_facts(r, "/discovery/chunks"));
+    html += "<p class=\"hint\">Review the most frequent chunks as the paper does (§4.4.2, §7.2): tick the "
+            "benign ones, give each a category, then <b>Export stop list</b> and rerun with "
+            "<code>--stop-chunks FILE</code>. Marks are kept in this browser for this result.</p>";
+    html += table_slot("chunks");
+    page.add_table(t);
+  }
+  if (r.has("/discovery/files/hash")) {
+    const auto& g = std::string("/discovery/files");
+    const std::uint64_t n = std::min(in.options.top, r.rows(g + "/hash"));
+    std::vector<std::uint64_t> rows(n);
+    std::iota(rows.begin(), rows.end(), std::uint64_t{0});
+    TableSpec t;
+    t.id = "files";
+    t.total_rows = r.rows(g + "/hash");
+    t.add_uint("count", "count", gather(r.read_u64(g + "/count"), rows));
+    t.add_uint("length", "bytes", gather(r.read_u64(g + "/length"), rows));
+    t.add_text("sample_url", "sample URL", read_strings_at(r, g + "/sample_url", rows), "url");
+    t.add_hash("hash", "SHA-1", read_hashes_at(r, g + "/hash", rows));
+    t.sort_key = "count";
+    t.truncated_note = truncation_note(n, t.total_rows, "files", "count");
+    if (!t.truncated_note.empty()) t.inspect_command = inspect_command(in.path, t.total_rows);
+    html += heading("Labeled files", 3) + facts(table_facts(r, g)) + table_slot("files");
+    page.add_table(t);
+  }
+  page.add_section("discovery", "Discovery", html);
+}
+
+void add_labels_section(const ReportInput& in, ReportPage& page) {
+  const auto& r = in.reader;
+  if (!r.has("/labels/hash")) return;
+  const auto counts = r.read_u64("/labels/count");
+  const auto rows = top_rows(counts.size(), in.options.top,
+                             [&](std::uint64_t a, std::uint64_t b) { return counts[a] > counts[b]; });
+  std::string html = heading("Labels (informed discovery)");
+  html += "<div class=\"grid2\">" +
+          histogram_figure(r, "/labels_histogram", "Expert corpus: frequency–occurrence", "chunk", "") + "<div>" +
+          facts(table_facts(r, "/labels")) + "</div></div>";
+  html += table_slot("labels");
+  page.add_table(chunk_table(in, "/labels", "labels", rows));
+  page.add_section("labels", "Labels", html);
+}
+
+}  // namespace crd::report

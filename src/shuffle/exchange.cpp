@@ -100,6 +100,18 @@ void Buckets::add(int dest, std::span<const std::byte> record) {
   payload_bytes_ += record.size();
 }
 
+std::byte* Buckets::append(int dest, std::size_t bytes) {
+  if (dest < 0 || dest >= nranks())
+    throw std::out_of_range("Buckets::append: destination " + std::to_string(dest) + " out of range");
+  auto& buf = data_[static_cast<std::size_t>(dest)];
+  put_varint(buf, bytes);
+  const std::size_t at = buf.size();
+  buf.resize(at + bytes);
+  ++records_;
+  payload_bytes_ += bytes;
+  return buf.data() + at;
+}
+
 void Buckets::reserve(int dest, std::size_t records, std::size_t record_bytes) {
   if (dest < 0 || dest >= nranks())
     throw std::out_of_range("Buckets::reserve: destination " + std::to_string(dest) + " out of range");

@@ -110,7 +110,7 @@ std::vector<Annotation> gather_annotations(comm::Transport& transport, const Own
         {local.digest(t.local_id), keys[local.first_page(t.local_id)], std::string(local.sample(t.local_id))});
   shuffle::ExchangeStats stats;
   auto received = shuffle::reduce_by_key(
-      transport, std::move(records), digest_of<AnnotationRecord>, shuffle::HashPrefixOwner{},
+      transport, std::move(records), digest_of<AnnotationRecord>,
       [](AnnotationRecord& into, AnnotationRecord& from) {
         if (from.sample_url < into.sample_url) {  // equal hashes have equal samples; keep the pair
           into.sample_url = std::move(from.sample_url);

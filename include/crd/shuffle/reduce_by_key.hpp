@@ -153,7 +153,7 @@ std::vector<Record> reduce_by_key(comm::Transport& transport, std::vector<Record
     contributors->ranks.clear();
   }
   detail::fold_sorted(
-      all, [&](const auto& e) { return key_of(e.record); },
+      all, [&](const auto& e) -> decltype(auto) { return key_of(e.record); },  // no copy of a string key
       [&](auto& into, auto& from) { combine(into.record, from.record); },
       [&](const auto& row, const auto& part) {
         if (contributors == nullptr) return;

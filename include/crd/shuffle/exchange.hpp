@@ -22,9 +22,11 @@ class Buckets {
   // Frames a record of `bytes` bytes for dest and returns where to write them (valid until the
   // next add/append to dest): encoders write in place instead of building a copy first.
   std::byte* append(int dest, std::size_t bytes);
-  // Room for `records` more records of `record_bytes` each to dest: one allocation instead of
-  // a doubling vector's copies.
-  void reserve(int dest, std::size_t records, std::size_t record_bytes);
+  // Bytes a record of `bytes` bytes takes in a bucket, its frame included.
+  static std::size_t framed_bytes(std::size_t bytes);
+  // Room for `framed` more bytes of framed records to dest: one allocation instead of a
+  // doubling vector's copies.
+  void reserve(int dest, std::size_t framed);
   std::uint64_t bytes() const;    // payload bytes held, all destinations (without framing)
   std::uint64_t records() const;
   // Internal layout: per destination, records framed as a LEB128 varint length + bytes.

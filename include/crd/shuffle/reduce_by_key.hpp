@@ -90,10 +90,13 @@ std::vector<Record> reduce_by_key(comm::Transport& transport, std::vector<Record
   const auto me = static_cast<std::size_t>(transport.rank());
   std::vector<int> dest(records.size());
   std::vector<std::uint64_t> per_dest(n, 0);
+  std::vector<std::size_t> framed(n, 0);
   for (std::size_t i = 0; i < records.size(); ++i) {
     dest[i] = owner(key_of(records[i]), nranks);
     if (dest[i] < 0 || dest[i] >= nranks) throw std::out_of_range("reduce_by_key: owner outside the ranks");
-    ++per_dest[static_cast<std::size_t>(dest[i])];
+    const auto d = static_cast<std::size_t>(dest[i]);
+    ++per_dest[d];
+    if (d != me) framed[d] += Buckets::framed_bytes(encoded_size(records[i]));
   }
   // Owners learn first how many records each rank sends, so every record is decoded straight
   // into its final slot: source s's run (in its key order) fills all[first[s] ..). No per-source
@@ -105,6 +108,7 @@ std::vector<Record> reduce_by_key(comm::Transport& transport, std::vector<Record
   std::vector<std::size_t> filled(first.begin(), first.end() - 1);
 
   Buckets buckets(nranks);
+  for (std::size_t d = 0; d < n; ++d) buckets.reserve(static_cast<int>(d), framed[d]);
   for (std::size_t i = 0; i < records.size(); ++i) {
     const auto d = static_cast<std::size_t>(dest[i]);
     if (d == me) {

@@ -1,8 +1,9 @@
-// aggregate_neighborhoods: page results re-shuffled by URL prefix to the prefix's owner rank.
+// aggregate_neighborhoods: page results reduced by URL prefix on the prefix's owner rank.
 #include <algorithm>
-#include <functional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 
 #include "crd/core/uint128.hpp"
@@ -10,34 +11,41 @@
 #include "crd/detect/exact_moments.hpp"
 #include "crd/detect/neighborhood.hpp"
 #include "crd/detect/prefix_owner.hpp"
-#include "crd/shuffle/byte_codec.hpp"
-#include "crd/shuffle/exchange.hpp"
+#include "crd/shuffle/reduce_by_key.hpp"
 
 namespace crd::detect {
 
 namespace {
+// A neighborhood's totals as they travel and combine: exact integer sums, so the same for any
+// rank count and any way pages fall into runs.
 struct Totals {
+  std::string prefix;
   std::uint32_t depth = 0;
   std::uint64_t pages = 0;
   std::uint64_t chunks = 0;
   std::uint64_t labeled = 0;
-  uint128 containment_sum = 0;  // fixed point, exact: the same sum for any rank count
-  std::vector<std::uint32_t> labels;  // label ids occurring here (distinct after the exchange)
+  uint128 containment_sum = 0;  // fixed point
+  static constexpr auto fields() {
+    return std::tuple(&Totals::prefix, &Totals::depth, &Totals::pages, &Totals::chunks, &Totals::labeled,
+                      &Totals::containment_sum);
+  }
 };
 
-// Lookup by string_view without building a std::string per received record.
-struct StringHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+// The label ids occurring in a neighborhood (distinct within each run; merged at the owner).
+struct Labels {
+  std::string prefix;
+  std::vector<std::uint32_t> ids;
+  static constexpr auto fields() { return std::tuple(&Labels::prefix, &Labels::ids); }
 };
+
+// A lambda, not a function: the sort's comparisons inline it (a function pointer they call).
+constexpr auto prefix_of = [](const auto& r) -> const std::string& { return r.prefix; };
 }  // namespace
 
-std::vector<NeighborhoodRow> aggregate_neighborhoods(comm::Transport& transport,
-                                                     const std::vector<std::string>& keys,
+std::vector<NeighborhoodRow> aggregate_neighborhoods(comm::Transport& transport, const std::vector<std::string>& keys,
                                                      const PageScores& scores, const DetectOptions& options,
                                                      std::size_t round_bytes,
                                                      std::vector<std::vector<std::uint32_t>>* labels_out) {
-  const int nranks = transport.size();
   const std::size_t pages = scores.size();
   // Pages combine locally before they travel: in key order the pages under one prefix are
   // neighbours, so one pass per depth sums each run of equal prefixes and sends one record per
@@ -67,38 +75,28 @@ std::vector<NeighborhoodRow> aggregate_neighborhoods(comm::Transport& transport,
   }
   std::vector<std::uint32_t> listed_in_run(distinct_labels, 0);
 
-  shuffle::Buckets buckets(nranks);
-  shuffle::ByteWriter w;
+  std::vector<Totals> sums;
+  std::vector<Labels> labels;
   std::uint32_t run = 0;  // runs are numbered from 1: listed_in_run 0 means never
   bool in_run = false;
-  std::string_view run_prefix;
   Totals sum;
   std::vector<std::uint32_t> run_labels;
   const auto flush = [&] {
     if (!in_run) return;
-    const int owner = prefix_owner(run_prefix, nranks);
-    w.clear();
-    w.pod(std::uint8_t{0}).str(run_prefix).pod(sum.depth).pod(sum.pages).pod(sum.chunks).pod(sum.labeled);
-    w.pod(static_cast<std::uint64_t>(sum.containment_sum)).pod(static_cast<std::uint64_t>(sum.containment_sum >> 64));
-    buckets.add(owner, w.bytes());
-    if (!run_labels.empty()) {  // distinct within the run; the owner merges runs and sorts
-      w.clear();
-      w.pod(std::uint8_t{1}).str(run_prefix).pod(static_cast<std::uint64_t>(run_labels.size()));
-      for (auto id : run_labels) w.pod(id);
-      buckets.add(owner, w.bytes());
-    }
+    if (!run_labels.empty()) labels.push_back({sum.prefix, std::move(run_labels)});
+    sums.push_back(std::move(sum));
     in_run = false;
   };
   for (std::size_t d = 0; d < depths; ++d) {
     for (const std::uint32_t i : order) {
       if (d >= prefixes[i].size()) continue;
       const Prefix& p = prefixes[i][d];
-      if (!in_run || p.text != run_prefix) {
+      if (!in_run || p.text != sum.prefix) {
         flush();
         in_run = true;
-        run_prefix = p.text;
         ++run;
         sum = Totals{};
+        sum.prefix = std::string(p.text);
         sum.depth = static_cast<std::uint32_t>(p.depth);
         run_labels.clear();
       }
@@ -117,37 +115,35 @@ std::vector<NeighborhoodRow> aggregate_neighborhoods(comm::Transport& transport,
     flush();
   }
 
-  std::unordered_map<std::string, Totals, StringHash, std::equal_to<>> owned;
-  shuffle::exchange(transport, buckets, round_bytes, [&](int, std::span<const std::byte> rec) {
-    shuffle::ByteReader r(rec);
-    const auto kind = r.pod<std::uint8_t>();
-    const std::string_view prefix = r.str();
-    auto it = owned.find(prefix);
-    if (it == owned.end()) it = owned.emplace(std::string(prefix), Totals{}).first;
-    Totals& t = it->second;
-    if (kind == 1) {
-      for (auto n = r.pod<std::uint64_t>(); n > 0; --n) t.labels.push_back(r.pod<std::uint32_t>());
-      return;
+  const shuffle::ShuffleConfig config{round_bytes};
+  sums = shuffle::reduce_by_key(
+      transport, std::move(sums), prefix_of, prefix_owner,
+      [](Totals& into, const Totals& from) {
+        into.pages += from.pages;
+        into.chunks += from.chunks;
+        into.labeled += from.labeled;
+        into.containment_sum += from.containment_sum;
+      },
+      config);
+  if (labels_out != nullptr) {
+    // Every labeled prefix has totals too, and both come back ascending by prefix: walk them
+    // together so the label lists run parallel to the rows.
+    labels = shuffle::group_by_key(transport, std::move(labels), prefix_of, prefix_owner, &Labels::ids, config);
+    labels_out->assign(sums.size(), {});
+    std::size_t at = 0;
+    for (Labels& l : labels) {
+      while (at < sums.size() && sums[at].prefix < l.prefix) ++at;
+      if (at == sums.size() || sums[at].prefix != l.prefix)
+        throw std::logic_error("aggregate_neighborhoods: labels without totals");
+      l.ids.erase(std::unique(l.ids.begin(), l.ids.end()), l.ids.end());
+      (*labels_out)[at] = std::move(l.ids);
     }
-    t.depth = r.pod<std::uint32_t>();
-    t.pages += r.pod<std::uint64_t>();
-    t.chunks += r.pod<std::uint64_t>();
-    t.labeled += r.pod<std::uint64_t>();
-    const auto lo = r.pod<std::uint64_t>();
-    const auto hi = r.pod<std::uint64_t>();
-    t.containment_sum += (static_cast<uint128>(hi) << 64) | lo;
-  });
+  }
   std::vector<NeighborhoodRow> rows;
-  rows.reserve(owned.size());
-  if (labels_out != nullptr) labels_out->clear();
-  for (auto& [prefix, t] : owned) {
-    if (labels_out != nullptr) {
-      std::sort(t.labels.begin(), t.labels.end());
-      t.labels.erase(std::unique(t.labels.begin(), t.labels.end()), t.labels.end());
-      labels_out->push_back(std::move(t.labels));
-    }
+  rows.reserve(sums.size());
+  for (Totals& t : sums) {
     NeighborhoodRow row;
-    row.prefix = prefix;
+    row.prefix = std::move(t.prefix);
     row.depth = t.depth;
     row.pages = t.pages;
     row.chunks = t.chunks;

@@ -2,14 +2,14 @@
 // the pages' ranks, distinct neighborhoods from the neighborhoods' owners — gathered on the
 // label's owner rank.
 #include <algorithm>
-#include <cstring>
+#include <iterator>
 #include <set>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 
 #include "crd/detect/detection.hpp"
-#include "crd/shuffle/byte_codec.hpp"
-#include "crd/shuffle/exchange.hpp"
+#include "crd/shuffle/reduce_by_key.hpp"
 
 namespace crd::detect {
 namespace {
@@ -31,6 +31,18 @@ template <class Set>
 void keep_smallest(Set& set, std::size_t limit) {
   while (set.size() > limit) set.erase(std::prev(set.end()));
 }
+
+// What is known about one label's use, as it travels to the label's owner and combines there.
+struct Use {
+  std::uint64_t label = 0;
+  std::uint64_t occurrences = 0;
+  std::uint64_t pages = 0;
+  std::uint64_t neighborhoods = 0;
+  std::vector<std::string> sample_urls;  // the smallest page keys, ascending, distinct
+  static constexpr auto fields() {
+    return std::tuple(&Use::label, &Use::occurrences, &Use::pages, &Use::neighborhoods, &Use::sample_urls);
+  }
+};
 
 }  // namespace
 
@@ -61,40 +73,35 @@ std::vector<LabelUse> label_provenance(comm::Transport& transport, const std::ve
   const std::vector<std::uint64_t> firsts =
       transport.allgather_pods(std::span<const std::uint64_t>(&labels.first_id, 1));
 
-  shuffle::Buckets buckets(transport.size());
-  shuffle::ByteWriter w;
-  for (const auto& [id, use] : local) {
-    w.clear();
-    w.pod(std::uint8_t{0}).pod(static_cast<std::uint64_t>(id)).pod(use.occurrences).pod(use.pages);
-    w.pod(static_cast<std::uint32_t>(use.keys.size()));
-    for (auto k : use.keys) w.str(k);
-    buckets.add(owner_of_label(firsts, id), w.bytes());
-  }
-  // Each neighborhood's owner holds its distinct labels: one small record per (neighborhood, label).
-  for (const auto& ids : hood_labels) {
-    for (std::uint32_t id : ids) {
-      w.clear();
-      w.pod(std::uint8_t{1}).pod(static_cast<std::uint64_t>(id));
-      buckets.add(owner_of_label(firsts, id), w.bytes());
-    }
-  }
+  std::vector<Use> uses;
+  uses.reserve(local.size());
+  for (const auto& [id, use] : local)
+    uses.push_back({id, use.occurrences, use.pages, 0, std::vector<std::string>(use.keys.begin(), use.keys.end())});
+  // Each neighborhood's owner holds its distinct labels: one neighborhood for each of them.
+  for (const auto& ids : hood_labels)
+    for (std::uint32_t id : ids) uses.push_back({id, 0, 0, 1, {}});
 
+  uses = shuffle::reduce_by_key(
+      transport, std::move(uses), [](const Use& u) { return u.label; },
+      [&](std::uint64_t id, int) { return owner_of_label(firsts, id); },
+      [samples](Use& into, Use& from) {
+        into.occurrences += from.occurrences;
+        into.pages += from.pages;
+        into.neighborhoods += from.neighborhoods;
+        std::vector<std::string> merged;
+        auto& a = into.sample_urls;
+        auto& b = from.sample_urls;
+        std::set_union(std::make_move_iterator(a.begin()), std::make_move_iterator(a.end()),
+                       std::make_move_iterator(b.begin()), std::make_move_iterator(b.end()),
+                       std::back_inserter(merged));
+        if (merged.size() > samples) merged.resize(samples);
+        into.sample_urls = std::move(merged);
+      },
+      {round_bytes});
   std::vector<LabelUse> out(labels.hashes.size());
-  std::vector<std::set<std::string>> keys_of(out.size());
-  shuffle::exchange(transport, buckets, round_bytes, [&](int, std::span<const std::byte> rec) {
-    shuffle::ByteReader r(rec);
-    const auto kind = r.pod<std::uint8_t>();
-    const auto index = static_cast<std::size_t>(r.pod<std::uint64_t>() - labels.first_id);
-    if (kind == 1) {
-      ++out[index].neighborhoods;
-      return;
-    }
-    out[index].occurrences += r.pod<std::uint64_t>();
-    out[index].pages += r.pod<std::uint64_t>();
-    for (auto n = r.pod<std::uint32_t>(); n > 0; --n) keys_of[index].emplace(r.str());
-    keep_smallest(keys_of[index], samples);
-  });
-  for (std::size_t i = 0; i < out.size(); ++i) out[i].sample_urls.assign(keys_of[i].begin(), keys_of[i].end());
+  for (Use& u : uses)
+    out[static_cast<std::size_t>(u.label - labels.first_id)] = {u.pages, u.neighborhoods, u.occurrences,
+                                                                std::move(u.sample_urls)};
   return out;
 }
 

@@ -36,8 +36,7 @@ TallyDiscovery discover_labels(comm::Transport& transport, const LocalTally& loc
       selected.push_back(id);
     }
   }
-  std::sort(selected.begin(), selected.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return owned.digests[a] < owned.digests[b]; });
+  // selected ascends by hash: owner ids follow the hash order of reduce_by_key's results.
 
   TallyDiscovery out;
   out.first_label_id = transport.exscan_sum(selected.size());

@@ -100,11 +100,25 @@ void Buckets::add(int dest, std::span<const std::byte> record) {
   payload_bytes_ += record.size();
 }
 
-void Buckets::reserve(int dest, std::size_t records, std::size_t record_bytes) {
+std::byte* Buckets::append(int dest, std::size_t bytes) {
+  if (dest < 0 || dest >= nranks())
+    throw std::out_of_range("Buckets::append: destination " + std::to_string(dest) + " out of range");
+  auto& buf = data_[static_cast<std::size_t>(dest)];
+  put_varint(buf, bytes);
+  const std::size_t at = buf.size();
+  buf.resize(at + bytes);
+  ++records_;
+  payload_bytes_ += bytes;
+  return buf.data() + at;
+}
+
+std::size_t Buckets::framed_bytes(std::size_t bytes) { return varint_size(bytes) + bytes; }
+
+void Buckets::reserve(int dest, std::size_t framed) {
   if (dest < 0 || dest >= nranks())
     throw std::out_of_range("Buckets::reserve: destination " + std::to_string(dest) + " out of range");
   auto& buf = data_[static_cast<std::size_t>(dest)];
-  buf.reserve(buf.size() + records * (varint_size(record_bytes) + record_bytes));
+  buf.reserve(buf.size() + framed);
 }
 
 std::uint64_t Buckets::bytes() const { return payload_bytes_; }

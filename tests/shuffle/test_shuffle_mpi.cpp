@@ -1,8 +1,9 @@
-// exchange() and sort_across_ranks over real MPI (1..4 ranks): same invariants as the thread tests.
+// exchange(), sort_across_ranks and reduce_by_key over real MPI (1..4 ranks): same invariants as the thread tests.
 #include <gtest/gtest.h>
 
 #include "crd/comm/mpi_transport.hpp"
 #include "exchange_checks.hpp"
+#include "reduce_checks.hpp"
 #include "sort_checks.hpp"
 
 namespace crd::shuffle {
@@ -30,6 +31,15 @@ TEST(ShuffleMpi, SortIsIndependentOfRankCount) {
   testing::check_sort(t, 2000, 2, false, 64);
   testing::check_sort(t, 1000, 0, true, 1 << 20);
   testing::check_sort(t, 3, 0, false, 64);
+}
+
+TEST(ShuffleMpi, ReduceByKeyEqualsReference) {
+  comm::MpiTransport t;
+  testing::check_reduce(t, 3000, 400, false, 1 << 20, 0);
+  testing::check_reduce(t, 600, 80, false, 3, 2);          // tiny rounds
+  testing::check_reduce(t, 100, 30, true, 64, 1, 4000);    // records larger than a round
+  testing::check_custom_owner(t, 500, 1 << 16);
+  testing::check_group(t, 800, 50, 9, 3);
 }
 
 }  // namespace

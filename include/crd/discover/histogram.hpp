@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 #include "crd/comm/transport.hpp"
@@ -12,6 +13,7 @@ namespace crd::discover {
 struct HistogramRow {
   std::uint64_t occurrences = 0;
   std::uint64_t distinct = 0;
+  static constexpr auto fields() { return std::tuple(&HistogramRow::occurrences, &HistogramRow::distinct); }
 };
 
 // Collective. counts: the global counts of the items this rank owns. Returns this rank's slice of

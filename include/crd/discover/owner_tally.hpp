@@ -1,9 +1,9 @@
-// OwnerTally and the three exchanges that build and use it:
+// OwnerTally and the three exchanges that build and use it, each one shuffle::reduce_by_key:
 //   1. exchange_counts: every rank sends each distinct local hash (count, length) to its owner
 //      (owner_of: leading hash bits), which sums them — the global count lives on one rank only.
-//   2. notify_reporters: the owner tells each rank which of the hashes it reported were selected
-//      (labeled), by position in what that rank sent, so each rank learns exactly the labeled
-//      hashes of its own shard — the join of discovery and detection, with no replication.
+//   2. notify_reporters: the owner tells each rank that reported a selected (labeled) hash its
+//      tag, so each rank learns exactly the labeled hashes of its own shard — the join of
+//      discovery and detection, with no replication.
 //   3. gather_annotations: ranks send, for selected hashes, their first page key and the sample;
 //      the owner keeps the smallest key, so the choice does not depend on the rank count.
 // All three are collective.
@@ -14,19 +14,18 @@
 #include <vector>
 
 #include "crd/comm/transport.hpp"
-#include "crd/discover/digest_map.hpp"
 #include "crd/discover/local_tally.hpp"
 #include "crd/shuffle/exchange.hpp"
+#include "crd/shuffle/reduce_by_key.hpp"
 
 namespace crd::discover {
 
+// The hashes this rank owns, ascending; an owner id is an index into these columns.
 struct OwnerTally {
-  DigestMap<std::uint32_t> index;
   std::vector<Digest> digests;
   std::vector<std::uint64_t> counts;
   std::vector<std::uint64_t> lengths;
-  // reported_by[s][k]: owner id of the k-th hash rank s sent here (in its send order).
-  std::vector<std::vector<std::uint32_t>> reported_by;
+  shuffle::Contributors reporters;  // the ranks that reported each hash
 
   std::size_t distinct() const { return digests.size(); }
 };

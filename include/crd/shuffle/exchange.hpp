@@ -4,10 +4,8 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <functional>
 #include <span>
-#include <type_traits>
 #include <vector>
 
 #include "crd/comm/transport.hpp"
@@ -21,14 +19,14 @@ class Buckets {
   explicit Buckets(int nranks);
   int nranks() const;
   void add(int dest, std::span<const std::byte> record);
-  // Room for `records` more records of `record_bytes` each to dest: one allocation instead of
-  // a doubling vector's copies.
-  void reserve(int dest, std::size_t records, std::size_t record_bytes);
-  template <class T>
-  void add_pod(int dest, const T& record) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    add(dest, std::as_bytes(std::span<const T>(&record, 1)));
-  }
+  // Frames a record of `bytes` bytes for dest and returns where to write them (valid until the
+  // next add/append to dest): encoders write in place instead of building a copy first.
+  std::byte* append(int dest, std::size_t bytes);
+  // Bytes a record of `bytes` bytes takes in a bucket, its frame included.
+  static std::size_t framed_bytes(std::size_t bytes);
+  // Room for `framed` more bytes of framed records to dest: one allocation instead of a
+  // doubling vector's copies.
+  void reserve(int dest, std::size_t framed);
   std::uint64_t bytes() const;    // payload bytes held, all destinations (without framing)
   std::uint64_t records() const;
   // Internal layout: per destination, records framed as a LEB128 varint length + bytes.
@@ -54,14 +52,5 @@ struct ExchangeStats {
 // on_record is valid only during the call.
 ExchangeStats exchange(comm::Transport& transport, Buckets& buckets, std::size_t round_bytes,
                        const std::function<void(int source, std::span<const std::byte> record)>& on_record);
-
-// Typed convenience for fixed-size records.
-template <class T>
-T read_pod(std::span<const std::byte> record) {
-  static_assert(std::is_trivially_copyable_v<T>);
-  T out;
-  std::memcpy(&out, record.data(), sizeof(T));
-  return out;
-}
 
 }  // namespace crd::shuffle

@@ -10,6 +10,7 @@
 #include "crd/comm/transport.hpp"
 #include "crd/shuffle/byte_codec.hpp"
 #include "crd/shuffle/exchange.hpp"
+#include "crd/shuffle/fields.hpp"
 
 namespace crd::shuffle {
 
@@ -17,6 +18,15 @@ namespace crd::shuffle {
 template <class T, class Less, class Encode, class Decode>
 std::vector<T> sort_across_ranks(comm::Transport& transport, std::vector<T> local, Less less,
                                  Encode encode, Decode decode, std::size_t round_bytes);
+
+// The same for a record that declares its fields (fields.hpp): encoded from that list.
+template <class T, class Less>
+  requires HasFields<T>
+std::vector<T> sort_across_ranks(comm::Transport& transport, std::vector<T> local, Less less, std::size_t round_bytes) {
+  return sort_across_ranks(
+      transport, std::move(local), less, [](const T& r, ByteWriter& w) { write_fields(w, r); },
+      [](ByteReader& r) { return read_fields<T>(r); }, round_bytes);
+}
 
 }  // namespace crd::shuffle
 

@@ -1,0 +1,144 @@
+// Records declared by their field list: a type lists its members once, and every encoding (the
+// shuffle's wire records here, any writer with pod()/str() and reader with pod<T>()/str()) is
+// derived from that list instead of being written by hand.
+//
+//   struct CountRecord {
+//     Digest digest;
+//     std::uint64_t count = 0;
+//     static constexpr auto fields() { return std::tuple(&CountRecord::digest, &CountRecord::count); }
+//   };
+//
+// A field is a trivially copyable value (integers, Digest, any POD: copied as its bytes), a
+// std::string (length + bytes), a std::vector of fields (u64 count + elements), or a type that
+// itself declares fields(). Types with fields() are encoded member by member, so padding never
+// travels.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+namespace crd::shuffle {
+
+template <class T>
+concept HasFields = requires {
+  T::fields();
+};
+
+namespace detail {
+template <class T>
+struct IsVector : std::false_type {};
+template <class E, class A>
+struct IsVector<std::vector<E, A>> : std::true_type {};
+}  // namespace detail
+
+template <class W, class T>
+void write_value(W& w, const T& v);
+
+template <class W, class T>
+requires HasFields<T>
+void write_fields(W& w, const T& record) {
+  std::apply([&](auto... member) { (write_value(w, record.*member), ...); }, T::fields());
+}
+
+template <class W, class T>
+void write_value(W& w, const T& v) {
+  if constexpr (HasFields<T>) {
+    write_fields(w, v);
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    w.str(v);
+  } else if constexpr (detail::IsVector<T>::value) {
+    w.pod(static_cast<std::uint64_t>(v.size()));
+    for (const auto& e : v) write_value(w, e);
+  } else {
+    static_assert(std::is_trivially_copyable_v<T>, "a field must be a POD, a string, a vector or have fields()");
+    w.pod(v);
+  }
+}
+
+template <class R, class T>
+void read_value(R& r, T& v);
+
+template <class R, class T>
+requires HasFields<T>
+void read_fields(R& r, T& record) {
+  std::apply([&](auto... member) { (read_value(r, record.*member), ...); }, T::fields());
+}
+
+template <class T, class R>
+requires HasFields<T> T read_fields(R& r) {
+  T record{};
+  read_fields(r, record);
+  return record;
+}
+
+template <class R, class T>
+void read_value(R& r, T& v) {
+  if constexpr (HasFields<T>) {
+    read_fields(r, v);
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    v = std::string(r.str());
+  } else if constexpr (detail::IsVector<T>::value) {
+    const auto n = r.template pod<std::uint64_t>();
+    v.clear();
+    // Grow as elements arrive rather than trusting n: a corrupt count must fail on the bytes.
+    for (std::uint64_t i = 0; i < n; ++i) read_value(r, v.emplace_back());
+  } else {
+    v = r.template pod<T>();
+  }
+}
+
+// Bytes write_fields produces with a ByteWriter (u32 string lengths), so a record can be encoded
+// in place into a buffer sized once.
+class SizeCounter {
+ public:
+  template <class T>
+  SizeCounter& pod(const T&) {
+    bytes_ += sizeof(T);
+    return *this;
+  }
+  SizeCounter& str(std::string_view s) {
+    bytes_ += sizeof(std::uint32_t) + s.size();
+    return *this;
+  }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  std::size_t bytes_ = 0;
+};
+
+// ByteWriter's format into memory the caller has sized with SizeCounter.
+class SpanWriter {
+ public:
+  explicit SpanWriter(std::byte* at) : at_(at) {}
+  template <class T>
+  SpanWriter& pod(const T& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    std::memcpy(at_, &v, sizeof(T));
+    at_ += sizeof(T);
+    return *this;
+  }
+  SpanWriter& str(std::string_view s) {
+    pod(static_cast<std::uint32_t>(s.size()));
+    if (!s.empty()) std::memcpy(at_, s.data(), s.size());
+    at_ += s.size();
+    return *this;
+  }
+
+ private:
+  std::byte* at_;
+};
+
+template <class T>
+std::size_t encoded_size(const T& record) {
+  SizeCounter c;
+  write_value(c, record);
+  return c.bytes();
+}
+
+}  // namespace crd::shuffle

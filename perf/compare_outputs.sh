@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Two crd binaries must write the same results: runs both on the same input and compares every
+# dataset under /discovery, /detection and /labels byte for byte (perf/compare_results.py; /run
+# holds timings and is left out). Covers `crd run` and `crd discover` at 1 and 3 ranks, `crd run`
+# with a tiny shuffle buffer (many rounds) and with --badness chunks, `crd label`, and
+# `crd detect --labels` (both badness modes, and the partitioned join), the labels coming from the old binary's discovery.
+#
+#   perf/compare_outputs.sh OLD_CRD NEW_CRD INPUT…
+#
+# Exit 0 when every pair is identical; prints one line per comparison.
+set -euo pipefail
+[ $# -ge 3 ] || { sed -n 2,9p "$0"; exit 2; }
+root=$(cd "$(dirname "$0")/.." && pwd)
+old=$1 new=$2
+shift 2
+tmp=$(mktemp -d /tmp/crd-compare.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+
+# job NAME RANKS COMMAND ARGS…: runs both binaries, then compares their results.
+job() {
+  local name=$1 ranks=$2
+  shift 2
+  for which in old new; do
+    local bin=$old
+    [ "$which" = new ] && bin=$new
+    "$root/scripts/mpirun.sh" -np "$ranks" "$bin" "$@" -o "$tmp/$name.$which.h5" --progress-interval 0 \
+      > "$tmp/$name.$which.log" 2>&1 || { echo "$name ($which): crd failed"; cat "$tmp/$name.$which.log"; exit 1; }
+  done
+  printf '%-28s ' "$name"
+  /usr/bin/python3 "$root/perf/compare_results.py" "$tmp/$name.old.h5" "$tmp/$name.new.h5" || failed=1
+}
+
+for n in 1 3; do
+  job "run.np$n" "$n" run "$@"
+  job "discover.np$n" "$n" discover "$@"
+done
+job run.np3.tiny-rounds 3 run "$@" --shuffle-buffer 4K
+job run.np2.badness-chunks 2 run "$@" --badness chunks
+job label.np2 2 label "$@"
+for n in 1 3; do
+  job "detect.np$n" "$n" detect "$@" --labels "$tmp/discover.np1.old.h5"
+  job "detect.np$n.badness-chunks" "$n" detect "$@" --labels "$tmp/discover.np1.old.h5" --badness chunks
+  job "detect.np$n.partitioned" "$n" detect "$@" --labels "$tmp/discover.np1.old.h5" --join partitioned
+done
+exit $failed

@@ -1,0 +1,113 @@
+// reduce_by_key / group_by_key and the field codec on the thread transport, 1..4 ranks.
+#include <gtest/gtest.h>
+
+#include "crd/comm/local_transport.hpp"
+#include "reduce_checks.hpp"
+
+namespace crd::shuffle {
+namespace {
+
+class ReduceTest : public ::testing::TestWithParam<int> {};
+
+TEST_P(ReduceTest, EqualsSingleProcessReferenceInAnyInputOrder) {
+  comm::run_local(GetParam(), [](comm::Transport& t) {
+    for (std::uint64_t permutation = 0; permutation < 3; ++permutation) {
+      testing::check_reduce(t, 2000, 300, false, 1 << 20, permutation);  // many equal keys
+      testing::check_reduce(t, 500, 0, false, 1 << 20, permutation);     // all distinct
+    }
+  });
+}
+
+TEST_P(ReduceTest, TinyRoundsNeedManyRounds) {
+  comm::run_local(GetParam(), [](comm::Transport& t) {
+    testing::check_reduce(t, 400, 50, false, 3, 1);
+    testing::check_reduce(t, 400, 50, true, 1, 2);  // everything starts on rank 0
+  });
+}
+
+TEST_P(ReduceTest, RecordsLargerThanTheRoundLimit) {
+  comm::run_local(GetParam(), [](comm::Transport& t) { testing::check_reduce(t, 120, 40, false, 64, 1, 5000); });
+}
+
+TEST_P(ReduceTest, NothingAnywhere) {
+  comm::run_local(GetParam(), [](comm::Transport& t) { testing::check_reduce(t, 0, 0, false, 64, 0); });
+}
+
+TEST_P(ReduceTest, CustomOwnerAndStringKeys) {
+  comm::run_local(GetParam(), [](comm::Transport& t) {
+    testing::check_custom_owner(t, 700, 1 << 16);
+    testing::check_custom_owner(t, 300, 5);
+  });
+}
+
+TEST_P(ReduceTest, GroupByKeyKeepsEveryValueSorted) {
+  comm::run_local(GetParam(), [](comm::Transport& t) {
+    testing::check_group(t, 900, 60, 1 << 20, 0);
+    testing::check_group(t, 900, 60, 7, 4);
+  });
+}
+
+TEST_P(ReduceTest, OwnerOutsideTheRanksIsAnError) {
+  EXPECT_THROW(comm::run_local(GetParam(),
+                               [](comm::Transport& t) {
+                                 std::vector<testing::TextCount> mine{{"a", 1}};
+                                 reduce_by_key(
+                                     t, mine, [](const testing::TextCount& r) { return r.text; },
+                                     [](const std::string&, int nranks) { return nranks; },
+                                     [](testing::TextCount&, const testing::TextCount&) {}, {64});
+                               }),
+               std::out_of_range);
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, ReduceTest, ::testing::Values(1, 2, 3, 4));
+
+// The codec derived from a field list: nested records, strings and vectors, byte for byte.
+struct Inner {
+  std::uint16_t a = 0;
+  std::string s;
+  static constexpr auto fields() { return std::tuple(&Inner::a, &Inner::s); }
+  bool operator==(const Inner&) const = default;
+};
+struct Outer {
+  Digest d;
+  std::uint8_t flag = 0;  // padding follows in memory; it must not travel
+  std::uint64_t n = 0;
+  std::vector<Inner> inner;
+  std::vector<std::uint32_t> ids;
+  static constexpr auto fields() { return std::tuple(&Outer::d, &Outer::flag, &Outer::n, &Outer::inner, &Outer::ids); }
+  bool operator==(const Outer&) const = default;
+};
+
+TEST(Fields, RoundTripAndExactLayout) {
+  Outer o;
+  o.d.bytes.fill(0xab);
+  o.flag = 1;
+  o.n = 0x0102030405060708ull;
+  o.inner = {{7, "xy"}, {9, ""}};
+  o.ids = {5, 6};
+  ByteWriter w;
+  write_fields(w, o);
+  // 20 + 1 + 8, inner: 8 + (2 + 4 + 2) + (2 + 4), ids: 8 + 2 * 4.
+  EXPECT_EQ(w.bytes().size(), 20u + 1 + 8 + 8 + 8 + 6 + 8 + 8);
+  EXPECT_EQ(encoded_size(o), w.bytes().size());
+  std::vector<std::byte> in_place(encoded_size(o));
+  SpanWriter sw(in_place.data());
+  write_fields(sw, o);
+  EXPECT_TRUE(std::equal(in_place.begin(), in_place.end(), w.bytes().begin(), w.bytes().end()));
+  EXPECT_EQ(std::to_integer<int>(w.bytes()[20]), 1);  // flag right after the digest: no padding
+  ByteReader r(w.bytes());
+  EXPECT_EQ(read_fields<Outer>(r), o);
+  EXPECT_TRUE(r.done());
+}
+
+TEST(Fields, TruncatedRecordIsAnError) {
+  Outer o;
+  o.ids = {1, 2, 3};
+  ByteWriter w;
+  write_fields(w, o);
+  ByteReader r(w.bytes().first(w.bytes().size() - 1));
+  EXPECT_THROW(read_fields<Outer>(r), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace crd::shuffle

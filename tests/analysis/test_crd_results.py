@@ -2,6 +2,7 @@
 
 import hashlib
 import os
+import re
 import sys
 import tempfile
 import unittest
@@ -271,6 +272,44 @@ class BadFiles(unittest.TestCase):
         self.assertEqual(len(r.chunks), 0)
         self.assertEqual(r.pages.columns.tolist(), ["url", "positions"])
         self.assertEqual(len(r.pages), 0)
+
+
+class SchemaMatchesDocs(unittest.TestCase):
+    """crd_results' one definition of the schema names what docs/schema.md documents."""
+
+    @classmethod
+    def setUpClass(cls):
+        import crd_results
+        cls.r = crd_results
+        cls.doc = (Path(__file__).resolve().parents[2] / "docs" / "schema.md").read_text()
+
+    def section(self, path):
+        """The doc text about one table: from its bullet or heading (else its first mention) to the
+        next bullet or heading of a group."""
+        found = re.search(r"^(?:- |## )`%s/?`" % re.escape(path), self.doc, re.M) or \
+            re.search(r"`%s/?`" % re.escape(path), self.doc)
+        self.assertIsNotNone(found, path + " is not in docs/schema.md")
+        end = re.compile(r"^(?:- `/|## )", re.M).search(self.doc, found.end())
+        return self.doc[found.start():end.start() if end else len(self.doc)]
+
+    def test_every_documented_group_is_known(self):
+        documented = {m.rstrip("/") for m in re.findall(r"`(/[a-z_/]+)`", self.doc)}
+        groups = {"/run", self.r.DISCOVERY, self.r.DETECTION}
+        self.assertEqual(documented - groups, set(self.r.TABLES))
+
+    def test_columns_and_attributes_are_documented(self):
+        for path, columns in self.r.TABLES.items():
+            text = self.section(path)
+            for name in [*columns, *self.r.LISTS.get(path, {}), *self.r.GROUP_ATTRS.get(path, {})]:
+                self.assertIn("`%s`" % name, text, "%s: %s" % (path, name))
+        detection = self.doc[self.doc.index("## `/detection`"):]
+        for name in self.r.GROUP_ATTRS[self.r.DETECTION]:
+            self.assertIn("`%s`" % name, detection, "/detection@" + name)
+        for name in self.r.ROOT_ATTRS:
+            self.assertIn("| `%s` |" % name, self.doc, "root attribute " + name)
+
+    def test_every_table_belongs_to_a_command(self):
+        self.assertEqual(set(self.r.TABLES), set().union(*self.r.TABLES_OF.values()))
 
 
 class PositionalInputs(unittest.TestCase):

@@ -6,7 +6,12 @@
 
 Tables are read lazily (on first access) and cached; the file is not kept open between reads.
 Absent groups give None (tables) or empty Series/dicts (counters, attributes), so one reader
-serves discover, label, detect and run files alike.
+serves discover, label, detect and run files alike. r.table(PAGES, decode=False) keeps strings as
+the stored bytes; r.snapshot() is the whole file as stored, for exact comparisons.
+
+This module is the one definition of the schema on the Python side: group paths (CHUNKS, PAGES, …),
+columns and stored types (TABLES, LISTS), attributes (ROOT_ATTRS, GROUP_ATTRS). Every test reads
+results through it.
 """
 
 from __future__ import annotations

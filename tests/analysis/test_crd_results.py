@@ -200,6 +200,38 @@ class Commands(ResultFiles):
         self.assertEqual(r.counters.to_dict(), self.exp["counters"])
 
 
+class ExactReads(ResultFiles):
+    """What the tests read: stored bytes, round-tripping str, and the whole file as stored."""
+
+    LATIN1 = b"<p>caf\xe9 men\xfc in Latin-1"
+
+    def test_strings_as_stored_bytes(self):
+        chunks = self.res.table("/discovery/chunks", decode=False)
+        self.assertIn(self.LATIN1, chunks["sample"].tolist())
+        self.assertEqual(chunks["hash"].tolist(), self.res.chunks["hash"].tolist())  # hashes stay hex
+
+    def test_strings_that_round_trip(self):
+        samples = self.res.table("/discovery/chunks", decode="surrogateescape")["sample"].tolist()
+        self.assertIn(self.LATIN1, [t.encode("utf-8", "surrogateescape") for t in samples])
+
+    def test_snapshot_is_the_file_as_stored(self):
+        import crd_results
+        datasets, attrs = self.res.snapshot()
+        hashes = datasets["/discovery/chunks/hash"]
+        self.assertEqual((hashes.dtype, hashes.shape), (np.dtype(np.uint8), (3, 20)))
+        self.assertEqual(hashes[0].tobytes().hex(), self.res.chunks["hash"][0])
+        self.assertIn(self.LATIN1, datasets["/discovery/chunks/sample"].tolist())
+        self.assertEqual(attrs["/"]["nranks"], 4)
+        self.assertIn("/run/timings/phase", datasets)
+        self.assertEqual(attrs["/discovery/chunks"], self.res.chunks_attrs)
+        datasets, attrs = self.res.snapshot(crd_results.JOB_TABLES, crd_results.JOB_ROOT_ATTRS)
+        self.assertFalse([k for k in datasets if k.startswith("/run/timings")])
+        self.assertNotIn("/run/timings", attrs)
+        self.assertIn("/run/counters/name", datasets)
+        self.assertEqual(set(crd_results.JOB_ROOT_ATTRS) & set(attrs["/"]), set())
+        self.assertEqual(attrs["/"]["command"], "run")
+
+
 class BadFiles(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()

@@ -6,7 +6,12 @@
 
 Tables are read lazily (on first access) and cached; the file is not kept open between reads.
 Absent groups give None (tables) or empty Series/dicts (counters, attributes), so one reader
-serves discover, label, detect and run files alike.
+serves discover, label, detect and run files alike. r.table(PAGES, decode=False) keeps strings as
+the stored bytes; r.snapshot() is the whole file as stored, for exact comparisons.
+
+This module is the one definition of the schema on the Python side: group paths (CHUNKS, PAGES, …),
+columns and stored types (TABLES, LISTS), attributes (ROOT_ATTRS, GROUP_ATTRS). Every test reads
+results through it.
 """
 
 from __future__ import annotations
@@ -23,22 +28,76 @@ import pandas as pd
 SUPPORTED_SCHEMA_VERSIONS = (1,)
 HASH_WIDTH = 20  # SHA-1
 
-# Column order of each table as the schema lists it; columns the schema does not know are kept
-# after these, so a newer writer's extra columns are not lost.
-_COLUMN_ORDER = {
-    "/run/timings": ["phase", "seconds"],
-    "/run/errors": ["file", "offset", "reason"],
-    "/discovery/chunks": ["hash", "count", "length", "sample", "sample_url"],
-    "/discovery/chunk_histogram": ["occurrences", "distinct"],
-    "/discovery/files": ["hash", "count", "length", "sample_url"],
-    "/discovery/file_histogram": ["occurrences", "distinct"],
-    "/labels": ["hash", "length", "sample", "sample_url", "count"],
-    "/detection/labels": ["hash", "length", "sample", "pages", "neighborhoods", "occurrences"],
-    "/detection/provenance": ["label", "url"],
-    "/detection/pages": ["url", "chunks", "labeled", "containment", "flagged", "positions",
-                         "label_ids"],
-    "/detection/neighborhoods": ["prefix", "depth", "pages", "chunks", "labeled", "badness",
-                                 "flagged"],
+# The schema (docs/schema.md): every group path is spelled here once, and every reader and test
+# of crd's results takes it from here.
+COUNTERS = "/run/counters"
+RESOURCES = "/run/resources"
+TIMINGS = "/run/timings"
+ERRORS = "/run/errors"
+DISCOVERY = "/discovery"
+CHUNKS = "/discovery/chunks"
+CHUNK_HISTOGRAM = "/discovery/chunk_histogram"
+FILES = "/discovery/files"
+FILE_HISTOGRAM = "/discovery/file_histogram"
+LABELS = "/labels"
+LABELS_HISTOGRAM = "/labels_histogram"
+DETECTION = "/detection"
+DETECTION_LABELS = "/detection/labels"
+PROVENANCE = "/detection/provenance"
+PAGES = "/detection/pages"
+NEIGHBORHOODS = "/detection/neighborhoods"
+
+# Stored types: STR a fixed-length byte string, HASH n × 20 uint8, else a numpy dtype code.
+STR, HASH = "S", "hash"
+ROOT_ATTRS = {"crd_version": STR, "schema_version": "i8", "command": STR, "command_line": STR,
+              "nranks": "u8", "created": STR, "config": STR}
+# What describes the particular job rather than the data (the rest is identical for any rank
+# count, input order and --resume).
+JOB_ROOT_ATTRS = ("nranks", "created", "command_line", "config")
+JOB_TABLES = (TIMINGS, RESOURCES)
+
+# Each table's columns in the documented order, with their stored types.
+_HISTOGRAM = {"occurrences": "u8", "distinct": "u8"}
+TABLES = {
+    COUNTERS: {"name": STR, "value": "u8"},
+    RESOURCES: {"name": STR, "value": "u8"},
+    TIMINGS: {"phase": STR, "seconds": "f8"},
+    ERRORS: {"file": STR, "offset": "u8", "reason": STR},
+    CHUNKS: {"hash": HASH, "count": "u8", "length": "u4", "sample": STR, "sample_url": STR},
+    CHUNK_HISTOGRAM: _HISTOGRAM,
+    FILES: {"hash": HASH, "count": "u8", "length": "u8", "sample_url": STR},
+    FILE_HISTOGRAM: _HISTOGRAM,
+    LABELS: {"hash": HASH, "length": "u4", "sample": STR, "sample_url": STR, "count": "u8"},
+    LABELS_HISTOGRAM: _HISTOGRAM,
+    DETECTION_LABELS: {"hash": HASH, "length": "u4", "sample": STR, "pages": "u8",
+                       "neighborhoods": "u8", "occurrences": "u8"},
+    PROVENANCE: {"label": "u4", "url": STR},
+    PAGES: {"url": STR, "chunks": "u4", "labeled": "u4", "containment": "f8", "flagged": "u1"},
+    NEIGHBORHOODS: {"prefix": STR, "depth": "u4", "pages": "u8", "chunks": "u8", "labeled": "u8",
+                    "badness": "f8", "flagged": "u1"},
+}
+# List columns (CSR: NAME and NAME_offsets) after a table's plain columns, with their value types.
+LISTS = {PAGES: {"positions": "u4", "label_ids": "u4"}}
+_TALLY_ATTRS = {"threshold": "u8", "total": "u8", "distinct": "u8", "labeled": "u8",
+                "stop_removed": "u8"}
+GROUP_ATTRS = {
+    CHUNKS: {**_TALLY_ATTRS, "min_chunk_length": "u8"},
+    FILES: _TALLY_ATTRS,
+    LABELS: {**_TALLY_ATTRS, "min_chunk_length": "u8"},
+    DETECTION: {"page_mean": "f8", "page_sigma": "f8", "page_threshold": "f8",
+                "neighborhood_mean": "f8", "neighborhood_sigma": "f8",
+                "neighborhood_threshold": "f8", "badness_mode": STR, "join_mode": STR,
+                "min_labeled": "u8", "labels": "u8", "pages_flagged": "u8",
+                "neighborhoods_flagged": "u8"},
+}
+_RUN_TABLES = [COUNTERS, RESOURCES, TIMINGS, ERRORS]
+_DISCOVERY_TABLES = [CHUNKS, CHUNK_HISTOGRAM, FILES, FILE_HISTOGRAM]
+_DETECTION_TABLES = [DETECTION_LABELS, PROVENANCE, PAGES, NEIGHBORHOODS]
+TABLES_OF = {  # the tables each command writes
+    "discover": _RUN_TABLES + _DISCOVERY_TABLES,
+    "label": _RUN_TABLES + [LABELS, LABELS_HISTOGRAM],
+    "detect": _RUN_TABLES + _DETECTION_TABLES,
+    "run": _RUN_TABLES + _DISCOVERY_TABLES + _DETECTION_TABLES,
 }
 
 
@@ -46,28 +105,32 @@ class CrdFileError(Exception):
     """The path is not a readable crd result file of a supported schema version."""
 
 
-def _decode(value: Any) -> Any:
+def attr_value(value: Any) -> Any:
     """Attribute values as plain Python: bytes → str, numpy scalars → int/float."""
     if isinstance(value, (bytes, np.bytes_)):
         return bytes(value).decode("utf-8", errors="replace")
     if isinstance(value, np.ndarray):
         if value.shape == ():
-            return _decode(value[()])
+            return attr_value(value[()])
         if value.size == 1:
-            return _decode(value.reshape(-1)[0])
-        return [_decode(v) for v in value.tolist()]
+            return attr_value(value.reshape(-1)[0])
+        return [attr_value(v) for v in value.tolist()]
     if isinstance(value, np.generic):
         return value.item()
     return value
 
 
-def _strings(data: np.ndarray) -> list[str]:
+def _strings(data: np.ndarray, decode: bool | str) -> list:
     # h5py returns |S<w> arrays with the trailing null padding already stripped.
-    return [v.decode("utf-8", errors="replace") if isinstance(v, (bytes, np.bytes_)) else str(v)
+    if decode is False:
+        return [bytes(v) if isinstance(v, (bytes, np.bytes_)) else str(v).encode() for v in data]
+    errors = "replace" if decode is True else decode
+    return [v.decode("utf-8", errors=errors) if isinstance(v, (bytes, np.bytes_)) else str(v)
             for v in data]
 
 
-def _hex_hashes(data: np.ndarray, where: str) -> list[str]:
+def hex_hashes(data: np.ndarray, where: str = "hash") -> list[str]:
+    """An n × 20 uint8 hash column as n hex strings."""
     if data.ndim != 2 or data.shape[1] != HASH_WIDTH:
         raise CrdFileError(f"{where}: expected n×{HASH_WIDTH} hashes, found shape {data.shape}")
     flat = np.ascontiguousarray(data, dtype=np.uint8).tobytes().hex()
@@ -75,7 +138,9 @@ def _hex_hashes(data: np.ndarray, where: str) -> list[str]:
     return [flat[i:i + step] for i in range(0, len(flat), step)]
 
 
-def _csr_rows(values: np.ndarray, offsets: np.ndarray, where: str) -> list[list[int]]:
+def csr_rows(values: np.ndarray, offsets: np.ndarray, where: str = "list") -> list[list[int]]:
+    """A CSR list column (NAME, NAME_offsets) as one list per row; CrdFileError if the offsets
+    do not start at 0, end at len(values) and never decrease."""
     offsets = offsets.astype(np.int64)
     if len(offsets) == 0 and len(values) == 0:
         return []
@@ -85,13 +150,13 @@ def _csr_rows(values: np.ndarray, offsets: np.ndarray, where: str) -> list[list[
     return [values[a:b].tolist() for a, b in zip(offsets[:-1], offsets[1:])]
 
 
-def _column(group: h5py.Group, name: str, where: str) -> Any:
+def _column(group: h5py.Group, name: str, where: str, decode: bool | str) -> Any:
     ds = group[name]
     data = ds[()]
     if h5py.check_string_dtype(ds.dtype) is not None:  # fixed-length (|S<w>) or, leniently, vlen
-        return _strings(data)
+        return _strings(data, decode)
     if name == "hash" or (data.ndim == 2 and data.dtype == np.uint8):
-        return _hex_hashes(data, f"{where}/{name}")
+        return hex_hashes(data, f"{where}/{name}")
     if data.ndim != 1:
         raise CrdFileError(f"{where}/{name}: expected a 1-D column, found shape {data.shape}")
     if data.dtype.kind == "u" and data.dtype.itemsize == 8 and (data.size == 0
@@ -100,7 +165,7 @@ def _column(group: h5py.Group, name: str, where: str) -> Any:
     return data
 
 
-def _read_table(group: h5py.Group, where: str) -> pd.DataFrame:
+def _read_table(group: h5py.Group, where: str, decode: bool | str) -> pd.DataFrame:
     names = [n for n, obj in group.items() if isinstance(obj, h5py.Dataset)]
     lists = {n[: -len("_offsets")] for n in names if n.endswith("_offsets")}
     lists &= set(names)
@@ -108,15 +173,15 @@ def _read_table(group: h5py.Group, where: str) -> pd.DataFrame:
     for name in names:
         if name in lists or (name.endswith("_offsets") and name[: -len("_offsets")] in lists):
             continue
-        columns[name] = _column(group, name, where)
+        columns[name] = _column(group, name, where, decode)
     nrows = {len(v) for v in columns.values()}
     for name in sorted(lists):
         offsets = group[name + "_offsets"][()]
-        columns[name] = _csr_rows(group[name][()], offsets, f"{where}/{name}")
+        columns[name] = csr_rows(group[name][()], offsets, f"{where}/{name}")
         nrows.add(len(columns[name]) if len(offsets) else 0)
     if len(nrows) > 1:
         raise CrdFileError(f"{where}: columns have different lengths {sorted(nrows)}")
-    known = _COLUMN_ORDER.get(where, [])
+    known = [*TABLES.get(where, {}), *LISTS.get(where, {})]
     order = [c for c in known if c in columns] + sorted(c for c in columns if c not in known)
     frame = pd.DataFrame({c: columns[c] for c in order})
     for name in order:  # an empty list column otherwise becomes float64
@@ -172,16 +237,38 @@ class CrdResult:
         with h5py.File(self.path, "r") as f:
             if group not in f:
                 return {}
-            return {k: _decode(v) for k, v in f[group].attrs.items()}
+            return {k: attr_value(v) for k, v in f[group].attrs.items()}
 
-    def table(self, group: str) -> pd.DataFrame | None:
-        """Any table group of the schema, decoded (hashes hex, strings str, CSR lists as lists)."""
+    def table(self, group: str, decode: bool | str = True) -> pd.DataFrame | None:
+        """Any table group of the schema, decoded (hashes hex, strings str, CSR lists as lists).
+        Strings are UTF-8 with invalid bytes replaced (U+FFFD); decode=False keeps the stored
+        bytes, and an error handler name (decode="surrogateescape") gives str that round-trips."""
         group = "/" + group.strip("/")
         with h5py.File(self.path, "r") as f:
             obj = f.get(group)
             if not isinstance(obj, h5py.Group):
                 return None
-            return _read_table(obj, group)
+            return _read_table(obj, group, decode)
+
+    def snapshot(self, skip_groups=(), skip_root_attrs=()) -> tuple[dict, dict]:
+        """The whole file as stored, for exact comparisons of two results: ({dataset path: numpy
+        array}, {group or dataset path: {attribute: value}}, the root being "/"). skip_groups
+        leaves groups out (e.g. JOB_TABLES), skip_root_attrs root attributes (JOB_ROOT_ATTRS)."""
+        skip = tuple(g.rstrip("/") + "/" for g in skip_groups)
+        datasets: dict[str, np.ndarray] = {}
+        attrs = {"/": {k: v for k, v in self.attrs.items() if k not in skip_root_attrs}}
+
+        def visit(name, obj):
+            path = "/" + name
+            if (path + "/").startswith(skip):
+                return
+            if isinstance(obj, h5py.Dataset):
+                datasets[path] = obj[()]
+            if isinstance(obj, h5py.Group) or obj.attrs:  # groups always: an extra one shows
+                attrs[path] = {k: attr_value(v) for k, v in obj.attrs.items()}
+        with h5py.File(self.path, "r") as f:
+            f.visititems(visit)
+        return datasets, attrs
 
     # Tables -----------------------------------------------------------------------------------
     def _named_values(self, group) -> pd.Series:
@@ -194,43 +281,44 @@ class CrdResult:
     @functools.cached_property
     def counters(self) -> pd.Series:
         """What the data held (identical for any rank count): records, chunks, skip reasons."""
-        return self._named_values("/run/counters")
+        return self._named_values(COUNTERS)
 
     @functools.cached_property
     def resources(self) -> pd.Series:
         """How the run used the machine: peak memory, shuffle volume (rank-count dependent)."""
-        return self._named_values("/run/resources")
+        return self._named_values(RESOURCES)
 
-    timings = functools.cached_property(lambda self: self.table("/run/timings"))
-    errors = functools.cached_property(lambda self: self.table("/run/errors"))
-    chunks = functools.cached_property(lambda self: self.table("/discovery/chunks"))
+    timings = functools.cached_property(lambda self: self.table(TIMINGS))
+    errors = functools.cached_property(lambda self: self.table(ERRORS))
+    chunks = functools.cached_property(lambda self: self.table(CHUNKS))
     chunk_histogram = functools.cached_property(
-        lambda self: self.table("/discovery/chunk_histogram"))
-    files = functools.cached_property(lambda self: self.table("/discovery/files"))
+        lambda self: self.table(CHUNK_HISTOGRAM))
+    files = functools.cached_property(lambda self: self.table(FILES))
     file_histogram = functools.cached_property(
-        lambda self: self.table("/discovery/file_histogram"))
-    labels = functools.cached_property(lambda self: self.table("/labels"))
-    detection_labels = functools.cached_property(lambda self: self.table("/detection/labels"))
-    provenance = functools.cached_property(lambda self: self.table("/detection/provenance"))
-    pages = functools.cached_property(lambda self: self.table("/detection/pages"))
+        lambda self: self.table(FILE_HISTOGRAM))
+    labels = functools.cached_property(lambda self: self.table(LABELS))
+    labels_histogram = functools.cached_property(lambda self: self.table(LABELS_HISTOGRAM))
+    detection_labels = functools.cached_property(lambda self: self.table(DETECTION_LABELS))
+    provenance = functools.cached_property(lambda self: self.table(PROVENANCE))
+    pages = functools.cached_property(lambda self: self.table(PAGES))
     neighborhoods = functools.cached_property(
-        lambda self: self.table("/detection/neighborhoods"))
+        lambda self: self.table(NEIGHBORHOODS))
 
     @functools.cached_property
     def chunks_attrs(self) -> dict[str, Any]:
-        return self.group_attrs("/discovery/chunks")
+        return self.group_attrs(CHUNKS)
 
     @functools.cached_property
     def files_attrs(self) -> dict[str, Any]:
-        return self.group_attrs("/discovery/files")
+        return self.group_attrs(FILES)
 
     @functools.cached_property
     def labels_attrs(self) -> dict[str, Any]:
-        return self.group_attrs("/labels")
+        return self.group_attrs(LABELS)
 
     @functools.cached_property
     def detection_attrs(self) -> dict[str, Any]:
-        return self.group_attrs("/detection")
+        return self.group_attrs(DETECTION)
 
     # Joins used when reading a detection -------------------------------------------------------
     def pages_under(self, prefix: str) -> pd.DataFrame | None:
@@ -298,7 +386,7 @@ def open_results(path: str | os.PathLike) -> CrdResult:
     except OSError as err:
         raise CrdFileError(f"{name} is not a crd result file (not HDF5: {err})") from err
     with f:
-        attrs = {k: _decode(v) for k, v in f.attrs.items()}
+        attrs = {k: attr_value(v) for k, v in f.attrs.items()}
     if "schema_version" not in attrs:
         raise CrdFileError(f"{name} is not a crd result file (no root attribute schema_version)")
     version = attrs["schema_version"]

@@ -26,12 +26,12 @@ for rep in $(seq 1 "$reps"); do
     "$root/scripts/mpirun.sh" -np "$ranks" "$bin" "$cmd" "$@" $extra_args -o "$tmp/out.h5" --progress-interval 0 \
       > "$tmp/log" 2>&1 || { cat "$tmp/log" >&2; exit 1; }
     end=$(date +%s.%N)
-    /usr/bin/python3 - "$tmp/out.h5" "$which" "$(echo "$end - $start" | bc)" >> "$tmp/rows" <<'PY'
-import sys, h5py
+    PYTHONPATH="$root/analysis" /usr/bin/python3 - "$tmp/out.h5" "$which" "$(echo "$end - $start" | bc)" >> "$tmp/rows" <<'PY'
+import sys
+from crd_results import open_results
 path, which, wall = sys.argv[1:]
-with h5py.File(path, "r") as f:
-    phases = " ".join(f"{p.decode()}={s:.3f}" for p, s in zip(f["run/timings/phase"][:], f["run/timings/seconds"][:]))
-print(which, wall, phases)
+t = open_results(path).timings
+print(which, wall, " ".join(f"{p}={s:.3f}" for p, s in zip(t["phase"], t["seconds"])))
 PY
   done
 done

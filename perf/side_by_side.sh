@@ -39,12 +39,13 @@ measure() {  # name bytes command…
 }
 
 phases() {  # name bytes h5: one row per /run/timings phase (wall = that phase's seconds)
-  /usr/bin/python3 -c '
-import sys, h5py
+  PYTHONPATH="$root/analysis" /usr/bin/python3 -c '
+import sys
+from crd_results import open_results
 name, rep, nbytes, path = sys.argv[1:]
-with h5py.File(path, "r") as f:
-    for p, s in zip(f["run/timings/phase"][:], f["run/timings/seconds"][:]):
-        print(f"{name}:{p.decode() if isinstance(p, bytes) else p},{rep},{s:.4f},,,{nbytes},")
+t = open_results(path).timings
+for p, s in zip(t["phase"], t["seconds"]):
+    print(f"{name}:{p},{rep},{s:.4f},,,{nbytes},")
 ' "$1" "$rep" "$2" "$3" >> "$csv"
 }
 

@@ -52,16 +52,13 @@ for cmd in $commands; do
         { cat "$tmp/log" >&2; exit 1; }
       end=$(date +%s.%N)
       total=$(echo "$end - $start" | bc)
-      /usr/bin/python3 - "$out" "$cmd" "$n" "$rep" "$total" "$load" >> "$csv" <<'PY'
-import sys, h5py
+      PYTHONPATH="$root/analysis" /usr/bin/python3 - "$out" "$cmd" "$n" "$rep" "$total" "$load" >> "$csv" <<'PY'
+import sys
+from crd_results import open_results
 path, cmd, n, rep, total, load = sys.argv[1:]
-with h5py.File(path, "r") as f:
-    c = {}
-    for group in ("run/counters", "run/resources"):  # volumes and memory are resources
-        names = [x.decode() if isinstance(x, bytes) else x for x in f[group + "/name"][:]]
-        c.update(zip(names, (int(v) for v in f[group + "/value"][:])))
-    phases = [x.decode() if isinstance(x, bytes) else x for x in f["run/timings/phase"][:]]
-    secs = [float(s) for s in f["run/timings/seconds"][:]]
+r = open_results(path)
+c = {**r.counters.to_dict(), **r.resources.to_dict()}  # volumes and memory are resources
+phases, secs = r.timings["phase"].tolist(), r.timings["seconds"].tolist()
 extra = ",".join(str(c.get(k, "")) for k in ("input.bytes", "shuffle.bytes_sent", "shuffle.bytes_sent_max",
                                              "memory.peak_rss_max", "memory.tables_max"))
 for phase, s in list(zip(phases, secs)) + [("total", float(total))]:

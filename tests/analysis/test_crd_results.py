@@ -2,6 +2,7 @@
 
 import hashlib
 import os
+import re
 import sys
 import tempfile
 import unittest
@@ -199,6 +200,38 @@ class Commands(ResultFiles):
         self.assertEqual(r.counters.to_dict(), self.exp["counters"])
 
 
+class ExactReads(ResultFiles):
+    """What the tests read: stored bytes, round-tripping str, and the whole file as stored."""
+
+    LATIN1 = b"<p>caf\xe9 men\xfc in Latin-1"
+
+    def test_strings_as_stored_bytes(self):
+        chunks = self.res.table("/discovery/chunks", decode=False)
+        self.assertIn(self.LATIN1, chunks["sample"].tolist())
+        self.assertEqual(chunks["hash"].tolist(), self.res.chunks["hash"].tolist())  # hashes stay hex
+
+    def test_strings_that_round_trip(self):
+        samples = self.res.table("/discovery/chunks", decode="surrogateescape")["sample"].tolist()
+        self.assertIn(self.LATIN1, [t.encode("utf-8", "surrogateescape") for t in samples])
+
+    def test_snapshot_is_the_file_as_stored(self):
+        import crd_results
+        datasets, attrs = self.res.snapshot()
+        hashes = datasets["/discovery/chunks/hash"]
+        self.assertEqual((hashes.dtype, hashes.shape), (np.dtype(np.uint8), (3, 20)))
+        self.assertEqual(hashes[0].tobytes().hex(), self.res.chunks["hash"][0])
+        self.assertIn(self.LATIN1, datasets["/discovery/chunks/sample"].tolist())
+        self.assertEqual(attrs["/"]["nranks"], 4)
+        self.assertIn("/run/timings/phase", datasets)
+        self.assertEqual(attrs["/discovery/chunks"], self.res.chunks_attrs)
+        datasets, attrs = self.res.snapshot(crd_results.JOB_TABLES, crd_results.JOB_ROOT_ATTRS)
+        self.assertFalse([k for k in datasets if k.startswith("/run/timings")])
+        self.assertNotIn("/run/timings", attrs)
+        self.assertIn("/run/counters/name", datasets)
+        self.assertEqual(set(crd_results.JOB_ROOT_ATTRS) & set(attrs["/"]), set())
+        self.assertEqual(attrs["/"]["command"], "run")
+
+
 class BadFiles(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -271,6 +304,44 @@ class BadFiles(unittest.TestCase):
         self.assertEqual(len(r.chunks), 0)
         self.assertEqual(r.pages.columns.tolist(), ["url", "positions"])
         self.assertEqual(len(r.pages), 0)
+
+
+class SchemaMatchesDocs(unittest.TestCase):
+    """crd_results' one definition of the schema names what docs/schema.md documents."""
+
+    @classmethod
+    def setUpClass(cls):
+        import crd_results
+        cls.r = crd_results
+        cls.doc = (Path(__file__).resolve().parents[2] / "docs" / "schema.md").read_text()
+
+    def section(self, path):
+        """The doc text about one table: from its bullet or heading (else its first mention) to the
+        next bullet or heading of a group."""
+        found = re.search(r"^(?:- |## )`%s/?`" % re.escape(path), self.doc, re.M) or \
+            re.search(r"`%s/?`" % re.escape(path), self.doc)
+        self.assertIsNotNone(found, path + " is not in docs/schema.md")
+        end = re.compile(r"^(?:- `/|## )", re.M).search(self.doc, found.end())
+        return self.doc[found.start():end.start() if end else len(self.doc)]
+
+    def test_every_documented_group_is_known(self):
+        documented = {m.rstrip("/") for m in re.findall(r"`(/[a-z_/]+)`", self.doc)}
+        groups = {"/run", self.r.DISCOVERY, self.r.DETECTION}
+        self.assertEqual(documented - groups, set(self.r.TABLES))
+
+    def test_columns_and_attributes_are_documented(self):
+        for path, columns in self.r.TABLES.items():
+            text = self.section(path)
+            for name in [*columns, *self.r.LISTS.get(path, {}), *self.r.GROUP_ATTRS.get(path, {})]:
+                self.assertIn("`%s`" % name, text, "%s: %s" % (path, name))
+        detection = self.doc[self.doc.index("## `/detection`"):]
+        for name in self.r.GROUP_ATTRS[self.r.DETECTION]:
+            self.assertIn("`%s`" % name, detection, "/detection@" + name)
+        for name in self.r.ROOT_ATTRS:
+            self.assertIn("| `%s` |" % name, self.doc, "root attribute " + name)
+
+    def test_every_table_belongs_to_a_command(self):
+        self.assertEqual(set(self.r.TABLES), set().union(*self.r.TABLES_OF.values()))
 
 
 class PositionalInputs(unittest.TestCase):

@@ -1,5 +1,6 @@
 # Shared helpers of the whole-program tests: locating crd and the data, running it under mpirun,
-# reading result files back with h5py, and the exit-77 skip protocol CTest understands.
+# reading result files back (through analysis/crd_results.py, the one reader of crd's results),
+# and the exit-77 skip protocol CTest understands.
 import glob
 import os
 import shutil
@@ -10,11 +11,16 @@ import unittest
 
 import numpy as np
 
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(_HERE, "..", "..", "analysis"))  # crd_results
+sys.path.insert(0, os.path.join(_HERE, "..", "support"))  # reference_chunker, shared by tests and perf/
 try:
-    import h5py
-except ImportError:  # pragma: no cover - the CI image has python3-h5py
-    print("SKIP: h5py is not importable by", sys.executable)
+    import h5py  # noqa: F401  (tests that write fake result files use ci.h5py)
+    import crd_results as results
+except ImportError as err:  # pragma: no cover - the CI image has python3-h5py and python3-pandas
+    print("SKIP: cannot import h5py/pandas (%s) with %s" % (err, sys.executable))
     sys.exit(77)
+from crd_results import open_results  # noqa: E402,F401  (ci.open_results for the tests)
 
 SKIP = 77
 
@@ -143,30 +149,25 @@ class TempDir:
 
 def read_all(path):
     """{dataset path: numpy array} and {group path: {attr: value}} of a whole result file."""
-    datasets, attrs = {}, {}
-    with h5py.File(path, "r") as f:
-        attrs["/"] = {k: _plain(v) for k, v in f.attrs.items()}
-
-        def visit(name, obj):
-            if isinstance(obj, h5py.Dataset):
-                datasets["/" + name] = obj[()]
-            else:
-                attrs["/" + name] = {k: _plain(v) for k, v in obj.attrs.items()}
-        f.visititems(visit)
-    return datasets, attrs
+    return open_results(path).snapshot()
 
 
 def comparable(path, drop_root=()):
     """(datasets, attrs) of a result file (read_all) without what describes the particular job:
     /run/timings and /run/resources (their datasets and group attributes) and the root attributes
     named in drop_root (e.g. "nranks", "created", "command_line", "config")."""
-    datasets, attrs = read_all(path)
-    for name in drop_root:
-        attrs["/"].pop(name, None)
-    datasets = {k: v for k, v in datasets.items() if not k.startswith(("/run/timings/", "/run/resources/"))}
-    attrs.pop("/run/timings", None)
-    attrs.pop("/run/resources", None)
-    return datasets, attrs
+    return open_results(path).snapshot(results.JOB_TABLES, drop_root)
+
+
+def run_summary(path):
+    """(counters {name: value}, errors [(file, offset, reason)], pages {url: chunks}, chunk samples)
+    of a run result, strings as str that round-trip to the stored bytes (surrogateescape)."""
+    r = open_results(path)
+    exact = "surrogateescape"
+    errors = r.table(results.ERRORS, decode=exact)
+    pages = r.table(results.PAGES, decode=exact)
+    return (r.counters.to_dict(), list(zip(errors["file"], errors["offset"].tolist(), errors["reason"])),
+            dict(zip(pages["url"], pages["chunks"].tolist())), r.table(results.CHUNKS, decode=exact)["sample"].tolist())
 
 
 def assert_same_datasets(tc, a, b, msg=""):
@@ -180,31 +181,25 @@ def assert_same_datasets(tc, a, b, msg=""):
         tc.assertTrue(np.array_equal(a[name], b[name]), "%s differs%s" % (name, suffix))
 
 
-def _plain(v):
-    if isinstance(v, bytes):
-        return v.decode("utf-8", "replace")
-    if isinstance(v, np.ndarray):
-        return v.tolist()
-    if isinstance(v, np.generic):
-        return v.item()
-    return v
-
-
+# Helpers on stored arrays (read_all's values, or h5py datasets): bytes strings, hex hashes.
 def strings(column):
     return [bytes(x) for x in column]
 
 
 def hexes(matrix):
-    return [bytes(row).hex() for row in matrix]
+    return results.hex_hashes(np.asarray(matrix))
 
 
 def table(f, group):
-    """A group of columns as {name: numpy array}."""
+    """A group of an open h5py file as {column: numpy array} (prefer open_results(path).table)."""
     return {k: v[()] for k, v in f[group].items() if isinstance(v, h5py.Dataset)}
 
 
 def csr(values, offsets, i):
     return list(values[int(offsets[i]):int(offsets[i + 1])])
+
+
+_plain = results.attr_value  # attribute values as plain Python (str, int, float)
 
 
 def main():

@@ -68,10 +68,9 @@ class CheckAgreesWithDetect(unittest.TestCase):
         cls.tmp.cleanup()
 
     def test_every_page_agrees(self):
-        with ci.h5py.File(self.detect, "r") as f:
-            t = ci.table(f, "/detection/pages")
-            detected = {u.decode(): (int(l), int(c), float(x), bool(fl)) for u, l, c, x, fl in
-                        zip(ci.strings(t["url"]), t["labeled"], t["chunks"], t["containment"], t["flagged"])}
+        t = ci.open_results(self.detect).pages
+        detected = {u: (int(l), int(c), float(x), bool(fl)) for u, l, c, x, fl in
+                    zip(t["url"], t["labeled"], t["chunks"], t["containment"], t["flagged"])}
         self.assertEqual(sorted(self.checked), sorted(self.pages), self.check_stdout)
         self.assertEqual(sorted(detected), sorted(self.pages))
         for key in sorted(self.pages):

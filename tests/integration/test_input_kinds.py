@@ -13,22 +13,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import crd_integ as ci  # noqa: E402  (exits 77 without h5py)
 import make_corpus  # noqa: E402
 
-h5py = ci.h5py
 NRANKS = 2
 TIMEOUT = 120  # a fifo opened by mistake would block: the run must end well within this
 
 
-def strings(column):
-    return [bytes(v).decode("utf-8", "surrogateescape") for v in column[:]]
-
-
 def read_run(path):
-    with h5py.File(path, "r") as f:
-        counters = dict(zip(strings(f["run/counters/name"]), (int(v) for v in f["run/counters/value"][:])))
-        errors = sorted(zip(strings(f["run/errors/file"]), strings(f["run/errors/reason"])))
-        pages = dict(zip(strings(f["detection/pages/url"]), (int(v) for v in f["detection/pages/chunks"][:])))
-        samples = strings(f["discovery/chunks/sample"])
-    return counters, errors, pages, samples
+    counters, errors, pages, samples = ci.run_summary(path)
+    return counters, sorted((file, reason) for file, _, reason in errors), pages, samples
 
 
 class Fixture(unittest.TestCase):

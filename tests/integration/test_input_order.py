@@ -27,7 +27,7 @@ class InputOrder(unittest.TestCase):
                 ci.run_crd(ci.quiet(["run"] + args + ["--chunk-threshold", "3", "-o", out]), nranks=nranks)
                 results[name] = ci.comparable(out, drop_root=("nranks", "created", "command_line", "config"))
             base_datasets, base_attrs = results["forward"]
-            self.assertGreater(len(base_datasets["/detection/pages/url"]), 0)
+            self.assertGreater(len(base_datasets[ci.results.PAGES + "/url"]), 0)
             for name in ("reversed", "list"):
                 datasets, attrs = results[name]
                 ci.assert_same_datasets(self, datasets, base_datasets, msg="for " + name)

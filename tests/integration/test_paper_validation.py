@@ -111,14 +111,11 @@ class PaperValidation(unittest.TestCase):
         return n
 
     def results(self, path):
-        with ci.h5py.File(path, "r") as f:
-            n = ci.table(f, "/detection/neighborhoods")
-            hoods = {p.decode(): (float(b), bool(fl)) for p, b, fl in zip(ci.strings(n["prefix"]), n["badness"], n["flagged"])}
-            p = ci.table(f, "/detection/pages")
-            pages = {u.decode(): (int(l), int(c), bool(fl)) for u, l, c, fl in
-                     zip(ci.strings(p["url"]), p["labeled"], p["chunks"], p["flagged"])}
-            attrs = {k: ci._plain(v) for k, v in f["/detection"].attrs.items()}
-        return hoods, pages, attrs
+        r = ci.open_results(path)
+        n, p = r.neighborhoods, r.pages
+        hoods = {h: (float(b), bool(fl)) for h, b, fl in zip(n["prefix"], n["badness"], n["flagged"])}
+        pages = {u: (int(l), int(c), bool(fl)) for u, l, c, fl in zip(p["url"], p["labeled"], p["chunks"], p["flagged"])}
+        return hoods, pages, r.detection_attrs
 
     def check_hosts(self, path):
         hoods, pages, attrs = self.results(path)
@@ -150,9 +147,9 @@ class PaperValidation(unittest.TestCase):
             self.assertEqual(pages[key][:2], (len(chunks) - unique, len(chunks)), key)
 
     def test_blind_labels_the_site_not_the_unique_paragraphs(self):
-        with ci.h5py.File(self.blind, "r") as f:
-            samples = ci.strings(f["/discovery/chunks/sample"])
-            labeled = set(bytes(h) for h in f["/discovery/chunks/hash"][()])
+        chunks = ci.open_results(self.blind).table(ci.results.CHUNKS, decode=False)
+        samples = chunks["sample"].tolist()
+        labeled = set(bytes.fromhex(h) for h in chunks["hash"])
         self.assertFalse([s for s in samples if b"unique lead" in s or b"unique tail" in s])
         site = set(ref.sha1(c) for chunks in self.clone_chunks.values() for c in chunks if not MARK.search(c))
         self.assertEqual(site - labeled, set(), "every repeated chunk of the site is discovered")

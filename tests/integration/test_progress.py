@@ -4,8 +4,6 @@
 import re
 import unittest
 
-import h5py
-
 import crd_integ as ci
 
 LINE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ crd scan: (~?)([\d.]+)% (~?)(\d+)/(\d+) MB, (~?)(\d+) docs, "
@@ -27,9 +25,7 @@ class Progress(unittest.TestCase):
                 self.assertEqual(m.group(1) + m.group(3) + m.group(6), "", "job totals, not estimates")
             values = [(int(LINE.match(l).group(4)), int(LINE.match(l).group(7))) for l in lines]
             self.assertEqual(values, sorted(values), "progress never goes backwards")
-            with h5py.File(out) as f:
-                names = [n.decode() for n in f["/run/counters/name"][:]]
-                counters = dict(zip(names, f["/run/counters/value"][:].tolist()))
+            counters = ci.open_results(out).counters
             final = LINE.match(lines[-1])
             self.assertEqual(final.group(2), "100.0")
             self.assertEqual(int(final.group(7)), counters["documents"])

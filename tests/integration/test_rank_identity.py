@@ -6,6 +6,7 @@ import os
 import unittest
 
 import crd_integ as ci
+from crd_integ import results as R
 
 RANKS = (1, 2, 3, 4)
 RANK_DEPENDENT_COUNTERS = (b"shuffle.", b"memory.")
@@ -13,8 +14,8 @@ RANK_DEPENDENT_COUNTERS = (b"shuffle.", b"memory.")
 
 def comparable(path):
     datasets, attrs = ci.comparable(path, drop_root=("nranks", "created"))
-    names = ci.strings(datasets.pop("/run/counters/name"))
-    values = datasets.pop("/run/counters/value").tolist()
+    names = ci.strings(datasets.pop(R.COUNTERS + "/name"))
+    values = datasets.pop(R.COUNTERS + "/value").tolist()
     counters = {n: v for n, v in zip(names, values) if not n.startswith(RANK_DEPENDENT_COUNTERS)}
     rank_dependent = sorted(n for n in names if n.startswith(RANK_DEPENDENT_COUNTERS))
     return datasets, attrs, counters, rank_dependent
@@ -48,12 +49,12 @@ class RankIdentity(unittest.TestCase):
     def assert_same(self, command):
         base_d, base_a, base_c, base_dep = self.results[command, 1]
         # Guard against comparing empty files: the corpus must produce labels and detections.
-        self.assertGreater(len(base_d["/discovery/chunks/hash"]), 20)
-        self.assertGreater(len(base_d["/discovery/files/hash"]), 0)
+        self.assertGreater(len(base_d[R.CHUNKS + "/hash"]), 20)
+        self.assertGreater(len(base_d[R.FILES + "/hash"]), 0)
         if command == "run":
-            self.assertGreater(len(base_d["/detection/pages/url"]), 20)
+            self.assertGreater(len(base_d[R.PAGES + "/url"]), 20)
         self.assertGreater(base_c[b"records"], 0, "the WARC/ARC samples must contribute records")
-        self.assertGreater(len(base_d["/run/errors/file"]), 0, "the damaged samples must report errors")
+        self.assertGreater(len(base_d[R.ERRORS + "/file"]), 0, "the damaged samples must report errors")
         for n in RANKS[1:]:
             d, a, c, dep = self.results[command, n]
             with self.subTest(command=command, nranks=n):

@@ -77,11 +77,10 @@ class ReferenceCounts(unittest.TestCase):
                              "--chunk-threshold", str(CHUNK_THRESHOLD), "--file-threshold", str(FILE_THRESHOLD),
                              "--min-chunk-length", str(MIN_CHUNK_LENGTH), "--stop-chunks", cls.tmp("stop.txt")]),
                    nranks=2)
-        cls.h5 = ci.h5py.File(cls.out, "r")
+        cls.result = ci.open_results(cls.out)
 
     @classmethod
     def tearDownClass(cls):
-        cls.h5.close()
         cls.tmp.cleanup()
 
     def test_reference_sanity(self):
@@ -100,45 +99,44 @@ class ReferenceCounts(unittest.TestCase):
 
     def check_table(self, group, tally, threshold, min_length, with_sample):
         rows, stop_removed = tally.labeled(threshold, min_length, self.stop)
-        t = ci.table(self.h5, group)
-        self.assertEqual(ci.hexes(t["hash"]), [d.hex() for d in rows], group + "/hash (order: count desc, hash)")
+        t = self.result.table(group, decode=False)
+        self.assertEqual(t["hash"].tolist(), [d.hex() for d in rows], group + "/hash (order: count desc, hash)")
         self.assertEqual(t["count"].tolist(), [tally.count[d] for d in rows], group + "/count")
         self.assertEqual(t["length"].tolist(), [tally.length[d] for d in rows], group + "/length")
-        self.assertEqual(ci.strings(t["sample_url"]), [tally.first_key[d] for d in rows], group + "/sample_url")
+        self.assertEqual(t["sample_url"].tolist(), [tally.first_key[d] for d in rows], group + "/sample_url")
         if with_sample:
-            self.assertEqual(ci.strings(t["sample"]), [tally.sample[d] for d in rows], group + "/sample")
-        a = dict(self.h5[group].attrs)
-        self.assertEqual(int(a["threshold"]), threshold)
-        self.assertEqual(int(a["total"]), tally.total, group + " total")
-        self.assertEqual(int(a["distinct"]), len(tally.count), group + " distinct")
-        self.assertEqual(int(a["labeled"]), len(rows), group + " labeled")
-        self.assertEqual(int(a["stop_removed"]), stop_removed, group + " stop_removed")
+            self.assertEqual(t["sample"].tolist(), [tally.sample[d] for d in rows], group + "/sample")
+        a = self.result.group_attrs(group)
+        self.assertEqual(a["threshold"], threshold)
+        self.assertEqual(a["total"], tally.total, group + " total")
+        self.assertEqual(a["distinct"], len(tally.count), group + " distinct")
+        self.assertEqual(a["labeled"], len(rows), group + " labeled")
+        self.assertEqual(a["stop_removed"], stop_removed, group + " stop_removed")
         return rows, stop_removed
 
     def test_chunks(self):
-        rows, stop_removed = self.check_table("/discovery/chunks", self.chunks, CHUNK_THRESHOLD, MIN_CHUNK_LENGTH, True)
-        self.assertEqual(int(self.h5["/discovery/chunks"].attrs["min_chunk_length"]), MIN_CHUNK_LENGTH)
+        rows, stop_removed = self.check_table(ci.results.CHUNKS, self.chunks, CHUNK_THRESHOLD, MIN_CHUNK_LENGTH, True)
+        self.assertEqual(self.result.chunks_attrs["min_chunk_length"], MIN_CHUNK_LENGTH)
         self.assertGreater(stop_removed, 0, "short chunks and the literal stop chunk must be removed")
-        self.assertNotIn(ref.stop_digest(b"<p>after script</p>").hex(), ci.hexes(self.h5["/discovery/chunks/hash"]))
+        self.assertNotIn(ref.stop_digest(b"<p>after script</p>").hex(), self.result.chunks["hash"].tolist())
 
     def test_files(self):
-        rows, stop_removed = self.check_table("/discovery/files", self.files, FILE_THRESHOLD, 0, False)
+        rows, stop_removed = self.check_table(ci.results.FILES, self.files, FILE_THRESHOLD, 0, False)
         self.assertEqual(stop_removed, 1, "the stop-listed copy of REPEATED is the only stop file")
         self.assertGreater(len(rows), 0)
 
     def test_histograms(self):
-        for group, tally in (("/discovery/chunk_histogram", self.chunks), ("/discovery/file_histogram", self.files)):
-            t = ci.table(self.h5, group)
+        for group, tally in ((ci.results.CHUNK_HISTOGRAM, self.chunks), (ci.results.FILE_HISTOGRAM, self.files)):
+            t = self.result.table(group)
             got = list(zip(t["occurrences"].tolist(), t["distinct"].tolist()))
             self.assertEqual(got, tally.histogram(), group)
 
     def test_counters(self):
-        t = ci.table(self.h5, "/run/counters")
-        counters = dict(zip(ci.strings(t["name"]), t["value"].tolist()))
+        counters = self.result.counters.to_dict()
         n_html = sum(1 for k, _ in ref.walk_corpus(self.corpus) if k.endswith(b".html"))
-        self.assertEqual(counters.get(b"documents"), len(ref.walk_corpus(self.corpus)))
-        self.assertEqual(counters.get(b"documents.chunked"), n_html)
-        self.assertEqual(counters.get(b"chunks"), self.chunks.total)
+        self.assertEqual(counters.get("documents"), len(ref.walk_corpus(self.corpus)))
+        self.assertEqual(counters.get("documents.chunked"), n_html)
+        self.assertEqual(counters.get("chunks"), self.chunks.total)
 
 
 if __name__ == "__main__":

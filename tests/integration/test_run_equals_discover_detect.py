@@ -41,11 +41,11 @@ class RunEqualsDiscoverDetect(unittest.TestCase):
         cls.tmp.cleanup()
 
     def assert_same_detection(self, a_path, b_path, ignore_attrs=("join_mode",)):
-        a_d, a_a = group(a_path, "/detection")
-        b_d, b_a = group(b_path, "/detection")
-        self.assertGreater(len(a_d["/detection/pages/url"]), 100)
-        self.assertGreater(int(a_d["/detection/pages/flagged"].sum()), 0)
-        self.assertGreater(int(a_d["/detection/neighborhoods/flagged"].sum()), 0)
+        a_d, a_a = group(a_path, ci.results.DETECTION)
+        b_d, b_a = group(b_path, ci.results.DETECTION)
+        self.assertGreater(len(a_d[ci.results.PAGES + "/url"]), 100)
+        self.assertGreater(int(a_d[ci.results.PAGES + "/flagged"].sum()), 0)
+        self.assertGreater(int(a_d[ci.results.NEIGHBORHOODS + "/flagged"].sum()), 0)
         ci.assert_same_datasets(self, a_d, b_d, msg="%s vs %s" % (a_path, b_path))
         for g in a_a:
             x = {k: v for k, v in a_a[g].items() if k not in ignore_attrs}
@@ -61,8 +61,8 @@ class RunEqualsDiscoverDetect(unittest.TestCase):
     def test_run_discovery_equals_discover(self):
         for n in (1, 3):
             with self.subTest(nranks=n):
-                a_d, a_a = group(self.out["run", n], "/discovery")
-                b_d, b_a = group(self.out["discover", n], "/discovery")
+                a_d, a_a = group(self.out["run", n], ci.results.DISCOVERY)
+                b_d, b_a = group(self.out["discover", n], ci.results.DISCOVERY)
                 ci.assert_same_datasets(self, a_d, b_d)
                 self.assertEqual(a_a, b_a)
 
@@ -71,14 +71,13 @@ class RunEqualsDiscoverDetect(unittest.TestCase):
             with self.subTest(nranks=n):
                 self.assert_same_detection(self.out["detect", "replicated", n], self.out["detect", "partitioned", n])
                 for join in ("replicated", "partitioned"):
-                    with ci.h5py.File(self.out["detect", join, n], "r") as f:
-                        self.assertEqual(ci._plain(f["/detection"].attrs["join_mode"]), join)
+                    self.assertEqual(ci.open_results(self.out["detect", join, n]).detection_attrs["join_mode"], join)
 
     def test_labels_are_the_discovered_chunks(self):
-        with ci.h5py.File(self.out["run", 3], "r") as f:
-            discovered = sorted(ci.hexes(f["/discovery/chunks/hash"]))
-            self.assertEqual(ci.hexes(f["/detection/labels/hash"]), discovered)
-            self.assertEqual(int(f["/detection"].attrs["labels"]), len(discovered))
+        r = ci.open_results(self.out["run", 3])
+        discovered = sorted(r.chunks["hash"])
+        self.assertEqual(r.detection_labels["hash"].tolist(), discovered)
+        self.assertEqual(r.detection_attrs["labels"], len(discovered))
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 set -eu
 n=$1 writer=$2 checker=$3 outdir=$4
 python=${CRD_PYTHON:-/usr/bin/python3}
-"$python" -c "import h5py" 2>/dev/null || { echo "no h5py in $python: skipping"; exit 77; }
+"$python" -c "import h5py, pandas" 2>/dev/null || { echo "no h5py/pandas in $python: skipping"; exit 77; }
 rm -rf "$outdir" && mkdir -p "$outdir"
 "${MPIEXEC:?MPIEXEC not set}" -np "$n" "$writer" "$outdir/out.h5"
 "$python" "$checker" "$outdir/out.h5"

@@ -13,7 +13,7 @@ for t in sbatch sinfo /usr/sbin/slurmctld /usr/sbin/slurmd /usr/sbin/munged; do
   command -v "$t" >/dev/null 2>&1 || skip "$t not installed (scripts/install_deps.sh --slurm)"
 done
 [ "$(id -u)" -eq 0 ] || skip "the local Slurm needs root (slurmd without cgroups)"
-"$py" -c 'import h5py' 2>/dev/null || skip "$py cannot import h5py"
+"$py" -c 'import h5py, pandas' 2>/dev/null || skip "$py cannot import h5py and pandas"
 samples="${CRD_SHARED_DIR:-}/data/warc-samples"
 [ -d "$samples" ] || skip "WARC samples absent ($samples)"
 corpus="${CRD_CORPUS_DIR:-}"

@@ -1,63 +1,35 @@
-# An independent, deliberately plain reading of the chunking contract (docs/chunking.md, scan
-# chunker, tags p,div) and of blind discovery (count > threshold, minus stop items), used to check
-# crd's counts. Slow and simple on purpose: byte positions and str.find, no tricks.
+# The reference implementation of the chunking contract (docs/chunking.md: scan chunker, tags p,div)
+# and of blind discovery (count > threshold, minus stop items), independent of crd's C++ code. The
+# whole-program tests check crd's counts against it; perf/reference_discover.py times it as the
+# serial Python a researcher would write. Plain regular expressions and str.find, no tricks.
 import hashlib
 import os
 import re
 
-TAGS = (b"p", b"div")
-RAW = (b"script", b"style")
-TERMINATORS = b" \t\n\f\r/>"
+END = rb"(?=[\t\n\f\r />]|\Z)"  # what may follow a tag name: ASCII whitespace, '/', '>' or the end
+# At a '<': a comment, a raw-text element (script, style) or a boundary tag (p, div). A bytes
+# pattern's IGNORECASE folds ASCII only, exactly the contract's case folding.
+TOKEN = re.compile(rb"<(?:(!--)|(script|style)" + END + rb"|(p|div)" + END + rb")", re.I)
+CLOSE = {name: re.compile(rb"</" + name + END, re.I) for name in (b"script", b"style")}
 WHITESPACE_RUN = re.compile(rb"[\t\n\f\r ]+")
 
 
-def _name_at(lower, pos, name):
-    """True when lower[pos:] starts with name followed by whitespace, '/', '>' or the end."""
-    end = pos + len(name)
-    if lower[pos:end] != name:
-        return False
-    return end == len(lower) or lower[end] in TERMINATORS
-
-
-def _close_of_raw(lower, start, name):
-    """Index just after the first '</name' + terminator at or after start, or None."""
-    needle = b"</" + name
-    pos = lower.find(needle, start)
-    while pos >= 0:
-        if _name_at(lower, pos + 2, name):
-            return pos + len(needle)
-        pos = lower.find(needle, pos + 1)
-    return None
-
-
 def boundaries(page):
-    """Offsets of the '<' of every boundary tag, left to right, honoring comments and raw text."""
-    lower = page.lower()  # ASCII only for bytes: exactly the contract's case folding
-    out = []
-    i = 0
-    n = len(page)
+    """Offsets of the '<' of every boundary tag, left to right, skipping comments and raw text."""
+    out, pos = [], 0
     while True:
-        i = lower.find(b"<", i)
-        if i < 0:
+        m = TOKEN.search(page, pos)
+        if m is None:
             return out
-        if lower.startswith(b"<!--", i):
-            close = lower.find(b"-->", i + 2)  # from the opener's own dashes: <!--> is complete
-            if close < 0:
-                return out
-            i = close + 3
-            continue
-        raw = next((r for r in RAW if _name_at(lower, i + 1, r)), None)
-        if raw is not None:
-            close = _close_of_raw(lower, i + 1 + len(raw), raw)
-            if close is None:
-                return out
-            i = close
-            continue
-        if any(_name_at(lower, i + 1, t) for t in TAGS):
-            out.append(i)
-        i += 1
-        if i >= n:
-            return out
+        if m.group(1):  # a comment ends after the first '-->' from the opener's dashes on: <!--> is complete
+            end = page.find(b"-->", m.start() + 2)
+            pos = len(page) if end < 0 else end + 3
+        elif m.group(2):  # raw text ends just after the matching close tag's name
+            close = CLOSE[m.group(2).lower()].search(page, m.end())
+            pos = len(page) if close is None else close.end()
+        else:
+            out.append(m.start())
+            pos = m.start() + 1
 
 
 def normalize(span):
@@ -67,12 +39,7 @@ def normalize(span):
 def chunks(page):
     """The page's normalized, non-empty chunks in order."""
     cuts = [0] + boundaries(page) + [len(page)]
-    out = []
-    for a, b in zip(cuts, cuts[1:]):
-        c = normalize(page[a:b])
-        if c:
-            out.append(c)
-    return out
+    return [c for c in (normalize(page[a:b]) for a, b in zip(cuts, cuts[1:])) if c]
 
 
 def sha1(data):

@@ -157,8 +157,7 @@ class OutputNamesAnInput(unittest.TestCase):
         with open(out, "w") as f:
             f.write("an earlier result")
         ci.run_crd(ci.quiet(["discover", t("in.warc"), "-o", out]), nranks=self.NRANKS, timeout=120)
-        with ci.h5py.File(out, "r") as f:
-            self.assertIn("discovery", f)
+        self.assertIsNotNone(ci.open_results(out).chunks)
         os.remove(out)
 
 
@@ -377,9 +376,9 @@ class TerminalEscapes(unittest.TestCase):
             self.fail("control character %r at %d in:\n%s" % (bad.group(), bad.start(), text))
 
     def test_the_result_holds_the_raw_bytes(self):
-        with ci.h5py.File(self.tmp("out.h5"), "r") as f:
-            urls = [bytes(u) for u in f["/detection/pages/url"][()]]
-            samples = [bytes(s) for s in f["/discovery/chunks/sample"][()]]
+        r = ci.open_results(self.tmp("out.h5"))
+        urls = r.table(ci.results.PAGES, decode=False)["url"].tolist()
+        samples = r.table(ci.results.CHUNKS, decode=False)["sample"].tolist()
         self.assertTrue(any(b"\x1b]0;pwned\x07" in u for u in urls), urls)
         self.assertTrue(any(b"\x1b[31mred" in s for s in samples), samples)
 

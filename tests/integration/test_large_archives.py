@@ -13,6 +13,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import crd_integ as ci  # noqa: E402  (exits 77 without h5py)
+from crd_integ import results as R  # noqa: E402
 import large_corpus  # noqa: E402
 
 RANKS = (1, 3)
@@ -106,7 +107,7 @@ class LargeArchives(unittest.TestCase):
     def assert_every_page_once(self, name):
         for nranks in RANKS:
             datasets, _ = self.result(name, nranks)
-            urls = [u.decode("utf-8", "backslashreplace") for u in ci.strings(datasets["/detection/pages/url"])]
+            urls = [u.decode("utf-8", "backslashreplace") for u in ci.strings(datasets[R.PAGES + "/url"])]
             counts = collections.Counter(urls)
             where = " in the %s run at %d rank(s)" % (name, nranks)
             self.assertEqual(set(counts) - self.keys, set(), "URLs that are no page (garbage)" + where + ", " +
@@ -136,18 +137,18 @@ class LargeArchives(unittest.TestCase):
         for name in ("warc", "arc", "tree"):
             for nranks in RANKS:
                 datasets, _ = self.result(name, nranks)
-                hashes = ci.hexes(datasets["/discovery/files/hash"])
-                got = dict(zip(hashes, (int(c) for c in datasets["/discovery/files/count"])))
+                hashes = ci.hexes(datasets[R.FILES + "/hash"])
+                got = dict(zip(hashes, (int(c) for c in datasets[R.FILES + "/count"])))
                 where = " in the %s run at %d rank(s)" % (name, nranks)
                 self.assertEqual(set(got) - set(expected), set(), "payloads never written" + where)
                 self.assertEqual(set(expected) - set(got), set(), "payloads missing" + where)
                 self.assertEqual(got, dict(expected), "payload counts" + where)
-                self.assertEqual(dict(zip(hashes, (int(v) for v in datasets["/discovery/files/length"]))), length,
+                self.assertEqual(dict(zip(hashes, (int(v) for v in datasets[R.FILES + "/length"]))), length,
                                  "payload lengths" + where)
 
     def counters(self, datasets):
-        names = [n.decode() for n in ci.strings(datasets["/run/counters/name"])]
-        return dict(zip(names, (int(v) for v in datasets["/run/counters/value"])))
+        names = [n.decode() for n in ci.strings(datasets[R.COUNTERS + "/name"])]
+        return dict(zip(names, (int(v) for v in datasets[R.COUNTERS + "/value"])))
 
     def split_counters(self, counters):
         """(input-describing counters, the rest)."""
@@ -171,7 +172,7 @@ class LargeArchives(unittest.TestCase):
                 own, pages = self.split_counters(self.counters(datasets))
                 self.assertEqual(own, expected_input, "input counters of the " + where)
                 self.assertEqual(pages, ref_pages, "page counters of the " + where)
-                self.assertEqual(len(datasets["/run/errors/file"]), 0, "/run/errors of the " + where)
+                self.assertEqual(len(datasets[R.ERRORS + "/file"]), 0, "/run/errors of the " + where)
 
     def input_bytes(self, name):
         path = self.inputs[name]
@@ -186,7 +187,7 @@ class LargeArchives(unittest.TestCase):
         empty everywhere (test_counters), /run/timings and /run/resources describe the job."""
         ref_datasets, ref_attrs = self.result("tree", 1)
         ref = {k: v for k, v in ref_datasets.items() if not k.startswith("/run/")}
-        self.assertGreater(len(ref["/discovery/chunks/hash"]), 0, "nothing labeled: the comparison would be weak")
+        self.assertGreater(len(ref[R.CHUNKS + "/hash"]), 0, "nothing labeled: the comparison would be weak")
         self.assertGreater(int(ref_attrs["/detection"]["pages_flagged"]), 0, "nothing flagged")
         for name in ("warc", "arc", "tree"):
             for nranks in RANKS:

@@ -26,7 +26,7 @@ def rewrite(src, dst, change):
     """Copies the labels file src to dst and applies change(group) to its /labels group."""
     shutil.copyfile(src, dst)
     with ci.h5py.File(dst, "r+") as f:
-        change(f["labels"])
+        change(f[ci.results.LABELS])
 
 
 def replace(name, value):
@@ -52,10 +52,8 @@ class MalformedLabels(unittest.TestCase):
         cls.page = t("corpus", "site.example", "p1.html")
         cls.good = t("good.h5")
         ci.run_crd(ci.quiet(["label", cls.corpus, "-o", cls.good]), nranks=1)
-        with ci.h5py.File(cls.good, "r") as f:
-            cls.hash = f["labels/hash"][:]
-            cls.length = f["labels/length"][:]
-            cls.sample = f["labels/sample"][:]
+        stored, _ = ci.read_all(cls.good)
+        cls.hash, cls.length, cls.sample = (stored[ci.results.LABELS + "/" + c] for c in ("hash", "length", "sample"))
         n = cls.n = len(cls.length)
         assert n >= 3, n
         g = "/labels/"
@@ -100,8 +98,8 @@ class MalformedLabels(unittest.TestCase):
             with self.subTest(nranks=nranks):
                 out = os.path.join(self.out_dir("good-%d" % nranks), "o.h5")
                 ci.run_crd(ci.quiet(["detect", self.corpus, "--labels", self.good, "-o", out]), nranks=nranks)
-                with ci.h5py.File(out, "r") as f:
-                    got = dict(zip(ci.hexes(f["detection/labels/hash"]), f["detection/labels/length"][:]))
+                used = ci.open_results(out).detection_labels
+                got = dict(zip(used["hash"], used["length"]))
                 self.assertEqual(got, dict(zip(ci.hexes(self.hash), self.length)))
 
     def test_malformed_file_is_refused_on_every_rank(self):

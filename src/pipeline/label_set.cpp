@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "crd/core/error.hpp"
-#include "crd/output/result_reader.hpp"
+#include "crd/output/schema.hpp"
 
 namespace crd::pipeline {
 
@@ -17,9 +17,10 @@ JoinMode parse_join_mode(const std::string& text) {
 }
 
 std::string labels_group(const output::ResultReader& r) {
-  for (const char* g : {"/labels", "/discovery/chunks", "/detection/labels"})
-    if (r.has(std::string(g) + "/hash")) return g;
-  throw UsageError(r.path() + " holds no labeled set (/labels, /discovery/chunks or /detection/labels)");
+  for (const char* g : output::schema::kLabelSources)
+    if (r.has(output::Table<discover::LabelRow>{g}.column(&discover::LabelRow::hash))) return g;
+  const auto* g = output::schema::kLabelSources;
+  throw UsageError(r.path() + " holds no labeled set (" + g[0] + ", " + g[1] + " or " + g[2] + ")");
 }
 
 namespace {
@@ -46,7 +47,7 @@ LabelSet load_label_set(comm::Transport& transport, const std::vector<std::strin
   for (const auto& path : paths) {
     readers.push_back(std::make_unique<output::ResultReader>(path));
     groups.push_back(labels_group(*readers.back()));
-    rows_total += readers.back()->rows(groups.back() + "/hash");
+    rows_total += readers.back()->rows(output::Table<discover::LabelRow>{groups.back().c_str()}.column(&discover::LabelRow::hash));
   }
   const bool replicate =
       mode == JoinMode::Replicated || (mode == JoinMode::Auto && rows_total <= replicate_max);
@@ -54,28 +55,12 @@ LabelSet load_label_set(comm::Transport& transport, const std::vector<std::strin
   for (std::size_t source = 0; source < readers.size(); ++source) {
     const output::ResultReader& reader = *readers[source];
     const std::string& group = groups[source];
-    const std::uint64_t n = reader.rows(group + "/hash");
-    const bool has_samples = reader.has(group + "/sample");
+    const output::Table<discover::LabelRow> table{group.c_str()};
+    const std::uint64_t n = reader.rows(table.column(&discover::LabelRow::hash));
     for (std::uint64_t first = 0; first < n; first += kBlock) {
-      const auto hashes = reader.read_matrix(group + "/hash", first, kBlock);
-      const std::size_t rows = hashes.size() / 20;
-      std::vector<std::size_t> owned_rows;
-      for (std::size_t i = 0; i < rows; ++i) {
-        Digest d;
-        std::copy_n(hashes.begin() + static_cast<std::ptrdiff_t>(i * 20), 20, d.bytes.begin());
-        if (replicate) everything.push_back(d);
-        if (owner_of(d, nranks) == me) {
-          owned_rows.push_back(i);
-          mine.push_back({d, 0, {}});
-        }
-      }
-      if (owned_rows.empty()) continue;
-      const auto lengths = reader.read_u64(group + "/length", first, rows);
-      const auto samples = has_samples ? reader.read_strings(group + "/sample", first, rows) : std::vector<std::string>{};
-      const std::size_t base = mine.size() - owned_rows.size();
-      for (std::size_t k = 0; k < owned_rows.size(); ++k) {
-        mine[base + k].length = lengths[owned_rows[k]];
-        if (has_samples) mine[base + k].sample = samples[owned_rows[k]];
+      for (auto& row : output::read_table(reader, table, first, kBlock)) {
+        if (replicate) everything.push_back(row.hash);
+        if (owner_of(row.hash, nranks) == me) mine.push_back({row.hash, row.length, std::move(row.sample)});
       }
     }
   }

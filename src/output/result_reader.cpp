@@ -62,20 +62,6 @@ std::vector<T> read_numeric(hid_t file, const std::string& path, const std::stri
   return out;
 }
 
-std::string type_name(hid_t type) {
-  const std::size_t bytes = H5Tget_size(type);
-  switch (H5Tget_class(type)) {
-    case H5T_STRING:
-      return "str";
-    case H5T_INTEGER:
-      return (H5Tget_sign(type) == H5T_SGN_NONE ? "uint" : "int") + std::to_string(8 * bytes);
-    case H5T_FLOAT:
-      return "float" + std::to_string(8 * bytes);
-    default:
-      return "other";
-  }
-}
-
 }  // namespace
 
 ResultReader::ResultReader(const std::string& path) : impl_(std::make_unique<Impl>()) {
@@ -161,24 +147,6 @@ std::vector<std::string> ResultReader::read_strings(const std::string& ds, std::
     out.emplace_back(s, std::find(s, s + width, '\0') - s);
   }
   return out;
-}
-
-std::string ResultReader::dtype(const std::string& dataset) const {
-  Hid d(H5Dopen2(impl_->file, dataset.c_str(), H5P_DEFAULT));
-  if (!d.valid()) fail(impl_->path, "no dataset " + dataset);
-  Hid type(H5Dget_type(d.get()));
-  Hid space(H5Dget_space(d.get()));
-  hsize_t dims[2] = {0, 0};
-  const int rank = H5Sget_simple_extent_dims(space.get(), dims, nullptr);
-  const std::string name = type_name(type.get());
-  return rank == 2 ? name + " n×" + std::to_string(dims[1]) : name;
-}
-
-std::string ResultReader::attribute_dtype(const std::string& object, const std::string& name) const {
-  Hid a(H5Aopen_by_name(impl_->file, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT));
-  if (!a.valid()) fail(impl_->path, "no attribute " + object + "@" + name);
-  Hid type(H5Aget_type(a.get()));
-  return type_name(type.get());
 }
 
 bool ResultReader::has_attribute(const std::string& object, const std::string& name) const {

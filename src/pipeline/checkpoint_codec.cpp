@@ -16,12 +16,7 @@ void save_shard(BinaryFileWriter& out, const discover::ScannedShard& s) {
     out.str(name);
     out.pod(value);
   }
-  out.pod(static_cast<std::uint64_t>(s.errors.size()));
-  for (const auto& e : s.errors) {
-    out.str(e.file);
-    out.pod(e.offset);
-    out.str(e.reason);
-  }
+  shuffle::write_value(out, s.errors);
 }
 
 discover::ScannedShard load_shard(BinaryFileReader& in) {
@@ -35,13 +30,7 @@ discover::ScannedShard load_shard(BinaryFileReader& in) {
     const std::string name = in.str();
     s.counters.add(name, in.pod<std::uint64_t>());
   }
-  for (auto n = in.pod<std::uint64_t>(); n > 0; --n) {
-    io::ReadError e;
-    e.file = in.str();
-    e.offset = in.pod<std::uint64_t>();
-    e.reason = in.str();
-    s.errors.push_back(std::move(e));
-  }
+  shuffle::read_value(in, s.errors);
   return s;
 }
 

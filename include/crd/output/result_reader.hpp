@@ -32,11 +32,6 @@ class ResultReader {
   std::vector<std::uint8_t> read_matrix(const std::string& dataset, std::uint64_t first = 0, std::uint64_t count = kAll) const;
   std::vector<std::string> read_strings(const std::string& dataset, std::uint64_t first = 0, std::uint64_t count = kAll) const;
 
-  // The stored type as docs/schema.md spells it: "uint64", "uint32", "uint8", "int64", "float64",
-  // "str", or "uint8 n×20" for a 20-wide uint8 matrix (a hash column).
-  std::string dtype(const std::string& dataset) const;
-  std::string attribute_dtype(const std::string& object, const std::string& name) const;
-
   bool has_attribute(const std::string& object, const std::string& name) const;
   std::string attribute_string(const std::string& object, const std::string& name) const;
   double attribute_double(const std::string& object, const std::string& name) const;  // any numeric type

@@ -11,12 +11,14 @@
 
 namespace crd::output {
 
+using shuffle::field;
+
 // /run/counters and /run/resources.
 struct NamedValueRow {
   std::string name;
   std::uint64_t value = 0;
   static constexpr auto fields() {
-    return std::tuple(shuffle::field("name", &NamedValueRow::name), shuffle::field("value", &NamedValueRow::value));
+    return std::tuple(field("name", &NamedValueRow::name), field("value", &NamedValueRow::value));
   }
 };
 
@@ -25,7 +27,7 @@ struct TimingRow {
   std::string phase;
   double seconds = 0;
   static constexpr auto fields() {
-    return std::tuple(shuffle::field("phase", &TimingRow::phase), shuffle::field("seconds", &TimingRow::seconds));
+    return std::tuple(field("phase", &TimingRow::phase), field("seconds", &TimingRow::seconds));
   }
 };
 
@@ -38,7 +40,6 @@ struct DetectedLabelRow {
   std::uint64_t neighborhoods = 0;
   std::uint64_t occurrences = 0;
   static constexpr auto fields() {
-    using shuffle::field;
     return std::tuple(field("hash", &DetectedLabelRow::hash), field("length", &DetectedLabelRow::length),
                       field("sample", &DetectedLabelRow::sample), field("pages", &DetectedLabelRow::pages),
                       field("neighborhoods", &DetectedLabelRow::neighborhoods),
@@ -51,7 +52,7 @@ struct ProvenanceRow {
   std::uint32_t label = 0;
   std::string url;
   static constexpr auto fields() {
-    return std::tuple(shuffle::field("label", &ProvenanceRow::label), shuffle::field("url", &ProvenanceRow::url));
+    return std::tuple(field("label", &ProvenanceRow::label), field("url", &ProvenanceRow::url));
   }
 };
 

@@ -23,7 +23,6 @@ namespace crd::output {
 // samples; chunk lengths fit uint32), which the table says rather than a second field list.
 template <class Row>
 struct Table {
-  using RowType = Row;
   const char* group;
   std::string Row::*omitted = nullptr;   // a string field this table does not store
   std::uint64_t Row::*as_u32 = nullptr;  // a uint64 field stored as uint32
@@ -36,6 +35,11 @@ struct Table {
   bool stores(M Row::*member) const {
     if constexpr (std::is_same_v<M, std::string>) return member != omitted;
     return true;
+  }
+  template <class M>
+  bool narrowed(M Row::*member) const {
+    if constexpr (std::is_same_v<M, std::uint64_t>) return member == as_u32;
+    return false;
   }
 };
 
@@ -68,21 +72,21 @@ void write_numbers(ResultFile& file, const std::string& path, const std::vector<
 
 template <class Row, class Fn>
 void for_each_column(Fn&& fn) {
-  std::apply([&](auto... f) { (fn(f.name, f.member), ...); }, Row::fields());
+  std::apply([&](auto... f) { (fn(f.member), ...); }, Row::fields());
 }
+
+template <class Row, class M>
+using ValueOf = std::remove_cvref_t<decltype(std::declval<Row&>().*std::declval<M>())>;
 }  // namespace detail
 
 // Every dataset the table holds, in the order write_table creates them.
 template <class Row>
 std::vector<DatasetSpec> datasets(const Table<Row>& table) {
   std::vector<DatasetSpec> out;
-  detail::for_each_column<Row>([&](std::string_view, auto member) {
-    using V = std::remove_cvref_t<decltype(std::declval<Row&>().*member)>;
+  detail::for_each_column<Row>([&](auto member) {
+    using V = detail::ValueOf<Row, decltype(member)>;
     if (!table.stores(member)) return;
-    std::string dtype(detail::dtype_of<V>());
-    if constexpr (std::is_same_v<V, std::uint64_t>)
-      if (member == table.as_u32) dtype = "uint32";
-    out.push_back({table.column(member), dtype});
+    out.push_back({table.column(member), std::string(table.narrowed(member) ? "uint32" : detail::dtype_of<V>())});
     if constexpr (std::is_same_v<V, std::vector<std::uint32_t>>) out.push_back({table.column(member) + "_offsets", "uint64"});
   });
   return out;
@@ -93,8 +97,8 @@ std::vector<DatasetSpec> datasets(const Table<Row>& table) {
 template <class Row>
 void write_table(ResultFile& file, const Table<Row>& table, std::vector<Row>& rows) {
   file.create_group(table.group);
-  detail::for_each_column<Row>([&](std::string_view, auto member) {
-    using V = std::remove_cvref_t<decltype(rows[0].*member)>;
+  detail::for_each_column<Row>([&](auto member) {
+    using V = detail::ValueOf<Row, decltype(member)>;
     if (!table.stores(member)) return;
     const std::string path = table.column(member);
     if constexpr (std::is_same_v<V, Digest>) {
@@ -108,9 +112,8 @@ void write_table(ResultFile& file, const Table<Row>& table, std::vector<Row>& ro
       for (auto& r : rows) values.push_back(std::move(r.*member));
       if constexpr (std::is_same_v<V, std::string>) file.write_strings(path, values);
       else file.write_ragged(path, values);
-    } else if constexpr (std::is_same_v<V, std::uint64_t>) {
-      if (member == table.as_u32) return detail::write_numbers<std::uint32_t>(file, path, rows, member);
-      detail::write_numbers<V>(file, path, rows, member);
+    } else if (table.narrowed(member)) {
+      detail::write_numbers<std::uint32_t>(file, path, rows, member);
     } else {
       detail::write_numbers<V>(file, path, rows, member);
     }
@@ -128,8 +131,8 @@ std::vector<Row> read_table(const ResultReader& reader, const Table<Row>& table,
     if (!sized) rows.resize(n);
     sized = true;
   };
-  detail::for_each_column<Row>([&](std::string_view, auto member) {
-    using V = std::remove_cvref_t<decltype(std::declval<Row&>().*member)>;
+  detail::for_each_column<Row>([&](auto member) {
+    using V = detail::ValueOf<Row, decltype(member)>;
     const std::string path = table.column(member);
     if (!table.stores(member) || !reader.has(path)) return;
     auto fill = [&](auto&& values) {

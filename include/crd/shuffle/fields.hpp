@@ -63,28 +63,17 @@ constexpr auto member_of(F f) {
 }
 }  // namespace detail
 
-// Calls fn(entry, value) for each field of record in declared order (entry: a member pointer or a Field).
-template <class T, class Fn>
-requires HasFields<std::remove_const_t<T>>
-void for_each_field(T& record, Fn&& fn) {
-  std::apply([&](auto... f) { (fn(f, record.*detail::member_of(f)), ...); }, std::remove_const_t<T>::fields());
-}
-
 // The declared name of a member (compile time when constant): field_name(&PageRow::url) == "url".
 template <class T, class M>
 constexpr std::string_view field_name(M T::*member) {
   std::string_view found;
-  std::apply(
-      [&](auto... f) {
-        auto visit = [&](auto entry) {
-          if constexpr (std::is_same_v<decltype(detail::member_of(entry)), M T::*> &&
-                        !std::is_member_object_pointer_v<decltype(entry)>) {
-            if (entry.member == member) found = entry.name;
-          }
-        };
-        (visit(f), ...);
-      },
-      T::fields());
+  auto visit = [&](auto entry) {
+    if constexpr (!std::is_member_object_pointer_v<decltype(entry)>) {
+      if constexpr (std::is_same_v<decltype(entry.member), M T::*>)
+        if (entry.member == member) found = entry.name;
+    }
+  };
+  std::apply([&](auto... f) { (visit(f), ...); }, T::fields());
   return found;
 }
 

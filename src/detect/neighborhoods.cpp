@@ -38,14 +38,11 @@ struct Labels {
   static constexpr auto fields() { return std::tuple(&Labels::prefix, &Labels::ids); }
 };
 
-template <class Record>
-const std::string& prefix_of(const Record& r) {
-  return r.prefix;
-}
+// A lambda, not a function: the sort's comparisons inline it (a function pointer they call).
+constexpr auto prefix_of = [](const auto& r) -> const std::string& { return r.prefix; };
 }  // namespace
 
-std::vector<NeighborhoodRow> aggregate_neighborhoods(comm::Transport& transport,
-                                                     const std::vector<std::string>& keys,
+std::vector<NeighborhoodRow> aggregate_neighborhoods(comm::Transport& transport, const std::vector<std::string>& keys,
                                                      const PageScores& scores, const DetectOptions& options,
                                                      std::size_t round_bytes,
                                                      std::vector<std::vector<std::uint32_t>>* labels_out) {
@@ -120,7 +117,7 @@ std::vector<NeighborhoodRow> aggregate_neighborhoods(comm::Transport& transport,
 
   const shuffle::ShuffleConfig config{round_bytes};
   sums = shuffle::reduce_by_key(
-      transport, std::move(sums), prefix_of<Totals>, prefix_owner,
+      transport, std::move(sums), prefix_of, prefix_owner,
       [](Totals& into, const Totals& from) {
         into.pages += from.pages;
         into.chunks += from.chunks;
@@ -131,7 +128,7 @@ std::vector<NeighborhoodRow> aggregate_neighborhoods(comm::Transport& transport,
   if (labels_out != nullptr) {
     // Every labeled prefix has totals too, and both come back ascending by prefix: walk them
     // together so the label lists run parallel to the rows.
-    labels = shuffle::group_by_key(transport, std::move(labels), prefix_of<Labels>, prefix_owner, &Labels::ids, config);
+    labels = shuffle::group_by_key(transport, std::move(labels), prefix_of, prefix_owner, &Labels::ids, config);
     labels_out->assign(sums.size(), {});
     std::size_t at = 0;
     for (Labels& l : labels) {

@@ -39,10 +39,8 @@ struct AnnotationRecord {
   }
 };
 
-template <class Record>
-const Digest& digest_of(const Record& r) {
-  return r.digest;
-}
+// A lambda, not a function: the sort's comparisons inline it (a function pointer they call).
+constexpr auto digest_of = [](const auto& r) -> const Digest& { return r.digest; };
 
 }  // namespace
 
@@ -54,7 +52,7 @@ OwnerTally exchange_counts(comm::Transport& transport, const LocalTally& local, 
   OwnerTally owned;
   shuffle::ExchangeStats stats;
   const auto rows = shuffle::reduce_by_key(
-      transport, std::move(records), digest_of<CountRecord>, shuffle::HashPrefixOwner{},
+      transport, std::move(records), digest_of, shuffle::HashPrefixOwner{},
       [](CountRecord& into, const CountRecord& from) { into.count += from.count; }, {round_bytes, &stats},
       &owned.reporters);
   totals.add(stats);
@@ -110,7 +108,7 @@ std::vector<Annotation> gather_annotations(comm::Transport& transport, const Own
         {local.digest(t.local_id), keys[local.first_page(t.local_id)], std::string(local.sample(t.local_id))});
   shuffle::ExchangeStats stats;
   auto received = shuffle::reduce_by_key(
-      transport, std::move(records), digest_of<AnnotationRecord>,
+      transport, std::move(records), digest_of,
       [](AnnotationRecord& into, AnnotationRecord& from) {
         if (from.sample_url < into.sample_url) {  // equal hashes have equal samples; keep the pair
           into.sample_url = std::move(from.sample_url);

@@ -12,7 +12,9 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <stdexcept>
 #include <utility>
@@ -55,6 +57,29 @@ struct Received {
   std::uint32_t source = 0;
 };
 
+// Key order: the key's own <, except for a digest (a `bytes` array compared as unsigned bytes),
+// whose leading 8 bytes are compared as one big-endian integer first; that orders exactly like
+// the bytes and settles nearly every comparison of random hashes in one instruction (sorting
+// the count records byte by byte was the larger part of the count exchange).
+template <class Key>
+concept DigestKey = requires(const Key& k) {
+  k.bytes.data();
+}
+&&(sizeof(Key::bytes) > 8);
+
+template <class Key>
+inline bool key_less(const Key& a, const Key& b) {
+  if constexpr (DigestKey<Key> && std::endian::native == std::endian::little) {
+    std::uint64_t x, y;
+    std::memcpy(&x, a.bytes.data(), 8);
+    std::memcpy(&y, b.bytes.data(), 8);
+    if (x != y) return __builtin_bswap64(x) < __builtin_bswap64(y);
+    return std::memcmp(a.bytes.data() + 8, b.bytes.data() + 8, sizeof(Key::bytes) - 8) < 0;
+  } else {
+    return a < b;
+  }
+}
+
 // Folds runs of equal keys of a key-sorted vector in place, keeping the first of each run.
 template <class T, class KeyOf, class Combine, class OnRun>
 void fold_sorted(std::vector<T>& v, KeyOf&& key_of, Combine&& combine, OnRun&& on_run) {
@@ -81,7 +106,7 @@ void fold_sorted(std::vector<T>& v, KeyOf&& key_of, Combine&& combine, OnRun&& o
 template <class Record, class KeyOf, class Owner, class Combine>
 std::vector<Record> reduce_by_key(comm::Transport& transport, std::vector<Record> records, KeyOf key_of, Owner owner,
                                   Combine combine, const ShuffleConfig& config, Contributors* contributors = nullptr) {
-  const auto by_key = [&](const Record& a, const Record& b) { return key_of(a) < key_of(b); };
+  const auto by_key = [&](const Record& a, const Record& b) { return detail::key_less(key_of(a), key_of(b)); };
   if (!std::is_sorted(records.begin(), records.end(), by_key)) std::sort(records.begin(), records.end(), by_key);
   detail::fold_sorted(records, key_of, combine, [](const Record&, const Record&) {});
 
@@ -142,7 +167,9 @@ std::vector<Record> reduce_by_key(comm::Transport& transport, std::vector<Record
   std::vector<std::size_t> bounds{0};
   for (std::size_t s = 0; s < n; ++s)
     if (first[s + 1] != bounds.back()) bounds.push_back(first[s + 1]);
-  const auto entry_less = [&](const auto& a, const auto& b) { return key_of(a.record) < key_of(b.record); };
+  const auto entry_less = [&](const auto& a, const auto& b) {
+    return detail::key_less(key_of(a.record), key_of(b.record));
+  };
   for (std::size_t width = 1; width + 1 < bounds.size(); width *= 2) {
     for (std::size_t i = 0; i + width + 1 < bounds.size(); i += 2 * width) {
       const std::size_t end = bounds[std::min(i + 2 * width, bounds.size() - 1)];

@@ -23,22 +23,12 @@ std::string labels_group(const output::ResultReader& r) {
   throw UsageError(r.path() + " holds no labeled set (" + g[0] + ", " + g[1] + " or " + g[2] + ")");
 }
 
-namespace {
-
-struct Candidate {
-  Digest hash;
-  std::uint64_t length;
-  std::string sample;
-};
-
-}  // namespace
-
 LabelSet load_label_set(comm::Transport& transport, const std::vector<std::string>& paths, JoinMode mode,
                         std::uint64_t replicate_max) {
   constexpr std::uint64_t kBlock = 1u << 16;
   const int nranks = transport.size();
   const int me = transport.rank();
-  std::vector<Candidate> mine;
+  std::vector<discover::LabelRow> mine;  // hash, length and sample
   std::vector<Digest> everything;
   // Every rank opens the files itself (read-only, serial HDF5), so errors are the same everywhere.
   std::uint64_t rows_total = 0;
@@ -55,18 +45,19 @@ LabelSet load_label_set(comm::Transport& transport, const std::vector<std::strin
   for (std::size_t source = 0; source < readers.size(); ++source) {
     const output::ResultReader& reader = *readers[source];
     const std::string& group = groups[source];
-    const output::Table<discover::LabelRow> table{group.c_str()};
+    // Not sample_url: fixed-width strings as wide as the longest URL, and detection needs none.
+    const output::Table<discover::LabelRow> table{group.c_str(), &discover::LabelRow::sample_url};
     const std::uint64_t n = reader.rows(table.column(&discover::LabelRow::hash));
     for (std::uint64_t first = 0; first < n; first += kBlock) {
       for (auto& row : output::read_table(reader, table, first, kBlock)) {
         if (replicate) everything.push_back(row.hash);
-        if (owner_of(row.hash, nranks) == me) mine.push_back({row.hash, row.length, std::move(row.sample)});
+        if (owner_of(row.hash, nranks) == me) mine.push_back({row.hash, 0, row.length, std::move(row.sample), {}});
       }
     }
   }
   // Merge duplicates (the same hash in several files): keep the first one read.
-  std::stable_sort(mine.begin(), mine.end(), [](const Candidate& a, const Candidate& b) { return a.hash < b.hash; });
-  mine.erase(std::unique(mine.begin(), mine.end(), [](const Candidate& a, const Candidate& b) { return a.hash == b.hash; }),
+  std::stable_sort(mine.begin(), mine.end(), [](const auto& a, const auto& b) { return a.hash < b.hash; });
+  mine.erase(std::unique(mine.begin(), mine.end(), [](const auto& a, const auto& b) { return a.hash == b.hash; }),
              mine.end());
 
   LabelSet set;

@@ -4,7 +4,7 @@
 // (NAME + NAME_offsets), a number as a 1-D column of its own type.
 #pragma once
 
-#include <algorithm>
+#include <cstring>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -126,25 +126,18 @@ template <class Row>
 std::vector<Row> read_table(const ResultReader& reader, const Table<Row>& table, std::uint64_t first = 0,
                             std::uint64_t count = ResultReader::kAll) {
   std::vector<Row> rows;
-  bool sized = false;
-  auto size_to = [&](std::size_t n) {
-    if (!sized) rows.resize(n);
-    sized = true;
-  };
   detail::for_each_column<Row>([&](auto member) {
     using V = detail::ValueOf<Row, decltype(member)>;
     const std::string path = table.column(member);
     if (!table.stores(member) || !reader.has(path)) return;
-    auto fill = [&](auto&& values) {
-      size_to(values.size());
+    auto fill = [&](auto&& values) {  // every column has the same length
+      if (rows.empty()) rows.resize(values.size());
       for (std::size_t i = 0; i < rows.size() && i < values.size(); ++i) rows[i].*member = std::move(values[i]);
     };
     if constexpr (std::is_same_v<V, Digest>) {
       const auto bytes = reader.read_matrix(path, first, count);
       std::vector<Digest> digests(bytes.size() / sizeof(Digest::bytes));
-      for (std::size_t i = 0; i < digests.size(); ++i)
-        std::copy_n(bytes.begin() + static_cast<std::ptrdiff_t>(i * sizeof(Digest::bytes)), sizeof(Digest::bytes),
-                    digests[i].bytes.begin());
+      if (!bytes.empty()) std::memcpy(digests.data(), bytes.data(), bytes.size());  // Digest is its 20 bytes
       fill(digests);
     } else if constexpr (std::is_same_v<V, std::string>) {
       fill(reader.read_strings(path, first, count));

@@ -21,9 +21,11 @@
 #include "crd/core/printable.hpp"
 #include "crd/detect/threshold.hpp"
 #include "crd/discover/digest_map.hpp"
+#include "crd/discover/discovery.hpp"
 #include "crd/discover/label_rules.hpp"
 #include "crd/hash/sha1.hpp"
 #include "crd/output/result_reader.hpp"
+#include "crd/output/table_io.hpp"
 #include "crd/pipeline/label_set.hpp"
 
 namespace crd::cli {
@@ -131,7 +133,7 @@ int check_command(int argc, char** argv) {
   for (const auto& path : label_paths) {
     output::ResultReader reader(path);
     const std::string group = pipeline::labels_group(reader);
-    const auto hashes = reader.read_matrix(group + "/hash");
+    const auto hashes = reader.read_matrix(output::Table<discover::LabelRow>{group.c_str()}.column(&discover::LabelRow::hash));
     for (std::size_t i = 0; i * 20 < hashes.size(); ++i) {
       Digest d;
       std::copy_n(hashes.begin() + static_cast<std::ptrdiff_t>(i * 20), 20, d.bytes.begin());

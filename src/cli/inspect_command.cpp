@@ -10,35 +10,43 @@
 #include "crd/cli/text_format.hpp"
 #include "crd/core/error.hpp"
 #include "crd/core/printable.hpp"
-#include "crd/output/result_reader.hpp"
+#include "crd/output/schema.hpp"
 
 namespace crd::cli {
 namespace {
 
+namespace schema = output::schema;
+namespace attr = output::schema::attr;
+using detect::NeighborhoodRow;
+using detect::PageRow;
+using discover::LabelRow;
+using output::NamedValueRow;
+
 void print_counters(const output::ResultReader& r) {
-  if (!r.has("/run/counters/name")) return;
-  const auto names = r.read_strings("/run/counters/name");
-  const auto values = r.read_u64("/run/counters/value");
+  if (!r.has(schema::kCounters.column(&NamedValueRow::name))) return;
+  const auto names = r.read_strings(schema::kCounters.column(&NamedValueRow::name));
+  const auto values = r.read_u64(schema::kCounters.column(&NamedValueRow::value));
   std::printf("\ncounters:\n");
   for (std::size_t i = 0; i < names.size(); ++i) std::printf("  %-40s %llu\n", printable(names[i]).c_str(), static_cast<unsigned long long>(values[i]));
-  if (r.has("/run/resources/name")) {
-    const auto rnames = r.read_strings("/run/resources/name");
-    const auto rvalues = r.read_u64("/run/resources/value");
+  if (r.has(schema::kResources.column(&NamedValueRow::name))) {
+    const auto rnames = r.read_strings(schema::kResources.column(&NamedValueRow::name));
+    const auto rvalues = r.read_u64(schema::kResources.column(&NamedValueRow::value));
     std::printf("\nresources (depend on the rank count):\n");
     for (std::size_t i = 0; i < rnames.size(); ++i)
       std::printf("  %-40s %llu\n", printable(rnames[i]).c_str(), static_cast<unsigned long long>(rvalues[i]));
   }
-  if (r.has("/run/timings/phase")) {
-    const auto phases = r.read_strings("/run/timings/phase");
-    const auto seconds = r.read_f64("/run/timings/seconds");
+  if (r.has(schema::kTimings.column(&output::TimingRow::phase))) {
+    const auto phases = r.read_strings(schema::kTimings.column(&output::TimingRow::phase));
+    const auto seconds = r.read_f64(schema::kTimings.column(&output::TimingRow::seconds));
     std::printf("\ntimings (s, slowest rank):\n");
     for (std::size_t i = 0; i < phases.size(); ++i) std::printf("  %-40s %.3f\n", printable(phases[i]).c_str(), seconds[i]);
   }
-  if (r.has("/run/errors/file") && r.rows("/run/errors/file") > 0) {
-    const auto files = r.read_strings("/run/errors/file", 0, 10);
-    const auto offsets = r.read_u64("/run/errors/offset", 0, 10);
-    const auto reasons = r.read_strings("/run/errors/reason", 0, 10);
-    std::printf("\nread errors (%llu, first %zu):\n", static_cast<unsigned long long>(r.rows("/run/errors/file")), files.size());
+  const std::string error_files = schema::kErrors.column(&io::ReadError::file);
+  if (r.has(error_files) && r.rows(error_files) > 0) {
+    const auto files = r.read_strings(error_files, 0, 10);
+    const auto offsets = r.read_u64(schema::kErrors.column(&io::ReadError::offset), 0, 10);
+    const auto reasons = r.read_strings(schema::kErrors.column(&io::ReadError::reason), 0, 10);
+    std::printf("\nread errors (%llu, first %zu):\n", static_cast<unsigned long long>(r.rows(error_files)), files.size());
     for (std::size_t i = 0; i < files.size(); ++i)
       std::printf("  %s @%llu: %s\n", printable(files[i]).c_str(), static_cast<unsigned long long>(offsets[i]),
                   printable(reasons[i]).c_str());
@@ -46,46 +54,49 @@ void print_counters(const output::ResultReader& r) {
 }
 
 // A labeled table's top rows by count (the tables are stored by count, except /labels by hash).
-void print_table(const output::ResultReader& r, const std::string& group, const char* title, std::size_t top) {
-  if (!r.has(group + "/hash")) return;
-  const std::uint64_t n = r.rows(group + "/hash");
+void print_table(const output::ResultReader& r, const output::Table<LabelRow>& table, const char* title, std::size_t top) {
+  const std::string group = table.group;
+  if (!r.has(table.column(&LabelRow::hash))) return;
+  const std::uint64_t n = r.rows(table.column(&LabelRow::hash));
   std::printf("\n%s: %llu labeled", title, static_cast<unsigned long long>(n));
-  for (const char* a : {"threshold", "total", "distinct", "stop_removed"})
+  for (const char* a : {attr::kThreshold, attr::kTotal, attr::kDistinct, attr::kStopRemoved})
     if (r.has_attribute(group, a)) std::printf(", %s %llu", a, static_cast<unsigned long long>(r.attribute_u64(group, a)));
   std::printf("\n");
-  const auto counts = r.read_u64(group + "/count");
+  const auto counts = r.read_u64(table.column(&LabelRow::count));
   std::vector<std::size_t> order(counts.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return counts[a] > counts[b]; });
   order.resize(std::min(order.size(), top));
-  const bool samples = r.has(group + "/sample");
+  const bool samples = r.has(table.column(&LabelRow::sample));
   for (std::size_t i : order) {
-    const auto hash = r.read_matrix(group + "/hash", i, 1);
-    const auto url = r.read_strings(group + "/sample_url", i, 1);
+    const auto hash = r.read_matrix(table.column(&LabelRow::hash), i, 1);
+    const auto url = r.read_strings(table.column(&LabelRow::sample_url), i, 1);
     std::printf("  %10llu× %s  %s\n", static_cast<unsigned long long>(counts[i]), hex_prefix(hash, 12).c_str(),
                 url.empty() ? "" : printable(url[0]).c_str());
-    if (samples) std::printf("             \"%s\"\n", one_line(r.read_strings(group + "/sample", i, 1).at(0), 100).c_str());
+    if (samples) std::printf("             \"%s\"\n", one_line(r.read_strings(table.column(&LabelRow::sample), i, 1).at(0), 100).c_str());
   }
 }
 
 void print_detection(const output::ResultReader& r, std::size_t top) {
-  if (!r.has("/detection")) return;
-  const std::string g = "/detection";
-  std::printf("\ndetection: %llu labels, badness %s, join %s\n", static_cast<unsigned long long>(r.attribute_u64(g, "labels")),
-              printable(r.attribute_string(g, "badness_mode")).c_str(), printable(r.attribute_string(g, "join_mode")).c_str());
-  std::printf("  pages:         mean %.4f σ %.4f threshold %.4f, %llu of %llu flagged\n", r.attribute_double(g, "page_mean"),
-              r.attribute_double(g, "page_sigma"), r.attribute_double(g, "page_threshold"),
-              static_cast<unsigned long long>(r.attribute_u64(g, "pages_flagged")),
-              static_cast<unsigned long long>(r.rows(g + "/pages/url")));
+  if (!r.has(schema::kDetection)) return;
+  const std::string g = schema::kDetection;
+  const auto& pages = schema::kPages;
+  const auto& hoods = schema::kNeighborhoods;
+  std::printf("\ndetection: %llu labels, badness %s, join %s\n", static_cast<unsigned long long>(r.attribute_u64(g, attr::kLabelCount.name)),
+              printable(r.attribute_string(g, attr::kBadnessMode.name)).c_str(), printable(r.attribute_string(g, attr::kJoinMode.name)).c_str());
+  std::printf("  pages:         mean %.4f σ %.4f threshold %.4f, %llu of %llu flagged\n", r.attribute_double(g, attr::kPageMean.name),
+              r.attribute_double(g, attr::kPageSigma.name), r.attribute_double(g, attr::kPageThreshold.name),
+              static_cast<unsigned long long>(r.attribute_u64(g, attr::kPagesFlagged.name)),
+              static_cast<unsigned long long>(r.rows(pages.column(&PageRow::url))));
   std::printf("  neighborhoods: mean %.4f σ %.4f threshold %.4f, %llu of %llu flagged\n",
-              r.attribute_double(g, "neighborhood_mean"), r.attribute_double(g, "neighborhood_sigma"),
-              r.attribute_double(g, "neighborhood_threshold"),
-              static_cast<unsigned long long>(r.attribute_u64(g, "neighborhoods_flagged")),
-              static_cast<unsigned long long>(r.rows(g + "/neighborhoods/prefix")));
+              r.attribute_double(g, attr::kNeighborhoodMean.name), r.attribute_double(g, attr::kNeighborhoodSigma.name),
+              r.attribute_double(g, attr::kNeighborhoodThreshold.name),
+              static_cast<unsigned long long>(r.attribute_u64(g, attr::kNeighborhoodsFlagged.name)),
+              static_cast<unsigned long long>(r.rows(hoods.column(&NeighborhoodRow::prefix))));
 
-  const auto badness = r.read_f64(g + "/neighborhoods/badness");
-  const auto hood_pages = r.read_u64(g + "/neighborhoods/pages");
-  const auto hood_flagged = r.read_u8(g + "/neighborhoods/flagged");
+  const auto badness = r.read_f64(hoods.column(&NeighborhoodRow::badness));
+  const auto hood_pages = r.read_u64(hoods.column(&NeighborhoodRow::pages));
+  const auto hood_flagged = r.read_u8(hoods.column(&NeighborhoodRow::flagged));
   std::vector<std::size_t> order(badness.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return badness[a] > badness[b]; });
@@ -94,14 +105,14 @@ void print_detection(const output::ResultReader& r, std::size_t top) {
     const std::size_t i = order[k];
     std::printf("  %s %.4f  %6llu pages  %s\n", hood_flagged[i] ? "FLAG" : "    ", badness[i],
                 static_cast<unsigned long long>(hood_pages[i]),
-                printable(r.read_strings(g + "/neighborhoods/prefix", i, 1).at(0)).c_str());  // only the rows shown
+                printable(r.read_strings(hoods.column(&NeighborhoodRow::prefix), i, 1).at(0)).c_str());  // only the rows shown
   }
 
-  const auto containment = r.read_f64(g + "/pages/containment");
-  const auto labeled = r.read_u32(g + "/pages/labeled");
-  const auto chunks = r.read_u32(g + "/pages/chunks");
-  const auto offsets = r.read_u64(g + "/pages/label_ids_offsets");
-  const auto flagged = r.read_u8(g + "/pages/flagged");
+  const auto containment = r.read_f64(pages.column(&PageRow::containment));
+  const auto labeled = r.read_u32(pages.column(&PageRow::labeled));
+  const auto chunks = r.read_u32(pages.column(&PageRow::chunks));
+  const auto offsets = r.read_u64(pages.column(&PageRow::label_ids) + "_offsets");
+  const auto flagged = r.read_u8(pages.column(&PageRow::flagged));
   order.assign(containment.size(), 0);
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -111,10 +122,10 @@ void print_detection(const output::ResultReader& r, std::size_t top) {
   for (std::size_t k = 0; k < std::min(top, order.size()); ++k) {
     const std::size_t i = order[k];
     std::printf("  %s %.3f  %u/%u  %s\n", flagged[i] ? "FLAG" : "    ", containment[i], labeled[i], chunks[i],
-                printable(r.read_strings(g + "/pages/url", i, 1).at(0)).c_str());
-    const auto ids = r.read_u32(g + "/pages/label_ids", offsets[i], std::min<std::uint64_t>(offsets[i + 1] - offsets[i], 3));
+                printable(r.read_strings(pages.column(&PageRow::url), i, 1).at(0)).c_str());
+    const auto ids = r.read_u32(pages.column(&PageRow::label_ids), offsets[i], std::min<std::uint64_t>(offsets[i + 1] - offsets[i], 3));
     for (auto id : ids)
-      std::printf("        label %u: \"%s\"\n", id, one_line(r.read_strings(g + "/labels/sample", id, 1).at(0), 90).c_str());
+      std::printf("        label %u: \"%s\"\n", id, one_line(r.read_strings(schema::kDetectionLabels.column(&output::DetectedLabelRow::sample), id, 1).at(0), 90).c_str());
   }
 }
 
@@ -135,13 +146,14 @@ int inspect_command(int argc, char** argv) {
   for (const auto& path : inputs) {
     output::ResultReader r(path);
     std::printf("%s: crd %s result, crd %s, %llu ranks, created %s\n", printable(path).c_str(),
-                printable(r.attribute_string("/", "command")).c_str(), printable(r.attribute_string("/", "crd_version")).c_str(),
-                static_cast<unsigned long long>(r.attribute_u64("/", "nranks")),
-                printable(r.attribute_string("/", "created")).c_str());
+                printable(r.attribute_string(schema::kRoot, attr::kCommand.name)).c_str(),
+                printable(r.attribute_string(schema::kRoot, attr::kCrdVersion.name)).c_str(),
+                static_cast<unsigned long long>(r.attribute_u64(schema::kRoot, attr::kNranks.name)),
+                printable(r.attribute_string(schema::kRoot, attr::kCreated.name)).c_str());
     print_counters(r);
-    print_table(r, "/discovery/chunks", "labeled chunks", top);
-    print_table(r, "/discovery/files", "labeled files", top);
-    print_table(r, "/labels", "labels (informed)", top);
+    print_table(r, schema::kDiscoveryChunks, "labeled chunks", top);
+    print_table(r, schema::kDiscoveryFiles, "labeled files", top);
+    print_table(r, schema::kLabels, "labels (informed)", top);
     print_detection(r, top);
   }
   return 0;

@@ -1,10 +1,7 @@
 // detect(): statistics and thresholds over all pages and neighborhoods, flags, and output order.
 #include "crd/detect/detection.hpp"
 
-#include <tuple>
-
 #include "crd/detect/exact_moments.hpp"
-#include "crd/detect/row_codec.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
 
 namespace crd::detect {
@@ -20,27 +17,6 @@ ExactMoments global_moments(comm::Transport& transport, const ExactMoments& loca
   for (std::size_t at = 0; at < all.size(); at += ExactMoments::kWords)
     merged.merge(ExactMoments::decode(std::span(all).subspan(at, ExactMoments::kWords)));
   return merged;
-}
-
-std::vector<PageRow> sort_pages(comm::Transport& transport, std::vector<PageRow> rows, std::size_t round_bytes) {
-  return shuffle::sort_across_ranks(
-      transport, std::move(rows),
-      [](const PageRow& a, const PageRow& b) {
-        return std::tie(a.url, a.chunks, a.labeled, a.positions, a.label_ids) <
-               std::tie(b.url, b.chunks, b.labeled, b.positions, b.label_ids);
-      },
-      [](const PageRow& p, shuffle::ByteWriter& w) { write_row(w, p); },
-      [](shuffle::ByteReader& r) { return read_page_row(r); },
-      round_bytes);
-}
-
-std::vector<NeighborhoodRow> sort_neighborhoods(comm::Transport& transport, std::vector<NeighborhoodRow> rows,
-                                                std::size_t round_bytes) {
-  return shuffle::sort_across_ranks(
-      transport, std::move(rows), [](const NeighborhoodRow& a, const NeighborhoodRow& b) { return a.prefix < b.prefix; },
-      [](const NeighborhoodRow& n, shuffle::ByteWriter& w) { write_row(w, n); },
-      [](shuffle::ByteReader& r) { return read_neighborhood_row(r); },
-      round_bytes);
 }
 
 }  // namespace
@@ -95,8 +71,8 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
   s.flagged_neighborhoods = flagged[1];
 
   out.label_use = label_provenance(transport, keys, scores, labels, options, round_bytes, hood_labels);
-  out.pages = sort_pages(transport, std::move(page_rows), round_bytes);
-  out.neighborhoods = sort_neighborhoods(transport, std::move(hoods), round_bytes);
+  out.pages = shuffle::sort_across_ranks(transport, std::move(page_rows), shuffle::FieldLess{}, round_bytes);
+  out.neighborhoods = shuffle::sort_across_ranks(transport, std::move(hoods), shuffle::FieldLess{}, round_bytes);
   return out;
 }
 

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-#include "crd/discover/label_row_codec.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
 
 namespace crd::discover {
@@ -16,8 +15,6 @@ std::vector<LabelRow> sort_by_count(comm::Transport& transport, std::vector<Labe
         if (a.count != b.count) return a.count > b.count;
         return a.hash < b.hash;
       },
-      [](const LabelRow& r, shuffle::ByteWriter& w) { write_row(w, r); },
-      [](shuffle::ByteReader& r) { return read_label_row(r); },
       round_bytes);
 }
 

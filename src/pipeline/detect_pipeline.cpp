@@ -6,6 +6,7 @@
 
 #include "crd/core/error.hpp"
 #include "crd/detect/page_scores.hpp"
+#include "crd/output/schema.hpp"
 #include "crd/pipeline/discover_pipeline.hpp"
 #include "crd/pipeline/label_set.hpp"
 #include "crd/pipeline/checkpoint_codec.hpp"
@@ -59,7 +60,7 @@ void run_label(const CommonOptions& common, const DiscoverOptions& options, comm
     auto result = discover::discover_labels(transport, p.shard.chunks, p.shard.keys, rules, common.round_bytes, shuffled);
     timer.start("write");
     // Rows are already in hash order across ranks (owner_of is monotone in the hash).
-    write_labeled_table(*file, "/labels", "/labels_histogram", result, true, options.min_chunk_length);
+    write_labeled_table(*file, output::schema::kLabels, output::schema::kLabelsHistogram, result, options.min_chunk_length);
     finish_run(*file, transport, common, p, shuffled, timer);
   });
 }

@@ -3,58 +3,25 @@
 
 #include <optional>
 
+#include "crd/output/schema.hpp"
 #include "crd/pipeline/checkpoint_codec.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 
 namespace crd::pipeline {
 
-void write_labeled_table(output::ResultFile& file, const std::string& table_group,
-                         const std::string& histogram_group, discover::TallyDiscovery& result,
-                         bool with_samples, std::uint64_t min_length) {
+void write_labeled_table(output::ResultFile& file, const output::Table<discover::LabelRow>& table,
+                         const output::Table<discover::HistogramRow>& histogram, discover::TallyDiscovery& result,
+                         std::uint64_t min_length) {
+  namespace attr = output::schema::attr;
   auto& t = result.table;
-  std::vector<std::uint8_t> hashes;
-  std::vector<std::uint64_t> counts;
-  std::vector<std::uint64_t> lengths64;
-  std::vector<std::uint32_t> lengths32;
-  std::vector<std::string> samples;
-  std::vector<std::string> urls;
-  for (auto& row : t.rows) {  // the rows are done with: their strings move
-    hashes.insert(hashes.end(), row.hash.bytes.begin(), row.hash.bytes.end());
-    counts.push_back(row.count);
-    if (with_samples) {
-      lengths32.push_back(static_cast<std::uint32_t>(row.length));
-      samples.push_back(std::move(row.sample));
-    } else {
-      lengths64.push_back(row.length);
-    }
-    urls.push_back(std::move(row.sample_url));
-  }
-  file.create_group(table_group);
-  file.write_matrix(table_group + "/hash", hashes, 20);
-  file.write_column(table_group + "/count", std::span<const std::uint64_t>(counts));
-  if (with_samples) {
-    file.write_column(table_group + "/length", std::span<const std::uint32_t>(lengths32));
-    file.write_strings(table_group + "/sample", samples);
-  } else {
-    file.write_column(table_group + "/length", std::span<const std::uint64_t>(lengths64));
-  }
-  file.write_strings(table_group + "/sample_url", urls);
-  file.set_attribute(table_group, "threshold", t.threshold);
-  file.set_attribute(table_group, "total", t.total);
-  file.set_attribute(table_group, "distinct", t.distinct);
-  file.set_attribute(table_group, "labeled", t.labeled);
-  file.set_attribute(table_group, "stop_removed", t.stop_removed);
-  if (with_samples) file.set_attribute(table_group, "min_chunk_length", min_length);
-
-  std::vector<std::uint64_t> occ;
-  std::vector<std::uint64_t> distinct;
-  for (const auto& h : result.histogram) {
-    occ.push_back(h.occurrences);
-    distinct.push_back(h.distinct);
-  }
-  file.create_group(histogram_group);
-  file.write_column(histogram_group + "/occurrences", std::span<const std::uint64_t>(occ));
-  file.write_column(histogram_group + "/distinct", std::span<const std::uint64_t>(distinct));
+  output::write_table(file, table, t.rows);
+  file.set_attribute(table.group, attr::kThreshold, t.threshold);
+  file.set_attribute(table.group, attr::kTotal, t.total);
+  file.set_attribute(table.group, attr::kDistinct, t.distinct);
+  file.set_attribute(table.group, attr::kLabeled, t.labeled);
+  file.set_attribute(table.group, attr::kStopRemoved, t.stop_removed);
+  if (table.stores(&discover::LabelRow::sample)) file.set_attribute(table.group, attr::kMinChunkLength, min_length);
+  output::write_table(file, histogram, result.histogram);
 }
 
 void run_discover(const CommonOptions& common, const DiscoverOptions& options,
@@ -99,8 +66,9 @@ void write_discovery(output::ResultFile& file, comm::Transport& transport, disco
                      discover::TallyDiscovery& files, const DiscoverOptions& options, std::size_t round_bytes) {
   chunks.table.rows = discover::sort_by_count(transport, std::move(chunks.table.rows), round_bytes);
   files.table.rows = discover::sort_by_count(transport, std::move(files.table.rows), round_bytes);
-  write_labeled_table(file, "/discovery/chunks", "/discovery/chunk_histogram", chunks, true, options.min_chunk_length);
-  write_labeled_table(file, "/discovery/files", "/discovery/file_histogram", files, false, 0);
+  write_labeled_table(file, output::schema::kDiscoveryChunks, output::schema::kChunkHistogram, chunks,
+                      options.min_chunk_length);
+  write_labeled_table(file, output::schema::kDiscoveryFiles, output::schema::kFileHistogram, files, 0);
 }
 
 }  // namespace crd::pipeline

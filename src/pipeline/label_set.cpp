@@ -6,6 +6,7 @@
 
 #include "crd/core/error.hpp"
 #include "crd/output/result_reader.hpp"
+#include "crd/output/schema.hpp"
 #include "crd/pipeline/label_file_shape.hpp"
 
 namespace crd::pipeline {
@@ -18,25 +19,20 @@ JoinMode parse_join_mode(const std::string& text) {
 }
 
 std::string labels_group(const output::ResultReader& r) {
-  for (const char* g : {"/labels", "/discovery/chunks", "/detection/labels"}) {
-    if (r.has(std::string(g) + "/hash")) {
+  for (const char* g : output::schema::kLabelSources) {
+    if (r.has(output::Table<discover::LabelRow>{g}.column(&discover::LabelRow::hash))) {
       check_label_file_shape(r, g);
       return g;
     }
   }
-  throw UsageError(r.path() + " holds no labeled set (/labels, /discovery/chunks or /detection/labels)");
+  const auto* g = output::schema::kLabelSources;
+  throw UsageError(r.path() + " holds no labeled set (" + g[0] + ", " + g[1] + " or " + g[2] + ")");
 }
 
 namespace {
 
-struct Candidate {
-  Digest hash;
-  std::uint64_t length;
-  std::string sample;
-};
-
 struct ReadLabels {
-  std::vector<Candidate> mine;    // the rows this rank owns, in file order
+  std::vector<discover::LabelRow> mine;  // the rows this rank owns, in file order (no sample_url)
   std::vector<Digest> everything;  // every hash, if replicated
   bool replicate = false;
 };
@@ -45,7 +41,7 @@ ReadLabels read_label_files(const std::vector<std::string>& paths, JoinMode mode
                             int nranks, int me) {
   constexpr std::uint64_t kBlock = 1u << 16;
   ReadLabels out;
-  std::vector<Candidate>& mine = out.mine;
+  std::vector<discover::LabelRow>& mine = out.mine;
   std::vector<Digest>& everything = out.everything;
   std::uint64_t rows_total = 0;
   std::vector<std::unique_ptr<output::ResultReader>> readers;
@@ -53,7 +49,7 @@ ReadLabels read_label_files(const std::vector<std::string>& paths, JoinMode mode
   for (const auto& path : paths) {
     readers.push_back(std::make_unique<output::ResultReader>(path));
     groups.push_back(labels_group(*readers.back()));
-    rows_total += readers.back()->rows(groups.back() + "/hash");
+    rows_total += readers.back()->rows(output::Table<discover::LabelRow>{groups.back().c_str()}.column(&discover::LabelRow::hash));
   }
   const bool replicate =
       mode == JoinMode::Replicated || (mode == JoinMode::Auto && rows_total <= replicate_max);
@@ -62,31 +58,14 @@ ReadLabels read_label_files(const std::vector<std::string>& paths, JoinMode mode
   for (std::size_t source = 0; source < readers.size(); ++source) {
     const output::ResultReader& reader = *readers[source];
     const std::string& group = groups[source];
-    const std::uint64_t n = reader.rows(group + "/hash");
-    const bool has_samples = reader.has(group + "/sample");
+    // Not sample_url: fixed-width strings as wide as the longest URL, and detection needs none.
+    // check_label_file_shape made the columns equally long and of the declared types.
+    const output::Table<discover::LabelRow> table{group.c_str(), &discover::LabelRow::sample_url};
+    const std::uint64_t n = reader.rows(table.column(&discover::LabelRow::hash));
     for (std::uint64_t first = 0; first < n; first += kBlock) {
-      const auto hashes = reader.read_matrix(group + "/hash", first, kBlock);
-      const std::size_t rows = hashes.size() / 20;
-      std::vector<std::size_t> owned_rows;
-      for (std::size_t i = 0; i < rows; ++i) {
-        Digest d;
-        std::copy_n(hashes.begin() + static_cast<std::ptrdiff_t>(i * 20), 20, d.bytes.begin());
-        if (replicate) everything.push_back(d);
-        if (owner_of(d, nranks) == me) {
-          owned_rows.push_back(i);
-          mine.push_back({d, 0, {}});
-        }
-      }
-      if (owned_rows.empty()) continue;
-      const auto lengths = reader.read_u64(group + "/length", first, rows);
-      const auto samples = has_samples ? reader.read_strings(group + "/sample", first, rows) : std::vector<std::string>{};
-      // check_label_file_shape made the columns equally long; a file changed since is an error.
-      if (lengths.size() != rows || (has_samples && samples.size() != rows))
-        throw UsageError("labels file " + reader.path() + ": " + group + " changed while it was read");
-      const std::size_t base = mine.size() - owned_rows.size();
-      for (std::size_t k = 0; k < owned_rows.size(); ++k) {
-        mine[base + k].length = lengths[owned_rows[k]];
-        if (has_samples) mine[base + k].sample = samples[owned_rows[k]];
+      for (auto& row : output::read_table(reader, table, first, kBlock)) {
+        if (replicate) everything.push_back(row.hash);
+        if (owner_of(row.hash, nranks) == me) mine.push_back({row.hash, 0, row.length, std::move(row.sample), {}});
       }
     }
   }
@@ -117,12 +96,12 @@ LabelSet load_label_set(comm::Transport& transport, const std::vector<std::strin
     if (transport.all_ok(!fatal)) throw UsageError(text);
     throw FatalError(text);
   }
-  std::vector<Candidate>& mine = read.mine;
+  std::vector<discover::LabelRow>& mine = read.mine;
   std::vector<Digest>& everything = read.everything;
   const bool replicate = read.replicate;
   // Merge duplicates (the same hash in several files): keep the first one read.
-  std::stable_sort(mine.begin(), mine.end(), [](const Candidate& a, const Candidate& b) { return a.hash < b.hash; });
-  mine.erase(std::unique(mine.begin(), mine.end(), [](const Candidate& a, const Candidate& b) { return a.hash == b.hash; }),
+  std::stable_sort(mine.begin(), mine.end(), [](const auto& a, const auto& b) { return a.hash < b.hash; });
+  mine.erase(std::unique(mine.begin(), mine.end(), [](const auto& a, const auto& b) { return a.hash == b.hash; }),
              mine.end());
 
   LabelSet set;

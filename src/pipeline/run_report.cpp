@@ -5,6 +5,7 @@
 #include <ctime>
 
 #include "crd/core/version.hpp"
+#include "crd/output/schema.hpp"
 #include "crd/shuffle/byte_codec.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
 
@@ -57,64 +58,29 @@ std::string utc_now() {
 }
 
 // A name → value table, written by rank 0 alone (every rank holds the same values).
-void write_named_values(output::ResultFile& file, comm::Transport& transport, const std::string& group,
-                        const Counters& values) {
-  std::vector<std::string> names;
-  std::vector<std::uint64_t> numbers;
-  if (transport.rank() == 0) {
-    for (const auto& [name, value] : values.values()) {
-      names.push_back(name);
-      numbers.push_back(value);
-    }
-  }
-  file.create_group(group);
-  file.write_strings(group + "/name", names);
-  file.write_column(group + "/value", std::span<const std::uint64_t>(numbers));
+void write_named_values(output::ResultFile& file, comm::Transport& transport,
+                        const output::Table<output::NamedValueRow>& table, const Counters& values) {
+  std::vector<output::NamedValueRow> rows;
+  if (transport.rank() == 0)
+    for (const auto& [name, value] : values.values()) rows.push_back({name, value});
+  output::write_table(file, table, rows);
 }
 
 void write_timings(output::ResultFile& file, comm::Transport& transport, const PhaseTimer& timer) {
   // Phases run in the same order on every rank; each row is the slowest rank's time.
   std::vector<double> seconds;
-  std::vector<std::string> names;
-  for (const auto& [name, s] : timer.phases()) {
-    names.push_back(name);
-    seconds.push_back(s);
-  }
+  for (const auto& phase : timer.phases()) seconds.push_back(phase.second);
   transport.allreduce(std::span<double>(seconds), comm::ReduceOp::Max);
-  const bool root = transport.rank() == 0;
-  file.create_group("/run/timings");
-  file.write_strings("/run/timings/phase", root ? names : std::vector<std::string>{});
-  file.write_column("/run/timings/seconds", root ? std::span<const double>(seconds) : std::span<const double>());
+  std::vector<output::TimingRow> rows;
+  if (transport.rank() == 0)
+    for (std::size_t i = 0; i < seconds.size(); ++i) rows.push_back({timer.phases()[i].first, seconds[i]});
+  output::write_table(file, output::schema::kTimings, rows);
 }
 
 void write_errors(output::ResultFile& file, comm::Transport& transport,
                   const std::vector<io::ReadError>& local, std::size_t round_bytes) {
-  auto sorted = shuffle::sort_across_ranks(
-      transport, local,
-      [](const io::ReadError& a, const io::ReadError& b) {
-        return std::tie(a.file, a.offset, a.reason) < std::tie(b.file, b.offset, b.reason);
-      },
-      [](const io::ReadError& e, shuffle::ByteWriter& w) { w.str(e.file).pod(e.offset).str(e.reason); },
-      [](shuffle::ByteReader& r) {
-        io::ReadError e;
-        e.file = std::string(r.str());
-        e.offset = r.pod<std::uint64_t>();
-        e.reason = std::string(r.str());
-        return e;
-      },
-      round_bytes);
-  std::vector<std::string> files;
-  std::vector<std::string> reasons;
-  std::vector<std::uint64_t> offsets;
-  for (auto& e : sorted) {
-    files.push_back(std::move(e.file));
-    offsets.push_back(e.offset);
-    reasons.push_back(std::move(e.reason));
-  }
-  file.create_group("/run/errors");
-  file.write_strings("/run/errors/file", files);
-  file.write_column("/run/errors/offset", std::span<const std::uint64_t>(offsets));
-  file.write_strings("/run/errors/reason", reasons);
+  auto sorted = shuffle::sort_across_ranks(transport, local, shuffle::FieldLess{}, round_bytes);
+  output::write_table(file, output::schema::kErrors, sorted);
 }
 
 }  // namespace
@@ -124,16 +90,17 @@ void write_run_report(output::ResultFile& file, comm::Transport& transport, cons
                       const std::vector<io::ReadError>& local_errors) {
   // Every rank computes the same timestamp string only if clocks agree to the second; take rank 0's.
   const std::string created = transport.from_rank0(transport.rank() == 0 ? utc_now() : std::string());
-  file.set_attribute("/", "crd_version", version());
-  file.set_attribute("/", "schema_version", static_cast<std::int64_t>(kSchemaVersion));
-  file.set_attribute("/", "command", info.command);
-  file.set_attribute("/", "command_line", info.command_line);
-  file.set_attribute("/", "nranks", static_cast<std::uint64_t>(transport.size()));
-  file.set_attribute("/", "created", created);
-  file.set_attribute("/", "config", info.config_ini);
+  namespace schema = output::schema;
+  schema::set_attribute(file, schema::attr::kCrdVersion, version());
+  schema::set_attribute(file, schema::attr::kSchemaVersion, static_cast<std::int64_t>(kSchemaVersion));
+  schema::set_attribute(file, schema::attr::kCommand, info.command);
+  schema::set_attribute(file, schema::attr::kCommandLine, info.command_line);
+  schema::set_attribute(file, schema::attr::kNranks, static_cast<std::uint64_t>(transport.size()));
+  schema::set_attribute(file, schema::attr::kCreated, created);
+  schema::set_attribute(file, schema::attr::kConfig, info.config_ini);
 
-  write_named_values(file, transport, "/run/counters", global_counters);
-  write_named_values(file, transport, "/run/resources", resources);
+  write_named_values(file, transport, schema::kCounters, global_counters);
+  write_named_values(file, transport, schema::kResources, resources);
   write_timings(file, transport, timer);
   write_errors(file, transport, local_errors, 8u << 20);
 }

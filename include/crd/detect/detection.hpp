@@ -4,12 +4,14 @@
 
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "crd/comm/transport.hpp"
 #include "crd/detect/page_scores.hpp"
 #include "crd/detect/threshold.hpp"
 #include "crd/hash/digest.hpp"
+#include "crd/shuffle/fields.hpp"
 
 namespace crd::detect {
 
@@ -38,6 +40,16 @@ struct PageRow {
   std::uint8_t flagged = 0;
   std::vector<std::uint32_t> positions;
   std::vector<std::uint32_t> label_ids;
+  // The wire and checkpoint encodings, the /detection/pages columns and the output order (FieldLess)
+  // all come from this list. Output order by url, then the rest: containment and flagged follow
+  // from chunks and labeled, so they never decide.
+  static constexpr auto fields() {
+    using shuffle::field;
+    return std::tuple(field("url", &PageRow::url), field("chunks", &PageRow::chunks),
+                      field("labeled", &PageRow::labeled), field("containment", &PageRow::containment),
+                      field("flagged", &PageRow::flagged), field("positions", &PageRow::positions),
+                      field("label_ids", &PageRow::label_ids));
+  }
 };
 
 struct NeighborhoodRow {
@@ -48,6 +60,14 @@ struct NeighborhoodRow {
   std::uint64_t labeled = 0;
   double badness = 0;
   std::uint8_t flagged = 0;
+  // One row per prefix, so FieldLess orders by prefix alone.
+  static constexpr auto fields() {
+    using shuffle::field;
+    return std::tuple(field("prefix", &NeighborhoodRow::prefix), field("depth", &NeighborhoodRow::depth),
+                      field("pages", &NeighborhoodRow::pages), field("chunks", &NeighborhoodRow::chunks),
+                      field("labeled", &NeighborhoodRow::labeled), field("badness", &NeighborhoodRow::badness),
+                      field("flagged", &NeighborhoodRow::flagged));
+  }
 };
 
 struct LabelUse {  // parallel to LabelSlice rows
@@ -55,6 +75,9 @@ struct LabelUse {  // parallel to LabelSlice rows
   std::uint64_t neighborhoods = 0;
   std::uint64_t occurrences = 0;
   std::vector<std::string> sample_urls;  // the smallest page keys, ascending
+  static constexpr auto fields() {
+    return std::tuple(&LabelUse::pages, &LabelUse::neighborhoods, &LabelUse::occurrences, &LabelUse::sample_urls);
+  }
 };
 
 struct DetectionStats {

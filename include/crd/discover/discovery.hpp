@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "crd/comm/transport.hpp"
@@ -12,6 +13,7 @@
 #include "crd/discover/label_rules.hpp"
 #include "crd/discover/local_tally.hpp"
 #include "crd/discover/owner_tally.hpp"
+#include "crd/shuffle/fields.hpp"
 
 namespace crd::discover {
 
@@ -21,6 +23,13 @@ struct LabelRow {
   std::uint64_t length = 0;
   std::string sample;
   std::string sample_url;
+  // Wire, checkpoint and the labeled tables' columns (/discovery/chunks, /discovery/files, /labels).
+  static constexpr auto fields() {
+    using shuffle::field;
+    return std::tuple(field("hash", &LabelRow::hash), field("count", &LabelRow::count),
+                      field("length", &LabelRow::length), field("sample", &LabelRow::sample),
+                      field("sample_url", &LabelRow::sample_url));
+  }
 };
 
 struct LabeledTable {

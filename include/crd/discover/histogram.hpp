@@ -7,13 +7,17 @@
 #include <vector>
 
 #include "crd/comm/transport.hpp"
+#include "crd/shuffle/fields.hpp"
 
 namespace crd::discover {
 
 struct HistogramRow {
   std::uint64_t occurrences = 0;
   std::uint64_t distinct = 0;
-  static constexpr auto fields() { return std::tuple(&HistogramRow::occurrences, &HistogramRow::distinct); }
+  static constexpr auto fields() {
+    return std::tuple(shuffle::field("occurrences", &HistogramRow::occurrences),
+                      shuffle::field("distinct", &HistogramRow::distinct));
+  }
 };
 
 // Collective. counts: the global counts of the items this rank owns. Returns this rank's slice of

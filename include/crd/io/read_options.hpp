@@ -5,6 +5,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <tuple>
+
+#include "crd/shuffle/fields.hpp"
 
 namespace crd::io {
 
@@ -27,6 +30,12 @@ struct ReadError {
   std::string file;
   std::uint64_t offset = 0;
   std::string reason;
+  // Sorted by all three for /run/errors, whose columns these are.
+  static constexpr auto fields() {
+    using shuffle::field;
+    return std::tuple(field("file", &ReadError::file), field("offset", &ReadError::offset),
+                      field("reason", &ReadError::reason));
+  }
 };
 
 }  // namespace crd::io

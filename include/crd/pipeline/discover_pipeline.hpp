@@ -4,6 +4,7 @@
 #include "crd/comm/mpi_transport.hpp"
 #include "crd/discover/discovery.hpp"
 #include "crd/output/result_file.hpp"
+#include "crd/output/table_io.hpp"
 #include "crd/pipeline/options.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 
@@ -26,10 +27,11 @@ DiscoveryPhase discover_phase(comm::Transport& transport, ScanPhase& scan, const
 void write_discovery(output::ResultFile& file, comm::Transport& transport, discover::TallyDiscovery& chunks,
                      discover::TallyDiscovery& files, const DiscoverOptions& options, std::size_t round_bytes);
 
-// Writes one labeled table and its histogram under `group` ("/discovery/chunks" and
-// "/discovery/chunk_histogram" for chunks). Collective; the rows' strings are moved out.
-void write_labeled_table(output::ResultFile& file, const std::string& table_group,
-                         const std::string& histogram_group, discover::TallyDiscovery& result,
-                         bool with_samples, std::uint64_t min_length);
+// Writes one labeled table and its histogram (schema::kDiscoveryChunks and kChunkHistogram for
+// chunks); min_length is recorded where the table keeps samples. Collective; the rows' strings
+// are moved out.
+void write_labeled_table(output::ResultFile& file, const output::Table<discover::LabelRow>& table,
+                         const output::Table<discover::HistogramRow>& histogram, discover::TallyDiscovery& result,
+                         std::uint64_t min_length);
 
 }  // namespace crd::pipeline

@@ -8,6 +8,9 @@
 //     static constexpr auto fields() { return std::tuple(&CountRecord::digest, &CountRecord::count); }
 //   };
 //
+// A field may carry a name, field("count", &CountRecord::count): rows written to a result file
+// take their HDF5 column names from it (output/table_io.hpp), and field_name() finds it again.
+//
 // A field is a trivially copyable value (integers, Digest, any POD: copied as its bytes), a
 // std::string (length + bytes), a std::vector of fields (u64 count + elements), or a type that
 // itself declares fields(). Types with fields() are encoded member by member, so padding never
@@ -30,12 +33,70 @@ concept HasFields = requires {
   T::fields();
 };
 
+// A member with its column name.
+template <class M>
+struct Field {
+  std::string_view name;
+  M member;
+};
+
+template <class M>
+  requires std::is_member_object_pointer_v<M>
+constexpr Field<M> field(std::string_view name, M member) {
+  return {name, member};
+}
+
 namespace detail {
 template <class T>
 struct IsVector : std::false_type {};
 template <class E, class A>
 struct IsVector<std::vector<E, A>> : std::true_type {};
+
+// The member pointer of an entry of fields(): a bare member pointer or a Field.
+template <class F>
+constexpr auto member_of(F f) {
+  if constexpr (std::is_member_object_pointer_v<F>) {
+    return f;
+  } else {
+    return f.member;
+  }
+}
 }  // namespace detail
+
+// The declared name of a member (compile time when constant): field_name(&PageRow::url) == "url".
+template <class T, class M>
+constexpr std::string_view field_name(M T::*member) {
+  std::string_view found;
+  auto visit = [&](auto entry) {
+    if constexpr (!std::is_member_object_pointer_v<decltype(entry)>) {
+      if constexpr (std::is_same_v<decltype(entry.member), M T::*>)
+        if (entry.member == member) found = entry.name;
+    }
+  };
+  std::apply([&](auto... f) { (visit(f), ...); }, T::fields());
+  return found;
+}
+
+// Lexicographic order over the fields in declared order: a sort key derived from the list, so
+// adding a field cannot leave the comparator behind.
+struct FieldLess {
+  template <class T>
+  requires HasFields<T>
+  bool operator()(const T& a, const T& b) const { return order(a, b) < 0; }
+
+ private:
+  template <class V>
+  static int order(const V& a, const V& b) {
+    if constexpr (HasFields<V>) {
+      int c = 0;  // the first field that differs decides
+      std::apply([&](auto... f) { ((c = c != 0 ? c : order(a.*detail::member_of(f), b.*detail::member_of(f))), ...); },
+                 V::fields());
+      return c;
+    } else {
+      return a < b ? -1 : (b < a ? 1 : 0);
+    }
+  }
+};
 
 template <class W, class T>
 void write_value(W& w, const T& v);
@@ -43,7 +104,7 @@ void write_value(W& w, const T& v);
 template <class W, class T>
 requires HasFields<T>
 void write_fields(W& w, const T& record) {
-  std::apply([&](auto... member) { (write_value(w, record.*member), ...); }, T::fields());
+  std::apply([&](auto... f) { (write_value(w, record.*detail::member_of(f)), ...); }, T::fields());
 }
 
 template <class W, class T>
@@ -67,7 +128,7 @@ void read_value(R& r, T& v);
 template <class R, class T>
 requires HasFields<T>
 void read_fields(R& r, T& record) {
-  std::apply([&](auto... member) { (read_value(r, record.*member), ...); }, T::fields());
+  std::apply([&](auto... f) { (read_value(r, record.*detail::member_of(f)), ...); }, T::fields());
 }
 
 template <class T, class R>

@@ -1,0 +1,90 @@
+// Every group, dataset and attribute of a crd result file (docs/schema.md, checked against this
+// header by tests/output/test_schema_doc.cpp). Writers, readers, inspect and check name paths only
+// through these constants; column names come from the rows' field lists (table_io.hpp).
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "crd/detect/detection.hpp"
+#include "crd/discover/discovery.hpp"
+#include "crd/discover/histogram.hpp"
+#include "crd/io/read_options.hpp"
+#include "crd/output/result_rows.hpp"
+#include "crd/output/table_io.hpp"
+
+namespace crd::output::schema {
+
+inline constexpr const char* kRoot = "/";
+inline constexpr const char* kRun = "/run";
+inline constexpr const char* kDiscovery = "/discovery";
+inline constexpr const char* kDetection = "/detection";
+
+inline constexpr Table<NamedValueRow> kCounters{"/run/counters"};
+inline constexpr Table<NamedValueRow> kResources{"/run/resources"};
+inline constexpr Table<TimingRow> kTimings{"/run/timings"};
+inline constexpr Table<io::ReadError> kErrors{"/run/errors"};
+
+// Chunk lengths are normalized bytes of one page (uint32); file lengths are payload bytes (uint64).
+inline constexpr Table<discover::LabelRow> kDiscoveryChunks{"/discovery/chunks", nullptr, &discover::LabelRow::length};
+inline constexpr Table<discover::HistogramRow> kChunkHistogram{"/discovery/chunk_histogram"};
+inline constexpr Table<discover::LabelRow> kDiscoveryFiles{"/discovery/files", &discover::LabelRow::sample};
+inline constexpr Table<discover::HistogramRow> kFileHistogram{"/discovery/file_histogram"};
+inline constexpr Table<discover::LabelRow> kLabels{"/labels", nullptr, &discover::LabelRow::length};
+inline constexpr Table<discover::HistogramRow> kLabelsHistogram{"/labels_histogram"};
+
+inline constexpr Table<DetectedLabelRow> kDetectionLabels{"/detection/labels"};
+inline constexpr Table<ProvenanceRow> kProvenance{"/detection/provenance"};
+inline constexpr Table<detect::PageRow> kPages{"/detection/pages"};
+inline constexpr Table<detect::NeighborhoodRow> kNeighborhoods{"/detection/neighborhoods"};
+
+// Groups a labeled set may be read from (--labels, check), in the order they are looked for.
+inline constexpr const char* kLabelSources[] = {kLabels.group, kDiscoveryChunks.group, kDetectionLabels.group};
+
+struct Attribute {
+  const char* object;
+  const char* name;
+  const char* dtype;  // as docs/schema.md spells it
+};
+
+namespace attr {
+// Root.
+inline constexpr Attribute kCrdVersion{kRoot, "crd_version", "str"};
+inline constexpr Attribute kSchemaVersion{kRoot, "schema_version", "int64"};
+inline constexpr Attribute kCommand{kRoot, "command", "str"};
+inline constexpr Attribute kCommandLine{kRoot, "command_line", "str"};
+inline constexpr Attribute kNranks{kRoot, "nranks", "uint64"};
+inline constexpr Attribute kCreated{kRoot, "created", "str"};
+inline constexpr Attribute kConfig{kRoot, "config", "str"};
+// Labeled tables (object: the table's group); min_chunk_length only where chunks are labeled.
+inline constexpr const char* kThreshold = "threshold";
+inline constexpr const char* kTotal = "total";
+inline constexpr const char* kDistinct = "distinct";
+inline constexpr const char* kLabeled = "labeled";
+inline constexpr const char* kStopRemoved = "stop_removed";
+inline constexpr const char* kMinChunkLength = "min_chunk_length";
+// /detection.
+inline constexpr Attribute kPageMean{kDetection, "page_mean", "float64"};
+inline constexpr Attribute kPageSigma{kDetection, "page_sigma", "float64"};
+inline constexpr Attribute kPageThreshold{kDetection, "page_threshold", "float64"};
+inline constexpr Attribute kNeighborhoodMean{kDetection, "neighborhood_mean", "float64"};
+inline constexpr Attribute kNeighborhoodSigma{kDetection, "neighborhood_sigma", "float64"};
+inline constexpr Attribute kNeighborhoodThreshold{kDetection, "neighborhood_threshold", "float64"};
+inline constexpr Attribute kBadnessMode{kDetection, "badness_mode", "str"};
+inline constexpr Attribute kJoinMode{kDetection, "join_mode", "str"};
+inline constexpr Attribute kMinLabeled{kDetection, "min_labeled", "uint64"};
+inline constexpr Attribute kLabelCount{kDetection, "labels", "uint64"};
+inline constexpr Attribute kPagesFlagged{kDetection, "pages_flagged", "uint64"};
+inline constexpr Attribute kNeighborhoodsFlagged{kDetection, "neighborhoods_flagged", "uint64"};
+}  // namespace attr
+
+template <class V>
+void set_attribute(ResultFile& file, const Attribute& a, const V& value) {
+  file.set_attribute(a.object, a.name, value);
+}
+
+// Everything above, for the tests that hold docs/schema.md and real files to it.
+std::vector<DatasetSpec> all_datasets();
+std::vector<Attribute> all_attributes();
+
+}  // namespace crd::output::schema

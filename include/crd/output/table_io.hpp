@@ -1,0 +1,168 @@
+// Tables of a result file written and read from their rows' field lists (shuffle/fields.hpp):
+// every named field is one column, named as declared, stored as docs/schema.md says —
+// a string as fixed-length bytes, a Digest as an n × 20 uint8 matrix, a vector<uint32_t> as CSR
+// (NAME + NAME_offsets), a number as a 1-D column of its own type.
+#pragma once
+
+#include <cstring>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "crd/hash/digest.hpp"
+#include "crd/output/result_file.hpp"
+#include "crd/output/result_reader.hpp"
+#include "crd/shuffle/fields.hpp"
+
+namespace crd::output {
+
+// A group holding one row type. Two labeled tables store LabelRow differently (files have no
+// samples; chunk lengths fit uint32), which the table says rather than a second field list.
+template <class Row>
+struct Table {
+  const char* group;
+  std::string Row::*omitted = nullptr;   // a string field this table does not store
+  std::uint64_t Row::*as_u32 = nullptr;  // a uint64 field stored as uint32
+
+  template <class M>
+  std::string column(M Row::*member) const {
+    return std::string(group) + "/" + std::string(shuffle::field_name(member));
+  }
+  template <class M>
+  bool stores(M Row::*member) const {
+    if constexpr (std::is_same_v<M, std::string>) return member != omitted;
+    return true;
+  }
+  template <class M>
+  bool narrowed(M Row::*member) const {
+    if constexpr (std::is_same_v<M, std::uint64_t>) return member == as_u32;
+    return false;
+  }
+};
+
+// A dataset of the schema with its dtype as docs/schema.md spells it.
+struct DatasetSpec {
+  std::string path;
+  std::string dtype;
+};
+
+namespace detail {
+template <class V>
+constexpr std::string_view dtype_of() {
+  if constexpr (std::is_same_v<V, std::string>) return "str";
+  else if constexpr (std::is_same_v<V, Digest>) return "uint8 n×20";
+  else if constexpr (std::is_same_v<V, std::vector<std::uint32_t>>) return "uint32";
+  else if constexpr (std::is_same_v<V, std::uint64_t>) return "uint64";
+  else if constexpr (std::is_same_v<V, std::uint32_t>) return "uint32";
+  else if constexpr (std::is_same_v<V, std::uint8_t>) return "uint8";
+  else if constexpr (std::is_same_v<V, double>) return "float64";
+  else static_assert(sizeof(V) == 0, "no column type for this field");
+}
+
+template <class Out, class Row, class M>
+void write_numbers(ResultFile& file, const std::string& path, const std::vector<Row>& rows, M Row::*member) {
+  std::vector<Out> values;
+  values.reserve(rows.size());
+  for (const auto& r : rows) values.push_back(static_cast<Out>(r.*member));
+  file.write_column(path, std::span<const Out>(values));
+}
+
+template <class Row, class Fn>
+void for_each_column(Fn&& fn) {
+  std::apply([&](auto... f) { (fn(f.member), ...); }, Row::fields());
+}
+
+template <class Row, class M>
+using ValueOf = std::remove_cvref_t<decltype(std::declval<Row&>().*std::declval<M>())>;
+}  // namespace detail
+
+// Every dataset the table holds, in the order write_table creates them.
+template <class Row>
+std::vector<DatasetSpec> datasets(const Table<Row>& table) {
+  std::vector<DatasetSpec> out;
+  detail::for_each_column<Row>([&](auto member) {
+    using V = detail::ValueOf<Row, decltype(member)>;
+    if (!table.stores(member)) return;
+    out.push_back({table.column(member), std::string(table.narrowed(member) ? "uint32" : detail::dtype_of<V>())});
+    if constexpr (std::is_same_v<V, std::vector<std::uint32_t>>) out.push_back({table.column(member) + "_offsets", "uint64"});
+  });
+  return out;
+}
+
+// Collective: this rank's rows, concatenated in rank order. The rows are done with: strings and
+// vectors move into the columns.
+template <class Row>
+void write_table(ResultFile& file, const Table<Row>& table, std::vector<Row>& rows) {
+  file.create_group(table.group);
+  detail::for_each_column<Row>([&](auto member) {
+    using V = detail::ValueOf<Row, decltype(member)>;
+    if (!table.stores(member)) return;
+    const std::string path = table.column(member);
+    if constexpr (std::is_same_v<V, Digest>) {
+      std::vector<std::uint8_t> bytes;
+      bytes.reserve(rows.size() * sizeof(Digest::bytes));
+      for (const auto& r : rows) bytes.insert(bytes.end(), (r.*member).bytes.begin(), (r.*member).bytes.end());
+      file.write_matrix(path, bytes, sizeof(Digest::bytes));
+    } else if constexpr (std::is_same_v<V, std::string> || std::is_same_v<V, std::vector<std::uint32_t>>) {
+      std::vector<V> values;
+      values.reserve(rows.size());
+      for (auto& r : rows) values.push_back(std::move(r.*member));
+      if constexpr (std::is_same_v<V, std::string>) file.write_strings(path, values);
+      else file.write_ragged(path, values);
+    } else if (table.narrowed(member)) {
+      detail::write_numbers<std::uint32_t>(file, path, rows, member);
+    } else {
+      detail::write_numbers<V>(file, path, rows, member);
+    }
+  });
+}
+
+// Rows [first, first + count) of a table; columns absent from the file keep their defaults (a
+// labeled set read from any of the groups that hold one).
+template <class Row>
+std::vector<Row> read_table(const ResultReader& reader, const Table<Row>& table, std::uint64_t first = 0,
+                            std::uint64_t count = ResultReader::kAll) {
+  std::vector<Row> rows;
+  detail::for_each_column<Row>([&](auto member) {
+    using V = detail::ValueOf<Row, decltype(member)>;
+    const std::string path = table.column(member);
+    if (!table.stores(member) || !reader.has(path)) return;
+    auto fill = [&](auto&& values) {  // every column has the same length
+      if (rows.empty()) rows.resize(values.size());
+      for (std::size_t i = 0; i < rows.size() && i < values.size(); ++i) rows[i].*member = std::move(values[i]);
+    };
+    if constexpr (std::is_same_v<V, Digest>) {
+      const auto bytes = reader.read_matrix(path, first, count);
+      std::vector<Digest> digests(bytes.size() / sizeof(Digest::bytes));
+      if (!bytes.empty()) std::memcpy(digests.data(), bytes.data(), bytes.size());  // Digest is its 20 bytes
+      fill(digests);
+    } else if constexpr (std::is_same_v<V, std::string>) {
+      fill(reader.read_strings(path, first, count));
+    } else if constexpr (std::is_same_v<V, std::vector<std::uint32_t>>) {
+      const auto offsets = reader.read_u64(path + "_offsets", first, count == ResultReader::kAll ? count : count + 1);
+      std::vector<V> lists;
+      if (offsets.size() > 1) {
+        const auto values = reader.read_u32(path, offsets.front(), offsets.back() - offsets.front());
+        for (std::size_t i = 0; i + 1 < offsets.size(); ++i)
+          lists.emplace_back(values.begin() + static_cast<std::ptrdiff_t>(offsets[i] - offsets.front()),
+                             values.begin() + static_cast<std::ptrdiff_t>(offsets[i + 1] - offsets.front()));
+      }
+      fill(lists);
+    } else if constexpr (std::is_same_v<V, std::uint64_t>) {
+      fill(reader.read_u64(path, first, count));
+    } else if constexpr (std::is_same_v<V, std::uint32_t>) {
+      fill(reader.read_u32(path, first, count));
+    } else if constexpr (std::is_same_v<V, std::uint8_t>) {
+      fill(reader.read_u8(path, first, count));
+    } else {
+      static_assert(std::is_same_v<V, double>, "no column reader for this field");
+      fill(reader.read_f64(path, first, count));
+    }
+  });
+  return rows;
+}
+
+}  // namespace crd::output

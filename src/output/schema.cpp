@@ -1,0 +1,40 @@
+// The schema's enumeration of itself (tests hold docs/schema.md and result files to it).
+#include "crd/output/schema.hpp"
+
+#include <string>
+
+namespace crd::output::schema {
+namespace {
+
+template <class... Tables>
+void add_datasets(std::vector<DatasetSpec>& out, const Tables&... tables) {
+  (..., [&] {
+    auto d = datasets(tables);
+    out.insert(out.end(), d.begin(), d.end());
+  }());
+}
+
+}  // namespace
+
+std::vector<DatasetSpec> all_datasets() {
+  std::vector<DatasetSpec> out;
+  add_datasets(out, kCounters, kResources, kTimings, kErrors, kDiscoveryChunks, kChunkHistogram, kDiscoveryFiles,
+               kFileHistogram, kLabels, kLabelsHistogram, kDetectionLabels, kProvenance, kPages, kNeighborhoods);
+  return out;
+}
+
+std::vector<Attribute> all_attributes() {
+  using namespace attr;
+  std::vector<Attribute> out{kCrdVersion,      kSchemaVersion,    kCommand,           kCommandLine,
+                             kNranks,          kCreated,          kConfig,            kPageMean,
+                             kPageSigma,       kPageThreshold,    kNeighborhoodMean,  kNeighborhoodSigma,
+                             kNeighborhoodThreshold, kBadnessMode, kJoinMode,         kMinLabeled,
+                             kLabelCount,      kPagesFlagged,     kNeighborhoodsFlagged};
+  for (const char* table : {kDiscoveryChunks.group, kDiscoveryFiles.group, kLabels.group})
+    for (const char* name : {kThreshold, kTotal, kDistinct, kLabeled, kStopRemoved})
+      out.push_back({table, name, "uint64"});
+  for (const char* table : {kDiscoveryChunks.group, kLabels.group}) out.push_back({table, kMinChunkLength, "uint64"});
+  return out;
+}
+
+}  // namespace crd::output::schema

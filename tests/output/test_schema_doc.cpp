@@ -1,0 +1,188 @@
+// docs/schema.md against include/crd/output/schema.hpp, and real result files against both: the
+// path index lists exactly the header's datasets and attributes with their types, every path the
+// prose names exists in the header, and `crd run` / `crd label` write every one with that type.
+#include <gtest/gtest.h>
+#include <hdf5.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "crd/output/result_reader.hpp"
+#include "crd/output/schema.hpp"
+#include "support/test_paths.hpp"
+
+namespace crd::output {
+namespace {
+
+// The stored type as docs/schema.md spells it ("uint64", "str", "uint8 n×20", …).
+std::string type_name(hid_t type) {
+  const std::size_t bits = 8 * H5Tget_size(type);
+  switch (H5Tget_class(type)) {
+    case H5T_STRING:
+      return "str";
+    case H5T_INTEGER:
+      return (H5Tget_sign(type) == H5T_SGN_NONE ? "uint" : "int") + std::to_string(bits);
+    case H5T_FLOAT:
+      return "float" + std::to_string(bits);
+    default:
+      return "other";
+  }
+}
+
+std::string dataset_dtype(const std::string& file, const std::string& path) {
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t d = H5Dopen2(f, path.c_str(), H5P_DEFAULT);
+  const hid_t type = H5Dget_type(d), space = H5Dget_space(d);
+  hsize_t dims[2] = {0, 0};
+  const bool matrix = H5Sget_simple_extent_dims(space, dims, nullptr) == 2;
+  const std::string out = type_name(type) + (matrix ? " n×" + std::to_string(dims[1]) : "");
+  H5Sclose(space), H5Tclose(type), H5Dclose(d), H5Fclose(f);
+  return out;
+}
+
+std::string attribute_dtype(const std::string& file, const char* object, const char* name) {
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t a = H5Aopen_by_name(f, object, name, H5P_DEFAULT, H5P_DEFAULT);
+  const hid_t type = H5Aget_type(a);
+  const std::string out = type_name(type);
+  H5Tclose(type), H5Aclose(a), H5Fclose(f);
+  return out;
+}
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+std::string read_doc() {
+  std::ifstream in(env("CRD_SOURCE_DIR") + "/docs/schema.md");
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// "| `PATH` | DTYPE | …" rows of the path index: path → dtype.
+std::map<std::string, std::string> doc_index(const std::string& doc) {
+  std::map<std::string, std::string> out;
+  static const std::regex row(R"(\n\| `(/[^`]*)` \| ([^|]+?) \|)");
+  for (std::sregex_iterator it(doc.begin(), doc.end(), row), end; it != end; ++it) out[(*it)[1]] = (*it)[2];
+  return out;
+}
+
+std::map<std::string, std::string> header_index() {
+  std::map<std::string, std::string> out;
+  for (const auto& d : schema::all_datasets()) out[d.path] = d.dtype;
+  for (const auto& a : schema::all_attributes()) out[std::string(a.object) + "@" + a.name] = a.dtype;
+  return out;
+}
+
+std::string group_of(const std::string& path) {
+  const auto at = path.find('@');
+  if (at != std::string::npos) return path.substr(0, at);
+  return path.substr(0, path.rfind('/'));
+}
+
+TEST(SchemaDoc, PathIndexIsTheHeader) {
+  const std::string doc = read_doc();
+  ASSERT_FALSE(doc.empty()) << "docs/schema.md not found under CRD_SOURCE_DIR";
+  const auto documented = doc_index(doc);
+  const auto defined = header_index();
+  for (const auto& [path, dtype] : defined) {
+    const auto it = documented.find(path);
+    if (it == documented.end()) {
+      ADD_FAILURE() << path << " is in schema.hpp but not in docs/schema.md";
+    } else {
+      EXPECT_EQ(it->second, dtype) << path;
+    }
+  }
+  for (const auto& [path, dtype] : documented)
+    EXPECT_TRUE(defined.count(path)) << path << " is documented but schema.hpp has no such path";
+  EXPECT_EQ(defined.at("/discovery/files/length"), "uint64");  // what the field list alone would not say
+  EXPECT_EQ(defined.at("/discovery/chunks/length"), "uint32");
+  EXPECT_FALSE(defined.count("/discovery/files/sample"));
+}
+
+// Every path the prose mentions (`/group/`, `/group/column`, `/`) is one the header defines.
+TEST(SchemaDoc, ProsePathsExist) {
+  std::set<std::string> known{"/", schema::kRun, schema::kDiscovery, schema::kDetection};
+  for (const auto& [path, dtype] : header_index()) {
+    known.insert(path);
+    for (std::string g = group_of(path); !g.empty(); g = group_of(g)) known.insert(g);
+  }
+  const std::string doc = read_doc();
+  static const std::regex quoted("`(/[^`@ ]*)`");
+  int seen = 0;
+  for (std::sregex_iterator it(doc.begin(), doc.end(), quoted), end; it != end; ++it, ++seen) {
+    std::string path = (*it)[1];
+    if (path.size() > 1 && path.back() == '/') path.pop_back();
+    EXPECT_TRUE(known.count(path)) << "docs/schema.md names " << path << ", which schema.hpp does not define";
+  }
+  EXPECT_GT(seen, 60);
+}
+
+// A small corpus where chunks repeat, so every table has rows.
+std::string make_corpus(const std::string& dir) {
+  const std::string root = dir + "/corpus/example.org";
+  std::system(("mkdir -p " + root + "/a").c_str());
+  const char* shared = "<p>shared paragraph one, long enough to count</p><div>shared block two</div>";
+  for (int i = 0; i < 4; ++i) {
+    std::ofstream(root + "/a/page" + std::to_string(i) + ".html")
+        << "<html><body>" << shared << "<p>own text " << i << "</p></body></html>";
+  }
+  std::ofstream(root + "/same.html") << shared;
+  std::ofstream(root + "/a/same.html") << shared;
+  return dir + "/corpus";
+}
+
+void run_crd(const std::string& args) {
+  const std::string cmd = env("MPIEXEC") + " -np 2 " + env("CRD_BINARY") + " " + args + " --progress-interval 0";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+}
+
+TEST(SchemaDoc, RealFilesHoldEveryPathWithItsType) {
+  if (env("CRD_BINARY").empty() || env("MPIEXEC").empty()) GTEST_SKIP() << "run under ctest (CRD_BINARY, MPIEXEC)";
+  const std::string dir = testing::make_temp_dir("schema_doc");
+  const std::string corpus = make_corpus(dir);
+  run_crd("run " + corpus + " --chunk-threshold 1 --file-threshold 1 -o " + dir + "/run.h5");
+  run_crd("label " + corpus + " -o " + dir + "/label.h5");
+  const ResultReader run(dir + "/run.h5");
+  const ResultReader label(dir + "/label.h5");
+  auto file_for = [&](const std::string& group) -> const ResultReader& {
+    return group.rfind(schema::kLabels.group, 0) == 0 ? label : run;
+  };
+  EXPECT_GT(run.rows(schema::kPages.column(&detect::PageRow::url)), 0u);
+  EXPECT_GT(run.rows(schema::kProvenance.column(&ProvenanceRow::url)), 0u);
+  EXPECT_GT(label.rows(schema::kLabels.column(&discover::LabelRow::hash)), 0u);
+  for (const auto& d : schema::all_datasets()) {
+    const ResultReader& r = file_for(d.path);
+    ASSERT_TRUE(r.has(d.path)) << d.path << " missing from " << r.path();
+    EXPECT_EQ(dataset_dtype(r.path(), d.path), d.dtype) << d.path;
+  }
+  for (const auto& a : schema::all_attributes()) {
+    const ResultReader& r = file_for(a.object);
+    ASSERT_TRUE(r.has_attribute(a.object, a.name)) << a.object << "@" << a.name << " missing from " << r.path();
+    EXPECT_EQ(attribute_dtype(r.path(), a.object, a.name), a.dtype) << a.object << "@" << a.name;
+  }
+  // Rows read back through the field lists are the ones written: pages sorted by url.
+  const auto pages = read_table(run, schema::kPages);
+  ASSERT_EQ(pages.size(), 6u);
+  EXPECT_EQ(pages[0].url, "example.org/a/page0.html");
+  EXPECT_EQ(pages[0].chunks, 4u);  // the scan chunker keeps "<html><body>", shared by the four pages
+  EXPECT_EQ(pages[0].labeled, 3u);
+  EXPECT_DOUBLE_EQ(pages[0].containment, 0.75);
+  EXPECT_EQ(pages[0].positions, (std::vector<std::uint32_t>{0, 1, 2}));
+  ASSERT_EQ(pages[0].label_ids.size(), 3u);
+  const auto labels = read_table(run, schema::kDetectionLabels);
+  ASSERT_EQ(labels.size(), 3u);
+  EXPECT_EQ(labels.at(pages[0].label_ids[1]).sample, "<p>shared paragraph one, long enough to count</p>");
+  EXPECT_EQ(labels.at(pages[0].label_ids[2]).sample, "<div>shared block two</div>");
+  EXPECT_EQ(pages[5].url, "example.org/same.html");
+}
+
+}  // namespace
+}  // namespace crd::output

@@ -165,9 +165,16 @@ class OutputNamesAnInputUnderMpirun(OutputNamesAnInput):
     NRANKS = 2
 
 
+# AddressSanitizer reserves terabytes of address space for its shadow memory, so under
+# scripts/test_sanitized.sh (which sets ASAN_OPTIONS) no address-space cap can be set; there the
+# outputs and the timeout still show that the reads stop at their limits.
+SANITIZED = "ASAN_OPTIONS" in os.environ
+
+
 def limit_memory(megabytes):
     def apply():
-        resource.setrlimit(resource.RLIMIT_AS, (megabytes << 20, megabytes << 20))
+        if not SANITIZED:
+            resource.setrlimit(resource.RLIMIT_AS, (megabytes << 20, megabytes << 20))
     return apply
 
 

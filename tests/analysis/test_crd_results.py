@@ -326,6 +326,9 @@ class SchemaMatchesDocs(unittest.TestCase):
 
     def test_every_documented_group_is_known(self):
         documented = {m.rstrip("/") for m in re.findall(r"`(/[a-z_/]+)`", self.doc)}
+        # The doc's path index also names each table's datasets (TABLE/column): those are checked
+        # by test_columns_and_attributes_are_documented, not here.
+        documented = {p for p in documented if p.rsplit("/", 1)[0] not in self.r.TABLES}
         groups = {"/run", self.r.DISCOVERY, self.r.DETECTION}
         self.assertEqual(documented - groups, set(self.r.TABLES))
 

@@ -111,7 +111,7 @@ void print_detection(const output::ResultReader& r, std::size_t top) {
   const auto containment = r.read_f64(pages.column(&PageRow::containment));
   const auto labeled = r.read_u32(pages.column(&PageRow::labeled));
   const auto chunks = r.read_u32(pages.column(&PageRow::chunks));
-  const auto offsets = r.read_u64(pages.column(&PageRow::label_ids) + "_offsets");
+  const auto offsets = r.read_u64(pages.offsets_column(&PageRow::label_ids));
   const auto flagged = r.read_u8(pages.column(&PageRow::flagged));
   order.assign(containment.size(), 0);
   std::iota(order.begin(), order.end(), 0);

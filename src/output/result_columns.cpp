@@ -135,7 +135,7 @@ void ResultFile::write_ragged(const std::string& path, const std::vector<std::ve
   // places every entry at its global row index.
   if (impl_->transport.rank() == impl_->transport.size() - 1) offsets.push_back(total);
   write_column(path, std::span<const std::uint32_t>(values));
-  write_column(path + "_offsets", std::span<const std::uint64_t>(offsets));
+  write_column(ragged_offsets_path(path), std::span<const std::uint64_t>(offsets));
 }
 
 }  // namespace crd::output

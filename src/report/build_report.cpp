@@ -1,6 +1,7 @@
 // build_report: runs each section over the result and renders the page.
 #include "crd/report/build_report.hpp"
 
+#include "crd/output/schema.hpp"
 #include "crd/report/json_writer.hpp"
 #include "crd/report/report_page.hpp"
 #include "crd/report/sections.hpp"
@@ -8,18 +9,23 @@
 
 namespace crd::report {
 
+namespace schema = output::schema;
+namespace attr = output::schema::attr;
+
 std::string run_id(const output::ResultReader& r) {
   std::string identity;
-  for (const char* a : {"crd_version", "command", "command_line", "created", "config"}) {
-    identity += a;
+  for (const auto* a : {&attr::kCrdVersion, &attr::kCommand, &attr::kCommandLine, &attr::kCreated, &attr::kConfig}) {
+    identity += a->name;
     identity += '=';
-    if (r.has_attribute("/", a)) identity += r.attribute_string("/", a);
+    if (schema::has_attribute(r, *a)) identity += schema::attribute_string(r, *a);
     identity += '\n';
   }
-  if (r.has_attribute("/", "nranks")) identity += "nranks=" + std::to_string(r.attribute_u64("/", "nranks")) + "\n";
-  if (r.has("/run/counters/name")) {
-    const auto names = r.read_strings("/run/counters/name");
-    const auto values = r.read_u64("/run/counters/value");
+  if (schema::has_attribute(r, attr::kNranks))
+    identity += std::string(attr::kNranks.name) + "=" + std::to_string(schema::attribute_u64(r, attr::kNranks)) + "\n";
+  const std::string counter_names = schema::kCounters.column(&output::NamedValueRow::name);
+  if (r.has(counter_names)) {
+    const auto names = r.read_strings(counter_names);
+    const auto values = r.read_u64(schema::kCounters.column(&output::NamedValueRow::value));
     for (std::size_t i = 0; i < names.size() && i < values.size(); ++i)
       identity += names[i] + "=" + std::to_string(values[i]) + "\n";
   }
@@ -44,8 +50,8 @@ std::string build_report(const output::ResultReader& reader, const std::string& 
   PageHeader header;
   header.run_id = run_id(reader);
   header.title = "crd report — " + path;
-  header.subtitle = "crd " + reader.attribute_string("/", "command") + " result, created " +
-                    reader.attribute_string("/", "created") + ", run id " + header.run_id;
+  header.subtitle = "crd " + schema::attribute_string(reader, attr::kCommand) + " result, created " +
+                    schema::attribute_string(reader, attr::kCreated) + ", run id " + header.run_id;
   return page.render(header);
 }
 

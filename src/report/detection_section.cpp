@@ -5,12 +5,20 @@
 #include <map>
 #include <set>
 
+#include "crd/output/schema.hpp"
 #include "crd/report/report_page.hpp"
 #include "crd/report/sections.hpp"
 #include "crd/report/svg_chart.hpp"
 
 namespace crd::report {
 namespace {
+
+namespace schema = output::schema;
+namespace attr = output::schema::attr;
+using detect::NeighborhoodRow;
+using detect::PageRow;
+using output::DetectedLabelRow;
+using output::ProvenanceRow;
 
 constexpr std::uint64_t kRefsPerPage = 20;  // labeled chunks listed per page (the labeled column counts all)
 
@@ -34,10 +42,10 @@ std::string score_figure(const std::vector<double>& values, const std::string& t
 // page can rank them any of the three ways.
 TableSpec neighborhood_table(const ReportInput& in) {
   const auto& r = in.reader;
-  const std::string g = "/detection/neighborhoods";
-  const auto badness = r.read_f64(g + "/badness");
-  const auto labeled = r.read_u64(g + "/labeled");
-  const auto pages = r.read_u64(g + "/pages");
+  const auto& g = schema::kNeighborhoods;
+  const auto badness = r.read_f64(g.column(&NeighborhoodRow::badness));
+  const auto labeled = r.read_u64(g.column(&NeighborhoodRow::labeled));
+  const auto pages = r.read_u64(g.column(&NeighborhoodRow::pages));
   const std::uint64_t n = badness.size(), top = in.options.top;
   std::set<std::uint64_t> keep;
   for (auto i : top_rows(n, top, [&](auto a, auto b) { return badness[a] > badness[b]; })) keep.insert(i);
@@ -47,15 +55,16 @@ TableSpec neighborhood_table(const ReportInput& in) {
   TableSpec t;
   t.id = "neighborhoods";
   t.total_rows = n;
-  t.add_flag("flagged", "flagged", gather(r.read_u8(g + "/flagged"), rows));
+  t.add_flag("flagged", "flagged", gather(r.read_u8(g.column(&NeighborhoodRow::flagged)), rows));
   t.add_float("badness", "badness", gather(badness, rows));
   t.add_uint("labeled", "labeled chunks", gather(labeled, rows));
-  t.add_uint("chunks", "chunks", gather(r.read_u64(g + "/chunks"), rows));
+  t.add_uint("chunks", "chunks", gather(r.read_u64(g.column(&NeighborhoodRow::chunks)), rows));
   t.add_uint("pages", "pages", gather(pages, rows));
   std::vector<std::uint64_t> depth;
-  for (auto d : gather(r.read_u32(g + "/depth"), rows)) depth.push_back(d);
+  for (auto d : gather(r.read_u32(g.column(&NeighborhoodRow::depth)), rows)) depth.push_back(d);
   t.add_uint("depth", "depth", depth);
-  t.add_text("prefix", "neighborhood (URL prefix)", read_strings_at(r, g + "/prefix", rows), "url");
+  t.add_text("prefix", "neighborhood (URL prefix)", read_strings_at(r, g.column(&NeighborhoodRow::prefix), rows),
+             "url");
   t.sort_key = "badness";
   if (rows.size() < n) {
     t.truncated_note = "Showing " + grouped(rows.size()) + " of " + grouped(n) + " neighborhoods: the top " +
@@ -69,29 +78,31 @@ TableSpec neighborhood_table(const ReportInput& in) {
 
 void add_detection_section(const ReportInput& in, ReportPage& page) {
   const auto& r = in.reader;
-  const std::string g = "/detection";
-  if (!r.has(g + "/pages/url")) return;
+  const auto& p = schema::kPages;
+  if (!r.has(p.column(&PageRow::url))) return;
   std::string html = heading("Detection");
-  const std::uint64_t npages = r.rows(g + "/pages/url"), nhoods = r.rows(g + "/neighborhoods/prefix");
-  html += facts({{"labels used", grouped(r.attribute_u64(g, "labels"))},
-                 {"badness", r.attribute_string(g, "badness_mode")},
-                 {"join", r.attribute_string(g, "join_mode")},
-                 {"min labeled chunks", grouped(r.attribute_u64(g, "min_labeled"))},
-                 {"pages flagged", grouped(r.attribute_u64(g, "pages_flagged")) + " of " + grouped(npages)},
-                 {"page mean / σ / threshold", fixed(r.attribute_double(g, "page_mean")) + " / " +
-                                                   fixed(r.attribute_double(g, "page_sigma")) + " / " +
-                                                   fixed(r.attribute_double(g, "page_threshold"))},
-                 {"neighborhoods flagged", grouped(r.attribute_u64(g, "neighborhoods_flagged")) + " of " + grouped(nhoods)},
-                 {"neighborhood mean / σ / threshold", fixed(r.attribute_double(g, "neighborhood_mean")) + " / " +
-                                                           fixed(r.attribute_double(g, "neighborhood_sigma")) + " / " +
-                                                           fixed(r.attribute_double(g, "neighborhood_threshold"))}});
-  const auto containment = r.read_f64(g + "/pages/containment");
+  const std::uint64_t npages = r.rows(p.column(&PageRow::url)),
+                      nhoods = r.rows(schema::kNeighborhoods.column(&NeighborhoodRow::prefix));
+  const auto u64 = [&](const schema::Attribute& a) { return schema::attribute_u64(r, a); };
+  const auto f64 = [&](const schema::Attribute& a) { return schema::attribute_double(r, a); };
+  html += facts({{"labels used", grouped(u64(attr::kLabelCount))},
+                 {"badness", schema::attribute_string(r, attr::kBadnessMode)},
+                 {"join", schema::attribute_string(r, attr::kJoinMode)},
+                 {"min labeled chunks", grouped(u64(attr::kMinLabeled))},
+                 {"pages flagged", grouped(u64(attr::kPagesFlagged)) + " of " + grouped(npages)},
+                 {"page mean / σ / threshold", fixed(f64(attr::kPageMean)) + " / " + fixed(f64(attr::kPageSigma)) +
+                                                   " / " + fixed(f64(attr::kPageThreshold))},
+                 {"neighborhoods flagged", grouped(u64(attr::kNeighborhoodsFlagged)) + " of " + grouped(nhoods)},
+                 {"neighborhood mean / σ / threshold", fixed(f64(attr::kNeighborhoodMean)) + " / " +
+                                                           fixed(f64(attr::kNeighborhoodSigma)) + " / " +
+                                                           fixed(f64(attr::kNeighborhoodThreshold))}});
+  const auto containment = r.read_f64(p.column(&PageRow::containment));
   html += "<div class=\"grid2\">" +
-          score_figure(r.read_f64(g + "/neighborhoods/badness"), "Neighborhoods by badness (paper Fig. 12)",
-                       "badness", r.attribute_double(g, "neighborhood_mean"),
-                       r.attribute_double(g, "neighborhood_threshold")) +
-          score_figure(containment, "Pages by containment", "containment (labeled / chunks)",
-                       r.attribute_double(g, "page_mean"), r.attribute_double(g, "page_threshold")) +
+          score_figure(r.read_f64(schema::kNeighborhoods.column(&NeighborhoodRow::badness)),
+                       "Neighborhoods by badness (paper Fig. 12)", "badness", f64(attr::kNeighborhoodMean),
+                       f64(attr::kNeighborhoodThreshold)) +
+          score_figure(containment, "Pages by containment", "containment (labeled / chunks)", f64(attr::kPageMean),
+                       f64(attr::kPageThreshold)) +
           "</div>";
 
   html += heading("Worst neighborhoods", 3) +
@@ -100,8 +111,8 @@ void add_detection_section(const ReportInput& in, ReportPage& page) {
   page.add_table(neighborhood_table(in));
 
   // Pages with labeled chunks: flagged first, then by containment and labeled chunks.
-  const auto labeled = r.read_u32(g + "/pages/labeled");
-  const auto flagged = r.read_u8(g + "/pages/flagged");
+  const auto labeled = r.read_u32(p.column(&PageRow::labeled));
+  const auto flagged = r.read_u8(p.column(&PageRow::flagged));
   std::vector<std::uint64_t> candidates;
   for (std::uint64_t i = 0; i < labeled.size(); ++i)
     if (labeled[i] > 0) candidates.push_back(i);
@@ -117,15 +128,16 @@ void add_detection_section(const ReportInput& in, ReportPage& page) {
   // Their labeled chunks, and the top labels by pages: one labels table of at most `top` rows
   // (the page stays small however many distinct labels the pages hold). The best-ranked pages'
   // labels come first; a page lists at most kRefsPerPage, and only those the table kept.
-  const auto offsets = r.read_u64(g + "/pages/label_ids_offsets");
-  const auto label_pages = r.read_u64(g + "/labels/pages");
+  const auto& dl = schema::kDetectionLabels;
+  const auto offsets = r.read_u64(p.offsets_column(&PageRow::label_ids));
+  const auto label_pages = r.read_u64(dl.column(&DetectedLabelRow::pages));
   const std::uint64_t budget = in.options.top;
   std::vector<std::vector<std::uint64_t>> page_labels;
   std::map<std::uint64_t, std::uint64_t> label_row;  // label id → row in the labels table
   for (auto i : rows) {
     const std::uint64_t n = std::min(offsets[i + 1] - offsets[i], kRefsPerPage);
     std::vector<std::uint64_t> ids;
-    for (auto id : r.read_u32(g + "/pages/label_ids", offsets[i], n)) {
+    for (auto id : r.read_u32(p.column(&PageRow::label_ids), offsets[i], n)) {
       if (label_row.size() >= budget && !label_row.contains(id)) continue;
       label_row.emplace(id, 0);
       ids.push_back(id);
@@ -152,10 +164,10 @@ void add_detection_section(const ReportInput& in, ReportPage& page) {
   pages.add_float("containment", "containment", gather(containment, rows));
   std::vector<std::uint64_t> lab, chunks;
   for (auto v : gather(labeled, rows)) lab.push_back(v);
-  for (auto v : gather(r.read_u32(g + "/pages/chunks"), rows)) chunks.push_back(v);
+  for (auto v : gather(r.read_u32(p.column(&PageRow::chunks)), rows)) chunks.push_back(v);
   pages.add_uint("labeled", "labeled", lab);
   pages.add_uint("chunks", "chunks", chunks);
-  pages.add_text("url", "page", read_strings_at(r, g + "/pages/url", rows), "url");
+  pages.add_text("url", "page", read_strings_at(r, p.column(&PageRow::url), rows), "url");
   pages.add_refs("labels", "labeled chunks (click)", page_labels, "dlabels");
   pages.columns.back().title = "the page's labeled chunks, with pages that hold them (at most 20 listed)";
   pages.sort_key = "containment";
@@ -168,19 +180,20 @@ void add_detection_section(const ReportInput& in, ReportPage& page) {
   page.add_table(pages);
 
   // The labels table: samples, spread, provenance.
-  const std::string lg = g + "/labels";
   TableSpec labels;
   labels.id = "dlabels";
   labels.pruning = true;
   labels.total_rows = label_pages.size();
   labels.add_uint("pages", "pages", gather(label_pages, label_ids));
-  labels.add_uint("neighborhoods", "neighborhoods", gather(r.read_u64(lg + "/neighborhoods"), label_ids));
-  labels.add_uint("occurrences", "occurrences", gather(r.read_u64(lg + "/occurrences"), label_ids));
+  labels.add_uint("neighborhoods", "neighborhoods",
+                  gather(r.read_u64(dl.column(&DetectedLabelRow::neighborhoods)), label_ids));
+  labels.add_uint("occurrences", "occurrences",
+                  gather(r.read_u64(dl.column(&DetectedLabelRow::occurrences)), label_ids));
   std::vector<std::uint64_t> lengths;
-  for (auto v : gather(r.read_u32(lg + "/length"), label_ids)) lengths.push_back(v);
+  for (auto v : gather(r.read_u32(dl.column(&DetectedLabelRow::length)), label_ids)) lengths.push_back(v);
   labels.add_uint("length", "length", lengths);
-  labels.add_text("sample", "sample", read_strings_at(r, lg + "/sample", label_ids));
-  const auto prov_label = r.read_u32(g + "/provenance/label");
+  labels.add_text("sample", "sample", read_strings_at(r, dl.column(&DetectedLabelRow::sample), label_ids));
+  const auto prov_label = r.read_u32(schema::kProvenance.column(&ProvenanceRow::label));
   std::vector<std::uint64_t> prov_rows;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
   for (auto id : label_ids) {
@@ -188,13 +201,13 @@ void add_detection_section(const ReportInput& in, ReportPage& page) {
     ranges.emplace_back(prov_rows.size(), prov_rows.size() + static_cast<std::uint64_t>(hi - lo));
     for (auto it = lo; it != hi; ++it) prov_rows.push_back(static_cast<std::uint64_t>(it - prov_label.begin()));
   }
-  const auto prov_urls = read_strings_at(r, g + "/provenance/url", prov_rows);
+  const auto prov_urls = read_strings_at(r, schema::kProvenance.column(&ProvenanceRow::url), prov_rows);
   std::vector<std::vector<std::string>> provenance;
   for (const auto& [first, last] : ranges)
     provenance.emplace_back(prov_urls.begin() + static_cast<std::ptrdiff_t>(first),
                             prov_urls.begin() + static_cast<std::ptrdiff_t>(last));
   labels.add_text_lists("provenance", "pages holding it (provenance sample)", provenance);
-  labels.add_hash("hash", "SHA-1", read_hashes_at(r, lg + "/hash", label_ids));
+  labels.add_hash("hash", "SHA-1", read_hashes_at(r, dl.column(&DetectedLabelRow::hash), label_ids));
   labels.sort_key = "pages";
   if (label_ids.size() < label_pages.size()) {
     labels.truncated_note = "Showing " + grouped(label_ids.size()) + " of " + grouped(label_pages.size()) +

@@ -1,4 +1,5 @@
 // The run summary section: how the run went.
+#include "crd/output/schema.hpp"
 #include "crd/report/report_page.hpp"
 #include "crd/report/sections.hpp"
 #include "crd/report/svg_chart.hpp"
@@ -7,12 +8,16 @@
 namespace crd::report {
 namespace {
 
+namespace schema = output::schema;
+namespace attr = output::schema::attr;
+using output::NamedValueRow;
+
 // A name/value table (/run/counters, /run/resources), optionally only the names with (or
 // without) a prefix.
-TableSpec named_values(const output::ResultReader& r, const std::string& group, const std::string& id,
+TableSpec named_values(const output::ResultReader& r, const output::Table<NamedValueRow>& table, const std::string& id,
                        const std::string& value_type, bool skipped) {
-  const auto names = r.read_strings(group + "/name");
-  const auto values = r.read_u64(group + "/value");
+  const auto names = r.read_strings(table.column(&NamedValueRow::name));
+  const auto values = r.read_u64(table.column(&NamedValueRow::value));
   std::vector<std::string> kept_names;
   std::vector<std::uint64_t> kept_values;
   for (std::size_t i = 0; i < names.size() && i < values.size(); ++i) {
@@ -38,47 +43,50 @@ void add_run_section(const ReportInput& in, ReportPage& page) {
   const auto& r = in.reader;
   std::string html = heading("Run");
   std::vector<Fact> items{{"result", in.path},
-                          {"command", r.attribute_string("/", "command")},
-                          {"crd version", r.attribute_string("/", "crd_version")},
-                          {"created (UTC)", r.attribute_string("/", "created")},
-                          {"MPI ranks", std::to_string(r.attribute_u64("/", "nranks"))}};
+                          {"command", schema::attribute_string(r, attr::kCommand)},
+                          {"crd version", schema::attribute_string(r, attr::kCrdVersion)},
+                          {"created (UTC)", schema::attribute_string(r, attr::kCreated)},
+                          {"MPI ranks", std::to_string(schema::attribute_u64(r, attr::kNranks))}};
   html += facts(items);
-  html += "<h3>Command line</h3><pre class=\"cmd\">" + html_escape(r.attribute_string("/", "command_line")) + "</pre>";
-  if (r.has_attribute("/", "config"))
+  html += "<h3>Command line</h3><pre class=\"cmd\">" + html_escape(schema::attribute_string(r, attr::kCommandLine)) +
+          "</pre>";
+  if (schema::has_attribute(r, attr::kConfig))
     html += "<details><summary>Effective configuration (reusable with --config)</summary><pre class=\"cmd\">" +
-            html_escape(r.attribute_string("/", "config")) + "</pre></details>";
+            html_escape(schema::attribute_string(r, attr::kConfig)) + "</pre></details>";
 
-  if (r.has("/run/counters/name")) {
-    const auto skipped = named_values(r, "/run/counters", "skips", "int", true);
+  if (r.has(schema::kCounters.column(&NamedValueRow::name))) {
+    const auto skipped = named_values(r, schema::kCounters, "skips", "int", true);
     std::uint64_t total_skipped = 0;
-    const auto names = r.read_strings("/run/counters/name");
-    const auto values = r.read_u64("/run/counters/value");
+    const auto names = r.read_strings(schema::kCounters.column(&NamedValueRow::name));
+    const auto values = r.read_u64(schema::kCounters.column(&NamedValueRow::value));
     for (std::size_t i = 0; i < names.size(); ++i)
       if (names[i].starts_with("skipped.")) total_skipped += values[i];
     html += "<div class=\"grid2\"><div>" + heading("Counters", 3) + table_slot("counters") + "</div><div>" +
             heading("Skipped, by reason (" + grouped(total_skipped) + " in all)", 3) + table_slot("skips") +
             "</div></div>";
-    page.add_table(named_values(r, "/run/counters", "counters", "int", false));
+    page.add_table(named_values(r, schema::kCounters, "counters", "int", false));
     page.add_table(skipped);
   }
-  if (r.has("/run/timings/phase")) {
-    BarChart chart{"Wall time per phase (slowest rank)", "s", r.read_strings("/run/timings/phase"),
-                   r.read_f64("/run/timings/seconds")};
+  if (r.has(schema::kTimings.column(&output::TimingRow::phase))) {
+    BarChart chart{"Wall time per phase (slowest rank)", "s",
+                   r.read_strings(schema::kTimings.column(&output::TimingRow::phase)),
+                   r.read_f64(schema::kTimings.column(&output::TimingRow::seconds))};
     html += "<div class=\"grid2\"><figure>" + render_bars(chart) + "</figure>";
-    if (r.has("/run/resources/name")) {
+    if (r.has(schema::kResources.column(&NamedValueRow::name))) {
       html += "<div>" + heading("Resources (depend on the rank count)", 3) + table_slot("resources") + "</div>";
-      TableSpec res = named_values(r, "/run/resources", "resources", "int", false);
+      TableSpec res = named_values(r, schema::kResources, "resources", "int", false);
       page.add_table(res);
     }
     html += "</div>";
   }
-  if (r.has("/run/errors/file") && r.rows("/run/errors/file") > 0) {
+  const std::string error_files = schema::kErrors.column(&io::ReadError::file);
+  if (r.has(error_files) && r.rows(error_files) > 0) {
     TableSpec t;
     t.id = "errors";
-    t.add_text("file", "file", r.read_strings("/run/errors/file"), "url");
-    const auto offsets = r.read_u64("/run/errors/offset");
+    t.add_text("file", "file", r.read_strings(error_files), "url");
+    const auto offsets = r.read_u64(schema::kErrors.column(&io::ReadError::offset));
     t.add_uint("offset", "byte offset", offsets);
-    t.add_text("reason", "reason", r.read_strings("/run/errors/reason"));
+    t.add_text("reason", "reason", r.read_strings(schema::kErrors.column(&io::ReadError::reason)));
     t.total_rows = t.rows();
     t.sort_key = "file";
     t.sort_descending = false;

@@ -50,7 +50,7 @@ class ResultFile {
   void write_matrix(const std::string& path, std::span<const std::uint8_t> local, std::size_t width);
   // Fixed-length null-padded byte strings (h5py: |S<width>); width = longest over all ranks, ≥ 1.
   void write_strings(const std::string& path, const std::vector<std::string>& local);
-  // A list per row, stored CSR-style: `path` holds all values, `path + "_offsets"` holds n+1
+  // A list per row, stored CSR-style: `path` holds all values, `ragged_offsets_path(path)` holds n+1
   // global offsets (uint64) so row i is values[offsets[i]:offsets[i+1]].
   void write_ragged(const std::string& path, const std::vector<std::vector<std::uint32_t>>& local_rows);
 
@@ -58,5 +58,8 @@ class ResultFile {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// Where write_ragged puts a list column's n+1 offsets.
+inline std::string ragged_offsets_path(const std::string& path) { return path + "_offsets"; }
 
 }  // namespace crd::output

@@ -3,6 +3,8 @@
 // through these constants; column names come from the rows' field lists (table_io.hpp).
 #pragma once
 
+#include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -81,6 +83,16 @@ inline constexpr Attribute kNeighborhoodsFlagged{kDetection, "neighborhoods_flag
 template <class V>
 void set_attribute(ResultFile& file, const Attribute& a, const V& value) {
   file.set_attribute(a.object, a.name, value);
+}
+inline bool has_attribute(const ResultReader& r, const Attribute& a) { return r.has_attribute(a.object, a.name); }
+inline std::string attribute_string(const ResultReader& r, const Attribute& a) {
+  return r.attribute_string(a.object, a.name);
+}
+inline std::uint64_t attribute_u64(const ResultReader& r, const Attribute& a) {
+  return r.attribute_u64(a.object, a.name);
+}
+inline double attribute_double(const ResultReader& r, const Attribute& a) {
+  return r.attribute_double(a.object, a.name);
 }
 
 // Everything above, for the tests that hold docs/schema.md and real files to it.

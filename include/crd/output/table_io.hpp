@@ -31,6 +31,11 @@ struct Table {
   std::string column(M Row::*member) const {
     return std::string(group) + "/" + std::string(shuffle::field_name(member));
   }
+  // A CSR list column's row starts (n + 1 of them).
+  template <class M>
+  std::string offsets_column(M Row::*member) const {
+    return ragged_offsets_path(column(member));
+  }
   template <class M>
   bool stores(M Row::*member) const {
     if constexpr (std::is_same_v<M, std::string>) return member != omitted;
@@ -87,7 +92,8 @@ std::vector<DatasetSpec> datasets(const Table<Row>& table) {
     using V = detail::ValueOf<Row, decltype(member)>;
     if (!table.stores(member)) return;
     out.push_back({table.column(member), std::string(table.narrowed(member) ? "uint32" : detail::dtype_of<V>())});
-    if constexpr (std::is_same_v<V, std::vector<std::uint32_t>>) out.push_back({table.column(member) + "_offsets", "uint64"});
+    if constexpr (std::is_same_v<V, std::vector<std::uint32_t>>)
+      out.push_back({table.offsets_column(member), "uint64"});
   });
   return out;
 }
@@ -142,7 +148,8 @@ std::vector<Row> read_table(const ResultReader& reader, const Table<Row>& table,
     } else if constexpr (std::is_same_v<V, std::string>) {
       fill(reader.read_strings(path, first, count));
     } else if constexpr (std::is_same_v<V, std::vector<std::uint32_t>>) {
-      const auto offsets = reader.read_u64(path + "_offsets", first, count == ResultReader::kAll ? count : count + 1);
+      const auto offsets =
+          reader.read_u64(table.offsets_column(member), first, count == ResultReader::kAll ? count : count + 1);
       std::vector<V> lists;
       if (offsets.size() > 1) {
         const auto values = reader.read_u32(path, offsets.front(), offsets.back() - offsets.front());

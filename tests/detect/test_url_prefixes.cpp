@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "crd/detect/neighborhood.hpp"
 #include "crd/detect/prefix_owner.hpp"
+#include "crd/detect/url_prefixes.hpp"
 
 namespace crd::detect {
 namespace {

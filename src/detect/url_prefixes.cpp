@@ -1,5 +1,5 @@
-// Prefix enumeration for neighborhoods.
-#include "crd/detect/neighborhood.hpp"
+// URL prefixes of a page key: the neighborhoods it belongs to (paper §4.3).
+#include "crd/detect/url_prefixes.hpp"
 
 namespace crd::detect {
 

@@ -9,8 +9,8 @@
 #include "crd/core/uint128.hpp"
 #include "crd/detect/detection.hpp"
 #include "crd/detect/exact_moments.hpp"
-#include "crd/detect/neighborhood.hpp"
 #include "crd/detect/prefix_owner.hpp"
+#include "crd/detect/url_prefixes.hpp"
 #include "crd/shuffle/reduce_by_key.hpp"
 
 namespace crd::detect {

@@ -126,10 +126,7 @@ void handle_content(const ArcHeader& h, std::string_view content, RecordSink& si
 void skip_long_record(ByteStream& in, RecordSink& sink, std::uint64_t rec_disk, std::size_t line_len,
                       std::uint64_t len, int version) {
   if (in.gzip()) {
-    in.consume(line_len);
-    const std::uint64_t dropped = in.discard_in_member(len);
-    const bool member_ended_early = dropped < len && !in.break_pending() && !in.at_end();
-    sink.fail(member_ended_early ? "arc.bad_length" : "record_too_large", rec_disk);
+    skip_long_record_in_member(in, sink, rec_disk, line_len, len, "arc.bad_length");
     return;
   }
   // The content's last byte, then what follows: nothing at all means the declared end lies past

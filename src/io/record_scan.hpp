@@ -60,6 +60,19 @@ inline std::size_t find_line(ByteStream& in, std::size_t limit) {
   }
 }
 
+// gzip: skips a record whose declared length is over --max-record-bytes without buffering it.
+// A record does not outlast its member, so the skip stops at the member's end; a member that ends
+// before the declared length shows the length is wrong (`bad_length`), otherwise the record is
+// just too large. (Raw files check the declared end for a record boundary instead: see the
+// readers' skip_long_record.)
+inline void skip_long_record_in_member(ByteStream& in, RecordSink& sink, std::uint64_t rec_disk,
+                                       std::size_t header_len, std::uint64_t len, std::string_view bad_length) {
+  in.consume(header_len);
+  const std::uint64_t dropped = in.discard_in_member(len);
+  const bool member_ended_early = dropped < len && !in.break_pending() && !in.at_end();
+  sink.fail(member_ended_early ? bad_length : std::string_view("record_too_large"), rec_disk);
+}
+
 // A decimal record length: 1 to 18 digits (no sign, no spaces), so it cannot overflow.
 inline std::optional<std::uint64_t> parse_length(std::string_view v) {
   if (v.empty() || v.size() > 18) return std::nullopt;

@@ -219,17 +219,14 @@ void handle_record(const WarcHeader& h, std::string_view block, RecordSink& sink
 }
 
 // A record declares more than --max-record-bytes. A true length is skipped without buffering the
-// block; a false one (a corrupted digit) must not take the rest of the file with it. In gzip a
-// record does not outlast its member, so the skip stops at the member's end; in a raw file the declared end is
+// block; a false one (a corrupted digit) must not take the rest of the file with it. In gzip the
+// skip stops at the member's end (skip_long_record_in_member); in a raw file the declared end is
 // checked for a record boundary before skipping to it, and otherwise the reader resynchronises
 // on the next "WARC/" mark after the header.
 void skip_long_record(ByteStream& in, RecordSink& sink, std::uint64_t rec_disk, std::size_t hlen,
                       std::uint64_t len) {
   if (in.gzip()) {
-    in.consume(hlen);
-    const std::uint64_t dropped = in.discard_in_member(len);
-    const bool member_ended_early = dropped < len && !in.break_pending() && !in.at_end();
-    sink.fail(member_ended_early ? "warc.bad_length" : "record_too_large", rec_disk);
+    skip_long_record_in_member(in, sink, rec_disk, hlen, len, "warc.bad_length");
     return;
   }
   const std::uint64_t end = in.position() + hlen + len;

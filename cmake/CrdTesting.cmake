@@ -17,11 +17,21 @@ set(CRD_TEST_ENV
   CRD_SHARED_DIR=${CRD_SHARED_DIR} CRD_CORPUS_DIR=${CRD_CORPUS_DIR} CRD_SOURCE_DIR=${PROJECT_SOURCE_DIR}
   CRD_BINARY=$<TARGET_FILE:crd> CRD_PYTHON=${CRD_PYTHON} MPIEXEC=${MPIEXEC_EXECUTABLE} ${CRD_MPI_ENV})
 
+# A module's tests see its private headers (src/<module>/, LevelDB's rule): tests/<module>/ is
+# matched to src/<module>/ by directory name.
+function(crd_private_headers target)
+  get_filename_component(module ${CMAKE_CURRENT_SOURCE_DIR} NAME)
+  if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/src/${module})
+    target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src/${module})
+  endif()
+endfunction()
+
 function(crd_add_test name)
   cmake_parse_arguments(A "" "TIMEOUT" "SOURCES;LABELS;LIBS" ${ARGN})
   add_executable(${name} ${A_SOURCES})
   target_link_libraries(${name} PRIVATE ${A_LIBS} crd_test_support GTest::gtest GTest::gtest_main)
   target_compile_options(${name} PRIVATE ${CRD_WARNINGS})
+  crd_private_headers(${name})
   add_test(NAME ${name} COMMAND ${name})
   if(NOT A_TIMEOUT)
     set(A_TIMEOUT 120)
@@ -41,6 +51,7 @@ function(crd_add_mpi_test name)
   add_executable(${name} ${A_SOURCES})
   target_link_libraries(${name} PRIVATE ${A_LIBS} crd_test_support crd_mpi_test_main GTest::gtest)
   target_compile_options(${name} PRIVATE ${CRD_WARNINGS})
+  crd_private_headers(${name})
   foreach(n IN LISTS A_RANKS)
     add_test(NAME ${name}.np${n}
              COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${n} $<TARGET_FILE:${name}>)

@@ -1,5 +1,5 @@
 // Buffered binary files for checkpoints.
-#include "crd/core/binary_file.hpp"
+#include "crd/base/binary_file.hpp"
 
 #include <unistd.h>
 #include <zlib.h>
@@ -10,7 +10,7 @@
 #include <memory>
 #include <stdexcept>
 
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 
 namespace crd {
 

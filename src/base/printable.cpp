@@ -1,5 +1,5 @@
 // Terminal-safe text (printable.hpp).
-#include "crd/core/printable.hpp"
+#include "crd/base/printable.hpp"
 
 namespace crd {
 namespace {

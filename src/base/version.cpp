@@ -1,5 +1,5 @@
 // The version string comes from CMake's project(VERSION ...).
-#include "crd/core/version.hpp"
+#include "crd/base/version.hpp"
 
 namespace crd {
 

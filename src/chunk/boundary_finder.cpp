@@ -8,7 +8,7 @@
 #include <immintrin.h>
 #endif
 
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 
 namespace crd::chunk::detail {
 

@@ -1,7 +1,7 @@
 // make_chunker: picks the chunker implementation by name.
 #include <string>
 
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 #include "dom_chunker.hpp"
 #include "scan_chunker.hpp"
 

@@ -1,5 +1,5 @@
 // The subcommand table.
-#include "crd/cli/commands.hpp"
+#include "commands.hpp"
 
 #include <array>
 

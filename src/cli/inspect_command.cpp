@@ -4,12 +4,12 @@
 #include <iostream>
 #include <numeric>
 
-#include "crd/cli/commands.hpp"
-#include "crd/cli/option_groups.hpp"
-#include "crd/cli/option_values.hpp"
-#include "crd/cli/text_format.hpp"
-#include "crd/core/error.hpp"
-#include "crd/core/printable.hpp"
+#include "commands.hpp"
+#include "option_groups.hpp"
+#include "option_values.hpp"
+#include "text_format.hpp"
+#include "crd/base/error.hpp"
+#include "crd/base/printable.hpp"
 #include "crd/output/schema.hpp"
 
 namespace crd::cli {

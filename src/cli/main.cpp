@@ -11,11 +11,11 @@
 #include <iostream>
 #include <string>
 
-#include "crd/cli/commands.hpp"
+#include "commands.hpp"
 #include "crd/comm/mpi_transport.hpp"
-#include "crd/core/error.hpp"
-#include "crd/core/printable.hpp"
-#include "crd/core/version.hpp"
+#include "crd/base/error.hpp"
+#include "crd/base/printable.hpp"
+#include "crd/base/version.hpp"
 
 namespace crd::cli {
 namespace {

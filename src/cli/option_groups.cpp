@@ -1,5 +1,5 @@
 // Option groups and parsing for crd's subcommands.
-#include "crd/cli/option_groups.hpp"
+#include "option_groups.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -7,8 +7,8 @@
 #include <set>
 #include <sstream>
 
-#include "crd/cli/option_values.hpp"
-#include "crd/core/error.hpp"
+#include "option_values.hpp"
+#include "crd/base/error.hpp"
 
 namespace crd::cli {
 

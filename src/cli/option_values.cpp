@@ -1,5 +1,5 @@
 // Number parsing for option values (option_values.hpp).
-#include "crd/cli/option_values.hpp"
+#include "option_values.hpp"
 
 #include <limits>
 

@@ -1,10 +1,10 @@
 // crd discover / label / detect / run: options → pipeline, under MPI.
 #include <iostream>
 
-#include "crd/cli/commands.hpp"
-#include "crd/cli/option_groups.hpp"
+#include "commands.hpp"
+#include "option_groups.hpp"
 #include "crd/comm/mpi_transport.hpp"
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 #include "crd/pipeline/detect_pipeline.hpp"
 #include "crd/pipeline/discover_pipeline.hpp"
 #include "crd/pipeline/output_check.hpp"

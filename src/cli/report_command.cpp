@@ -7,11 +7,11 @@
 #include <filesystem>
 #include <iostream>
 
-#include "crd/cli/commands.hpp"
-#include "crd/cli/option_groups.hpp"
-#include "crd/core/error.hpp"
+#include "commands.hpp"
+#include "option_groups.hpp"
+#include "crd/base/error.hpp"
 #include "crd/output/result_reader.hpp"
-#include "crd/cli/option_values.hpp"
+#include "option_values.hpp"
 #include "crd/report/build_report.hpp"
 
 namespace crd::cli {

@@ -1,7 +1,7 @@
 // Text helpers for inspect and check.
-#include "crd/cli/text_format.hpp"
+#include "text_format.hpp"
 
-#include "crd/core/printable.hpp"
+#include "crd/base/printable.hpp"
 
 namespace crd::cli {
 

@@ -2,7 +2,7 @@
 #include "crd/comm/mpi_transport.hpp"
 
 #include "crd/comm/abort_cleanup.hpp"
-#include "crd/core/printable.hpp"
+#include "crd/base/printable.hpp"
 
 #include <algorithm>
 #include <climits>

@@ -1,7 +1,7 @@
 // detect(): statistics and thresholds over all pages and neighborhoods, flags, and output order.
 #include "crd/detect/detection.hpp"
 
-#include "crd/detect/exact_moments.hpp"
+#include "exact_moments.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
 
 namespace crd::detect {

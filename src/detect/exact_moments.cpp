@@ -1,5 +1,5 @@
 // Exact fixed-point moments, with the little 256-bit arithmetic they need.
-#include "crd/detect/exact_moments.hpp"
+#include "exact_moments.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -6,11 +6,11 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "crd/core/uint128.hpp"
+#include "crd/base/uint128.hpp"
 #include "crd/detect/detection.hpp"
-#include "crd/detect/exact_moments.hpp"
-#include "crd/detect/prefix_owner.hpp"
-#include "crd/detect/url_prefixes.hpp"
+#include "exact_moments.hpp"
+#include "prefix_owner.hpp"
+#include "url_prefixes.hpp"
 #include "crd/shuffle/reduce_by_key.hpp"
 
 namespace crd::detect {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 
 namespace crd::detect {
 

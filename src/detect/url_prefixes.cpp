@@ -1,5 +1,5 @@
 // URL prefixes of a page key: the neighborhoods it belongs to (paper §4.3).
-#include "crd/detect/url_prefixes.hpp"
+#include "url_prefixes.hpp"
 
 namespace crd::detect {
 

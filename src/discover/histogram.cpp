@@ -3,7 +3,7 @@
 
 #include <map>
 
-#include "crd/core/uint128.hpp"
+#include "crd/base/uint128.hpp"
 #include "crd/shuffle/reduce_by_key.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
 

@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "crd/chunk/chunker.hpp"
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 #include "crd/hash/sha1.hpp"
 
 namespace crd::discover {

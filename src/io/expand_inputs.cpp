@@ -15,7 +15,7 @@
 #include "ascii.hpp"
 #include "byte_stream.hpp"
 #include "compression_magic.hpp"
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 #include "crd/io/inputs.hpp"
 #include "arc_reader.hpp"
 #include "input_list.hpp"

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <string>
 
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 
 namespace crd::io::detail {
 namespace {

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "crd/core/counters.hpp"
+#include "crd/base/counters.hpp"
 #include "crd/io/document.hpp"
 #include "crd/io/read_options.hpp"
 #include "byte_stream.hpp"

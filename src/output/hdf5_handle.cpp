@@ -1,7 +1,7 @@
 // HDF5 identifier ownership and error-stack text for FatalError messages.
 #include "hdf5_handle.hpp"
 
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 
 namespace crd::output {
 namespace {

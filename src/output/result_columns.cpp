@@ -4,7 +4,7 @@
 #include <array>
 #include <cstring>
 
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 #include "result_file_impl.hpp"
 
 namespace crd::output {

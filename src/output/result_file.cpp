@@ -14,7 +14,7 @@
 #include <random>
 #include <vector>
 
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 #include "result_file_impl.hpp"
 
 namespace crd::output {

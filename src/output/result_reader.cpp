@@ -5,9 +5,9 @@
 
 #include <algorithm>
 
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 #include "hdf5_handle.hpp"
-#include "crd/core/version.hpp"
+#include "crd/base/version.hpp"
 
 namespace crd::output {
 

@@ -8,9 +8,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 #include "crd/hash/sha1.hpp"
-#include "crd/pipeline/checkpoint_file.hpp"
+#include "checkpoint_file.hpp"
 
 namespace crd::pipeline {
 namespace fs = std::filesystem;

@@ -1,11 +1,11 @@
 // Serialization of phase results for checkpoints.
-#include "crd/pipeline/checkpoint_codec.hpp"
+#include "checkpoint_codec.hpp"
 
 #include "crd/shuffle/fields.hpp"
 
 namespace crd::pipeline {
 
-void save_shard(BinaryFileWriter& out, const discover::ScannedShard& s) {
+void save_shard(BinaryFileWriter& out, const scan::ScannedShard& s) {
   out.strings(s.keys);
   s.chunks.save(out);
   s.files.save(out);
@@ -19,8 +19,8 @@ void save_shard(BinaryFileWriter& out, const discover::ScannedShard& s) {
   shuffle::write_value(out, s.errors);
 }
 
-discover::ScannedShard load_shard(BinaryFileReader& in) {
-  discover::ScannedShard s;
+scan::ScannedShard load_shard(BinaryFileReader& in) {
+  scan::ScannedShard s;
   s.keys = in.strings();
   s.chunks = discover::LocalTally::load(in);
   s.files = discover::LocalTally::load(in);

@@ -5,7 +5,7 @@
 // write the work directory can write a matching SHA-1 as easily). CRC-32 catches every error burst
 // up to 32 bits and all but 1 in 2^32 other damage, is what gzip and PNG use for the same job,
 // and runs at disk speed.
-#include "crd/pipeline/checkpoint_file.hpp"
+#include "checkpoint_file.hpp"
 
 #include <array>
 #include <cstring>
@@ -13,7 +13,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 
 namespace crd::pipeline {
 namespace {

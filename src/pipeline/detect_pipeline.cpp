@@ -4,12 +4,12 @@
 #include <functional>
 #include <optional>
 
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 #include "crd/detect/page_scores.hpp"
 #include "crd/output/schema.hpp"
 #include "crd/pipeline/discover_pipeline.hpp"
 #include "crd/pipeline/label_set.hpp"
-#include "crd/pipeline/checkpoint_codec.hpp"
+#include "checkpoint_codec.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 
 namespace crd::pipeline {

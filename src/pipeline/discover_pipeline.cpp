@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "crd/output/schema.hpp"
-#include "crd/pipeline/checkpoint_codec.hpp"
+#include "checkpoint_codec.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 
 namespace crd::pipeline {

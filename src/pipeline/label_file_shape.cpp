@@ -1,9 +1,9 @@
 // Validation of a labeled set's columns (see label_file_shape.hpp).
-#include "crd/pipeline/label_file_shape.hpp"
+#include "label_file_shape.hpp"
 
 #include <cstdint>
 
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 
 namespace crd::pipeline {
 namespace {

@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <memory>
 
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 #include "crd/output/result_reader.hpp"
 #include "crd/output/schema.hpp"
-#include "crd/pipeline/label_file_shape.hpp"
+#include "label_file_shape.hpp"
 
 namespace crd::pipeline {
 

@@ -1,12 +1,12 @@
 // Memory projection and the --memory checks.
-#include "crd/pipeline/memory_budget.hpp"
+#include "memory_budget.hpp"
 
 #include <sys/resource.h>
 
 #include <cmath>
 #include <sstream>
 
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 
 namespace crd::pipeline {
 namespace {
@@ -23,12 +23,12 @@ std::string gib(std::uint64_t bytes) {
 MemoryBudget::MemoryBudget(std::uint64_t budget, std::uint64_t round_bytes, int rank, int nranks)
     : budget_(budget), round_bytes_(round_bytes), rank_(rank), nranks_(nranks) {}
 
-std::uint64_t MemoryBudget::tables_bytes_without_keys(const discover::ScannedShard& shard) {
+std::uint64_t MemoryBudget::tables_bytes_without_keys(const scan::ScannedShard& shard) {
   return shard.chunks.memory_bytes() + shard.files.memory_bytes() +
          shard.page_chunk_ids.capacity() * sizeof(std::uint32_t) + shard.page_offsets.capacity() * sizeof(std::uint64_t);
 }
 
-std::uint64_t MemoryBudget::tables_bytes(const discover::ScannedShard& shard) {
+std::uint64_t MemoryBudget::tables_bytes(const scan::ScannedShard& shard) {
   std::uint64_t keys_bytes = 0;
   for (const auto& k : shard.keys) keys_bytes += key_bytes(k);
   return tables_bytes_without_keys(shard) + keys_bytes;
@@ -41,7 +41,7 @@ void MemoryBudget::check_fixed() const {
                      gib(fixed_bytes()) + ")");
 }
 
-bool MemoryBudget::scan_fits(const discover::ScannedShard& shard, std::uint64_t shard_done, std::uint64_t shard_total) {
+bool MemoryBudget::scan_fits(const scan::ScannedShard& shard, std::uint64_t shard_done, std::uint64_t shard_total) {
   if (budget_ == 0) return true;
   for (; keys_counted_ < shard.keys.size(); ++keys_counted_) keys_bytes_ += key_bytes(shard.keys[keys_counted_]);
   const std::uint64_t tables = tables_bytes_without_keys(shard) + keys_bytes_;
@@ -52,7 +52,7 @@ bool MemoryBudget::scan_fits(const discover::ScannedShard& shard, std::uint64_t 
   return false;
 }
 
-void MemoryBudget::check_before_exchange(comm::Transport& transport, const discover::ScannedShard& shard) const {
+void MemoryBudget::check_before_exchange(comm::Transport& transport, const scan::ScannedShard& shard) const {
   const std::uint64_t stopped = transport.max(projected_);
   if (stopped > 0) {
     const auto ranks = static_cast<std::uint64_t>(

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 
 namespace crd::pipeline {
 namespace {

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <ctime>
 
-#include "crd/core/version.hpp"
+#include "crd/base/version.hpp"
 #include "crd/output/schema.hpp"
 #include "crd/shuffle/byte_codec.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"

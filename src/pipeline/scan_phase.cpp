@@ -5,12 +5,12 @@
 
 #include <thread>
 
-#include "crd/core/error.hpp"
-#include "crd/pipeline/checkpoint_codec.hpp"
-#include "crd/pipeline/input_listing.hpp"
-#include "crd/pipeline/memory_budget.hpp"
+#include "crd/base/error.hpp"
+#include "checkpoint_codec.hpp"
+#include "crd/scan/input_listing.hpp"
+#include "memory_budget.hpp"
 #include "crd/pipeline/output_check.hpp"
-#include "crd/pipeline/progress.hpp"
+#include "progress.hpp"
 
 namespace crd::pipeline {
 
@@ -31,7 +31,7 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
                          comm::MpiTransport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file) {
   ScanPhase p;
   timer.start("expand");
-  const auto files = expand_everywhere(transport, common.inputs, common.expand, p.expand_log);
+  const auto files = scan::expand_everywhere(transport, common.inputs, common.expand, p.expand_log);
   check_output_is_not_input(transport, common.output, files);
   const auto shards = io::assign_shards(files, transport.size());
   if (!options.stop_chunks.empty()) p.stop = discover::StopList::load(options.stop_chunks);
@@ -43,7 +43,7 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   file.emplace(transport, common.output);
 
   timer.start("scan");
-  discover::ScanOptions scan = common.scan;
+  scan::ScanOptions scan = common.scan;
   scan.keep_page_chunks = keep_pages;
   // A reader thread helps only with a spare core: on a node full of ranks it would compete, and a
   // rank bound to one core (mpirun's default binding) runs both threads on that core.
@@ -62,8 +62,8 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   Progress progress(transport, "scan", total_bytes(files), common.progress_interval);
   const bool resumed = p.checkpoints->load("scan", [&](BinaryFileReader& in) { p.shard = load_shard(in); });
   if (!resumed) {
-    p.shard = discover::scan_shard(files, mine, scan,
-                                   [&](const discover::ScannedShard& shard, std::uint64_t bytes, std::uint64_t docs) {
+    p.shard = scan::scan_shard(files, mine, scan,
+                                   [&](const scan::ScannedShard& shard, std::uint64_t bytes, std::uint64_t docs) {
                                      progress.update(bytes, docs);
                                      fault_point("scan", transport.rank());
                                      return budget.scan_fits(shard, bytes, shard_bytes);

@@ -2,10 +2,10 @@
 #include "crd/report/build_report.hpp"
 
 #include "crd/output/schema.hpp"
-#include "crd/report/json_writer.hpp"
-#include "crd/report/report_page.hpp"
-#include "crd/report/sections.hpp"
-#include "crd/report/sha256.hpp"
+#include "json_writer.hpp"
+#include "report_page.hpp"
+#include "sections.hpp"
+#include "sha256.hpp"
 
 namespace crd::report {
 

@@ -6,9 +6,9 @@
 #include <set>
 
 #include "crd/output/schema.hpp"
-#include "crd/report/report_page.hpp"
-#include "crd/report/sections.hpp"
-#include "crd/report/svg_chart.hpp"
+#include "report_page.hpp"
+#include "sections.hpp"
+#include "svg_chart.hpp"
 
 namespace crd::report {
 namespace {

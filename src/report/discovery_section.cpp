@@ -1,9 +1,9 @@
 // The discovery section (/discovery) and the informed-discovery section (/labels): labeled
 // chunks with the pruning tools, labeled files, and the frequency–occurrence figures.
 #include "crd/output/schema.hpp"
-#include "crd/report/report_page.hpp"
-#include "crd/report/sections.hpp"
-#include "crd/report/svg_chart.hpp"
+#include "report_page.hpp"
+#include "sections.hpp"
+#include "svg_chart.hpp"
 
 namespace crd::report {
 namespace {

@@ -1,10 +1,10 @@
 // JsonWriter implementation.
-#include "crd/report/json_writer.hpp"
+#include "json_writer.hpp"
 
 #include <charconv>
 #include <cmath>
 
-#include "crd/report/text_escape.hpp"
+#include "text_escape.hpp"
 
 namespace crd::report {
 

@@ -1,10 +1,10 @@
 // ReportPage: the HTML document around the sections.
-#include "crd/report/report_page.hpp"
+#include "report_page.hpp"
 
 #include "crd/report/embedded_assets.hpp"
-#include "crd/report/json_writer.hpp"
-#include "crd/report/sha256.hpp"
-#include "crd/report/text_escape.hpp"
+#include "json_writer.hpp"
+#include "sha256.hpp"
+#include "text_escape.hpp"
 
 namespace crd::report {
 

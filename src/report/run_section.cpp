@@ -1,9 +1,9 @@
 // The run summary section: how the run went.
 #include "crd/output/schema.hpp"
-#include "crd/report/report_page.hpp"
-#include "crd/report/sections.hpp"
-#include "crd/report/svg_chart.hpp"
-#include "crd/report/text_escape.hpp"
+#include "report_page.hpp"
+#include "sections.hpp"
+#include "svg_chart.hpp"
+#include "text_escape.hpp"
 
 namespace crd::report {
 namespace {

@@ -1,5 +1,5 @@
 // SHA-256 through OpenSSL's EVP interface.
-#include "crd/report/sha256.hpp"
+#include "sha256.hpp"
 
 #include <openssl/evp.h>
 

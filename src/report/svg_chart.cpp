@@ -1,5 +1,5 @@
 // SVG figures: axes, log/linear scales and ticks, written as plain SVG elements with CSS classes.
-#include "crd/report/svg_chart.hpp"
+#include "svg_chart.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <set>
 #include <utility>
 
-#include "crd/report/text_escape.hpp"
+#include "text_escape.hpp"
 
 namespace crd::report {
 namespace {

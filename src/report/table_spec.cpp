@@ -1,5 +1,5 @@
 // TableSpec: columns as JSON arrays, and the table's description for report.js.
-#include "crd/report/table_spec.hpp"
+#include "table_spec.hpp"
 
 namespace crd::report {
 

@@ -1,5 +1,5 @@
 // UTF-8 validation, HTML escaping and JSON string encoding for the report.
-#include "crd/report/text_escape.hpp"
+#include "text_escape.hpp"
 
 #include <cstdint>
 

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "chunk_test_util.hpp"
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 #include "crd/hash/sha1.hpp"
 
 namespace {

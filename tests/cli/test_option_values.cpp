@@ -1,13 +1,13 @@
 // Option numbers: every count and size option refuses a sign, spaces, trailing text and overflow
 // (Boost alone wrapped "-5" to 18446744073709551611), and names the option in its error.
-#include "crd/cli/option_values.hpp"
+#include "option_values.hpp"
 
 #include <gtest/gtest.h>
 
 #include <limits>
 
-#include "crd/cli/option_groups.hpp"
-#include "crd/core/error.hpp"
+#include "option_groups.hpp"
+#include "crd/base/error.hpp"
 
 namespace crd::cli {
 namespace {

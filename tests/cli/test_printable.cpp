@@ -1,10 +1,10 @@
 // Terminal-safe text: crawled URLs and samples reach the terminal through printable() and
 // one_line(); nothing in them may start a terminal escape sequence.
-#include "crd/core/printable.hpp"
+#include "crd/base/printable.hpp"
 
 #include <gtest/gtest.h>
 
-#include "crd/cli/text_format.hpp"
+#include "text_format.hpp"
 
 namespace crd {
 namespace {

@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "crd/detect/url_prefixes.hpp"
+#include "url_prefixes.hpp"
 #include "detect_fixture.hpp"
 
 namespace crd::detect {

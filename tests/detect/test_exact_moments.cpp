@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "crd/detect/exact_moments.hpp"
+#include "exact_moments.hpp"
 
 namespace crd::detect {
 namespace {

@@ -1,7 +1,7 @@
 // Threshold and badness-mode parsing: auto vs fixed, resolve, rejected values.
 #include <gtest/gtest.h>
 
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 #include "crd/detect/threshold.hpp"
 
 namespace crd::detect {

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "crd/detect/prefix_owner.hpp"
-#include "crd/detect/url_prefixes.hpp"
+#include "prefix_owner.hpp"
+#include "url_prefixes.hpp"
 
 namespace crd::detect {
 namespace {

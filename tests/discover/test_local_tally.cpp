@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <string>
 
-#include "crd/core/binary_file.hpp"
+#include "crd/base/binary_file.hpp"
 #include "crd/discover/local_tally.hpp"
 #include "crd/hash/sha1.hpp"
 #include "support/test_paths.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "crd/core/counters.hpp"
+#include "crd/base/counters.hpp"
 #include "crd/io/inputs.hpp"
 
 namespace crd::io::test {

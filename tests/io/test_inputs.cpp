@@ -15,7 +15,7 @@
 #include <thread>
 
 #include "archive_builder.hpp"
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 #include "support/test_paths.hpp"
 
 namespace crd::io::test {
@@ -73,7 +73,7 @@ TEST_F(Inputs, DirectoryWalkIsSortedByBytesWithRelativeUrls) {
 }
 
 // A walk shared by `ways` ranks: each level's directories dealt out in turn, as
-// pipeline/input_listing.cpp does across ranks.
+// scan/input_listing.cpp does across ranks.
 std::vector<WalkedEntry> walk_dealt(const std::string& root, InputLog& c, std::size_t ways) {
   std::vector<WalkedEntry> files;
   std::vector<std::string> level{""};

@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "crd/comm/mpi_transport.hpp"
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 #include "crd/output/result_file.hpp"
 #include "support/test_paths.hpp"
 

@@ -1,6 +1,6 @@
 // Checkpoint file framing (issue 19, item 6): a checkpoint with any one byte changed, cut short at
 // any length, or of another format version is never used, and the reason names what is wrong.
-#include "crd/pipeline/checkpoint_file.hpp"
+#include "checkpoint_file.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 #include "support/test_paths.hpp"
 
 namespace crd::pipeline {

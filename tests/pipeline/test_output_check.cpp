@@ -11,7 +11,7 @@
 #include <fstream>
 
 #include "crd/comm/local_transport.hpp"
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 
 namespace crd::pipeline {
 namespace {

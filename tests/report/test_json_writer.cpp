@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
-#include "crd/report/json_writer.hpp"
-#include "crd/report/table_spec.hpp"
+#include "json_writer.hpp"
+#include "table_spec.hpp"
 
 namespace crd::report {
 namespace {

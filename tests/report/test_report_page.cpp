@@ -2,9 +2,9 @@
 // and the figures escape their text.
 #include <gtest/gtest.h>
 
-#include "crd/report/report_page.hpp"
-#include "crd/report/sha256.hpp"
-#include "crd/report/svg_chart.hpp"
+#include "report_page.hpp"
+#include "sha256.hpp"
+#include "svg_chart.hpp"
 
 namespace crd::report {
 namespace {

@@ -1,7 +1,7 @@
 // valid_utf8, html_escape and append_json_string against hostile strings and invalid UTF-8.
 #include <gtest/gtest.h>
 
-#include "crd/report/text_escape.hpp"
+#include "text_escape.hpp"
 
 namespace crd::report {
 namespace {

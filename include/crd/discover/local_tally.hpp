@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "crd/core/binary_file.hpp"
+#include "crd/base/binary_file.hpp"
 #include "crd/discover/digest_map.hpp"
 #include "crd/hash/digest.hpp"
 

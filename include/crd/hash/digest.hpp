@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "crd/core/uint128.hpp"
+#include "crd/base/uint128.hpp"
 
 namespace crd {
 

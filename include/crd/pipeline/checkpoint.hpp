@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "crd/comm/transport.hpp"
-#include "crd/core/binary_file.hpp"
+#include "crd/base/binary_file.hpp"
 #include "crd/io/inputs.hpp"
 
 namespace crd::pipeline {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "crd/discover/corpus_scan.hpp"
+#include "crd/scan/corpus_scan.hpp"
 #include "crd/detect/detection.hpp"
 #include "crd/io/inputs.hpp"
 #include "crd/pipeline/run_report.hpp"
@@ -16,7 +16,7 @@ struct CommonOptions {
   std::vector<std::string> inputs;
   io::ExpandOptions expand;             // --skip-missing
   std::string output;
-  discover::ScanOptions scan;
+  scan::ScanOptions scan;
   std::size_t round_bytes = 64u << 20;  // shuffle payload per rank per round
   double progress_interval = 10;        // seconds between progress lines; 0 = quiet
   std::uint64_t memory_budget = 0;      // bytes per rank, 0 = unlimited (--memory)

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "crd/comm/transport.hpp"
-#include "crd/core/counters.hpp"
+#include "crd/base/counters.hpp"
 #include "crd/io/inputs.hpp"
 #include "crd/output/result_file.hpp"
 

@@ -7,7 +7,7 @@
 #include <optional>
 
 #include "crd/comm/mpi_transport.hpp"
-#include "crd/discover/corpus_scan.hpp"
+#include "crd/scan/corpus_scan.hpp"
 #include "crd/discover/label_rules.hpp"
 #include "crd/discover/owner_tally.hpp"
 #include "crd/output/result_file.hpp"
@@ -20,7 +20,7 @@ namespace crd::pipeline {
 struct ScanPhase {
   std::optional<Checkpoints> checkpoints;
   std::optional<discover::StopList> stop;
-  discover::ScannedShard shard;
+  scan::ScannedShard shard;
   io::InputLog expand_log;  // what this rank left out while expanding the inputs
 
   const discover::StopList* stop_list() const { return stop ? &*stop : nullptr; }

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "crd/comm/transport.hpp"
-#include "crd/core/uint128.hpp"
+#include "crd/base/uint128.hpp"
 #include "crd/shuffle/byte_codec.hpp"
 #include "crd/shuffle/exchange.hpp"
 #include "crd/shuffle/fields.hpp"

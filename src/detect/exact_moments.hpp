@@ -14,7 +14,7 @@
 #include <span>
 #include <vector>
 
-#include "crd/core/uint128.hpp"
+#include "crd/base/uint128.hpp"
 
 namespace crd::detect {
 

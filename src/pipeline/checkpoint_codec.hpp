@@ -2,15 +2,15 @@
 // results of one rank — everything the later phases read, nothing they recompute.
 #pragma once
 
-#include "crd/core/binary_file.hpp"
+#include "crd/base/binary_file.hpp"
 #include "crd/detect/detection.hpp"
-#include "crd/discover/corpus_scan.hpp"
+#include "crd/scan/corpus_scan.hpp"
 #include "crd/discover/discovery.hpp"
 
 namespace crd::pipeline {
 
-void save_shard(BinaryFileWriter& out, const discover::ScannedShard& shard);
-discover::ScannedShard load_shard(BinaryFileReader& in);
+void save_shard(BinaryFileWriter& out, const scan::ScannedShard& shard);
+scan::ScannedShard load_shard(BinaryFileReader& in);
 
 void save_discovery(BinaryFileWriter& out, const discover::TallyDiscovery& d);
 discover::TallyDiscovery load_discovery(BinaryFileReader& in);

@@ -10,7 +10,7 @@
 
 #include "crd/io/document.hpp"
 
-namespace crd::discover {
+namespace crd::scan {
 
 struct QueuedItem {
   io::Document doc;
@@ -63,4 +63,4 @@ class DocumentQueue {
   bool closed_ = false;
 };
 
-}  // namespace crd::discover
+}  // namespace crd::scan

@@ -1,15 +1,15 @@
 // scan_shard: the per-document hot path (key → clean → chunk → chunk and file hashes → tally).
-#include "crd/discover/corpus_scan.hpp"
+#include "crd/scan/corpus_scan.hpp"
 
 #include <algorithm>
 #include <exception>
 #include <iterator>
 #include <thread>
 
-#include "crd/discover/document_queue.hpp"
+#include "document_queue.hpp"
 #include "crd/hash/document_hasher.hpp"
 
-namespace crd::discover {
+namespace crd::scan {
 namespace {
 
 // Documents in flight between the reader thread and the scan (bytes of payload).
@@ -29,7 +29,7 @@ const char* drop_reason(url::RecursionVerdict v) {
 ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vector<std::size_t>& shard,
                         const ScanOptions& options, const ScanProgress& progress) {
   ScannedShard out;
-  out.chunks = LocalTally(options.sample_bytes);
+  out.chunks = discover::LocalTally(options.sample_bytes);
   auto chunker = chunk::make_chunker(options.chunker, options.chunking);
   DocumentHasher hasher;
   std::uint64_t bytes_done = 0;
@@ -147,4 +147,4 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
   return out;
 }
 
-}  // namespace crd::discover
+}  // namespace crd::scan

@@ -9,12 +9,12 @@
 #include <vector>
 
 #include "crd/chunk/chunker.hpp"
-#include "crd/core/counters.hpp"
+#include "crd/base/counters.hpp"
 #include "crd/discover/local_tally.hpp"
 #include "crd/io/inputs.hpp"
 #include "crd/url/url_key.hpp"
 
-namespace crd::discover {
+namespace crd::scan {
 
 struct ScanOptions {
   std::string chunker = "scan";
@@ -28,9 +28,9 @@ struct ScanOptions {
 };
 
 struct ScannedShard {
-  PageKeys keys;                  // by local page index
-  LocalTally chunks{256};
-  LocalTally files{0};
+  discover::PageKeys keys;                  // by local page index
+  discover::LocalTally chunks{256};
+  discover::LocalTally files{0};
   // keep_page_chunks: page p's chunk ids are page_chunk_ids[page_offsets[p] … page_offsets[p+1]).
   std::vector<std::uint64_t> page_offsets{0};
   std::vector<std::uint32_t> page_chunk_ids;
@@ -45,4 +45,4 @@ using ScanProgress = std::function<bool(const ScannedShard& shard, std::uint64_t
 ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vector<std::size_t>& shard,
                         const ScanOptions& options, const ScanProgress& progress = {});
 
-}  // namespace crd::discover
+}  // namespace crd::scan

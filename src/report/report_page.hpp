@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "crd/report/table_spec.hpp"
+#include "table_spec.hpp"
 
 namespace crd::report {
 

@@ -7,11 +7,11 @@
 #include <mutex>
 
 #include "crd/comm/local_transport.hpp"
-#include "crd/core/error.hpp"
-#include "crd/pipeline/input_listing.hpp"
+#include "crd/base/error.hpp"
+#include "crd/scan/input_listing.hpp"
 #include "support/test_paths.hpp"
 
-namespace crd::pipeline {
+namespace crd::scan {
 namespace {
 
 namespace fs = std::filesystem;
@@ -95,4 +95,4 @@ TEST_P(InputListing, NoFilesIsAUsageErrorOnEveryRank) {
 INSTANTIATE_TEST_SUITE_P(Ranks, InputListing, ::testing::Values(1, 2, 3, 4));
 
 }  // namespace
-}  // namespace crd::pipeline
+}  // namespace crd::scan

@@ -11,7 +11,7 @@
 #include <functional>
 #include <string>
 
-#include "crd/core/binary_file.hpp"
+#include "crd/base/binary_file.hpp"
 
 namespace crd::pipeline {
 

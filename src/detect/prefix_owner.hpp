@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "crd/core/uint128.hpp"
+#include "crd/base/uint128.hpp"
 
 namespace crd::detect {
 

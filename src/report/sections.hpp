@@ -4,7 +4,7 @@
 #pragma once
 
 #include "crd/report/report_input.hpp"
-#include "crd/report/report_page.hpp"
+#include "report_page.hpp"
 
 namespace crd::report {
 

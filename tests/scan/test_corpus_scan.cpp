@@ -9,15 +9,18 @@
 #include <stdexcept>
 
 #include "crd/comm/local_transport.hpp"
-#include "crd/discover/corpus_scan.hpp"
 #include "crd/discover/discovery.hpp"
 #include "crd/hash/sha1.hpp"
+#include "crd/scan/corpus_scan.hpp"
 #include "support/test_paths.hpp"
 
-namespace crd::discover {
+namespace crd::scan {
 namespace {
 
 namespace fs = std::filesystem;
+using discover::LabelRow;
+using discover::LabelRules;
+using discover::ShuffleTotals;
 
 const std::string kShared = "<div>Shared footer, on every page</div>";
 
@@ -189,8 +192,8 @@ TEST(ScanShard, ScanThenDiscoverIsRankCountIndependent) {
     comm::run_local(nranks, [&](comm::Transport& t) {
       const ScannedShard s = scan_shard(files, shards[static_cast<std::size_t>(t.rank())], ScanOptions{});
       ShuffleTotals totals;
-      auto d = discover_labels(t, s.chunks, s.keys, rules, 128, totals);
-      rows[static_cast<std::size_t>(t.rank())] = sort_by_count(t, std::move(d.table.rows), 128);
+      auto d = discover::discover_labels(t, s.chunks, s.keys, rules, 128, totals);
+      rows[static_cast<std::size_t>(t.rank())] = discover::sort_by_count(t, std::move(d.table.rows), 128);
     });
     std::vector<LabelRow> all;
     for (auto& r : rows) all.insert(all.end(), r.begin(), r.end());
@@ -211,4 +214,4 @@ TEST(ScanShard, ScanThenDiscoverIsRankCountIndependent) {
 }
 
 }  // namespace
-}  // namespace crd::discover
+}  // namespace crd::scan

@@ -5,10 +5,10 @@
 #include <vector>
 
 #include "crd/comm/transport.hpp"
-#include "crd/core/counters.hpp"
+#include "crd/base/counters.hpp"
 #include "crd/io/inputs.hpp"
 
-namespace crd::pipeline {
+namespace crd::scan {
 
 // Collective: io::expand_inputs(inputs) on every rank, identical for any rank count. Rank 0
 // expands the arguments; the directory trees among them are read by all ranks, a level at a time.
@@ -21,4 +21,4 @@ std::vector<io::InputFile> expand_everywhere(comm::Transport& transport, const s
 // order of their paths), on the other ranks none.
 std::vector<io::WalkedEntry> shared_walk(comm::Transport& transport, const std::string& root, io::InputLog& log);
 
-}  // namespace crd::pipeline
+}  // namespace crd::scan

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "crd/comm/transport.hpp"
-#include "crd/discover/corpus_scan.hpp"
+#include "crd/scan/corpus_scan.hpp"
 
 namespace crd::pipeline {
 
@@ -29,21 +29,21 @@ class MemoryBudget {
   // Local, after each input file of the scan: false once this rank's tables exceed the budget, so
   // the rank stops reading (its memory stops growing) and remembers a projection for the whole
   // shard. shard_done/shard_total: bytes of this rank's shard.
-  bool scan_fits(const discover::ScannedShard& shard, std::uint64_t shard_done, std::uint64_t shard_total);
+  bool scan_fits(const scan::ScannedShard& shard, std::uint64_t shard_done, std::uint64_t shard_total);
 
   // Collective, after the scan: fails on every rank alike (FatalError) if a rank stopped over the
   // budget, or if the projected peak of the count exchange (tables plus an even share of the
   // owned keys) exceeds it; the message names a rank count that would fit.
-  void check_before_exchange(comm::Transport& transport, const discover::ScannedShard& shard) const;
+  void check_before_exchange(comm::Transport& transport, const scan::ScannedShard& shard) const;
 
   std::uint64_t budget() const { return budget_; }
   // True once scan_fits said no: the shard is incomplete and must not be checkpointed.
   bool stopped() const { return projected_ > 0; }
-  static std::uint64_t tables_bytes(const discover::ScannedShard& shard);
+  static std::uint64_t tables_bytes(const scan::ScannedShard& shard);
 
  private:
   std::uint64_t fixed_bytes() const { return 2 * round_bytes_; }
-  static std::uint64_t tables_bytes_without_keys(const discover::ScannedShard& shard);
+  static std::uint64_t tables_bytes_without_keys(const scan::ScannedShard& shard);
   static std::uint64_t key_bytes(const std::string& key) { return sizeof(std::string) + key.capacity(); }
 
   // Page keys counted so far by scan_fits: it runs after every file, and summing all keys each

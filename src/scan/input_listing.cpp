@@ -1,16 +1,16 @@
 // Listing the inputs across ranks: walking a tree of many small files is mostly system calls
 // (readdir and a stat per file), and done by rank 0 alone it was the largest serial part of a
 // 2-rank job (0.1–0.15 s of 2.3 s on 55k files).
-#include "crd/pipeline/input_listing.hpp"
+#include "crd/scan/input_listing.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <iterator>
 
-#include "crd/core/error.hpp"
+#include "crd/base/error.hpp"
 #include "crd/shuffle/byte_codec.hpp"
 
-namespace crd::pipeline {
+namespace crd::scan {
 namespace {
 
 // Rank 0 leads the expansion and tells the other ranks what comes next.
@@ -204,4 +204,4 @@ std::vector<io::InputFile> expand_everywhere(comm::Transport& transport, const s
   }
 }
 
-}  // namespace crd::pipeline
+}  // namespace crd::scan

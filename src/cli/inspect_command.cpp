@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "crd/cli/commands.hpp"
+#include "crd/cli/inspect_neardup.hpp"
 #include "crd/cli/option_groups.hpp"
 #include "crd/cli/option_values.hpp"
 #include "crd/cli/text_format.hpp"
@@ -155,6 +156,7 @@ int inspect_command(int argc, char** argv) {
     print_table(r, schema::kDiscoveryFiles, "labeled files", top);
     print_table(r, schema::kLabels, "labels (informed)", top);
     print_detection(r, top);
+    print_neardup(r, top);
   }
   return 0;
 }

@@ -84,7 +84,7 @@ class Neardup(unittest.TestCase):
                 self.assertEqual(same, 0)
                 self.assertGreaterEqual(b_sim, 2)
                 self.assertGreaterEqual(c_sim, 372 if method == "simhash" else 355)
-                self.assertLess(c_sim, 384)  # the three changed words show
+                self.assertLessEqual(c_sim, 384)  # three words in thousands can leave every bit as it was
                 self.assertEqual(found["a.example/traceback-edited.html", "a.example/traceback.html"][2], 1)
 
     def test_identical_pages_are_one_set(self):

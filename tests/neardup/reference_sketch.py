@@ -4,7 +4,10 @@ the documentation, not from the C++: term tokens, shingles, min-values, supershi
 simhash projection. Run it to print the vectors tests/neardup/test_sketch.cpp asserts:
 
     python3 tests/neardup/reference_sketch.py
+    python3 tests/neardup/reference_sketch.py --check tests/neardup/test_*.cpp   # ctest: they agree
 """
+import re
+import sys
 M64 = (1 << 64) - 1
 
 
@@ -71,7 +74,30 @@ def simhash(tokens, b):
     return words
 
 
+def vectors():
+    """Every value test_sketch.cpp / test_tokenizer.cpp assert, as the reference computes them."""
+    terms = "the quick brown fox jumps over the lazy dog and the quick cat".split()
+    tokens = [term_token(t) for t in terms]
+    short = [term_token(t) for t in ["a", "b", "c"]]
+    return ([mix64(0), term_token("web"), shingles(tokens, 8)[0]] +
+            supershingles(min_values(shingles(tokens, 8), 84), 6) + simhash(tokens, 384) +
+            supershingles(min_values(shingles(short, 8), 84), 6))
+
+
+def check(paths):
+    """Exit 1 unless every reference value appears in the C++ tests as a 0x…ull literal."""
+    text = "".join(open(p).read() for p in paths)
+    literals = {int(x, 16) for x in re.findall(r"0x([0-9a-fA-F]{16})ull", text)}
+    missing = [v for v in vectors() if v not in literals]
+    for v in missing:
+        print("not asserted in %s: 0x%016x" % (" ".join(paths), v))
+    print("%d reference values, %d missing" % (len(vectors()), len(missing)))
+    return 1 if missing else 0
+
+
 def main():
+    if len(sys.argv) >= 3 and sys.argv[1] == "--check":
+        sys.exit(check(sys.argv[2:]))
     print("mix64(0) = 0x%016x" % mix64(0))
     print("term_token('web') = 0x%016x" % term_token("web"))
     terms = "the quick brown fox jumps over the lazy dog and the quick cat".split()

@@ -46,6 +46,10 @@ DETECTION_LABELS = "/detection/labels"
 PROVENANCE = "/detection/provenance"
 PAGES = "/detection/pages"
 NEIGHBORHOODS = "/detection/neighborhoods"
+NEARDUP = "/neardup"
+NEARDUP_PAIRS = "/neardup/pairs"
+NEARDUP_DEGREE = "/neardup/degree"
+NEARDUP_IDENTICAL = "/neardup/identical"
 
 # Stored types: STR a fixed-length byte string, HASH n × 20 uint8, else a numpy dtype code.
 STR, HASH = "S", "hash"
@@ -75,6 +79,9 @@ TABLES = {
     PAGES: {"url": STR, "chunks": "u4", "labeled": "u4", "containment": "f8", "flagged": "u1"},
     NEIGHBORHOODS: {"prefix": STR, "depth": "u4", "pages": "u8", "chunks": "u8", "labeled": "u8",
                     "badness": "f8", "flagged": "u1"},
+    NEARDUP_PAIRS: {"page_a": STR, "page_b": STR, "b_sim": "u4", "c_sim": "u4", "same_site": "u1"},
+    NEARDUP_DEGREE: _HISTOGRAM,
+    NEARDUP_IDENTICAL: {"page": STR, "representative": STR},
 }
 # List columns (CSR: NAME and NAME_offsets) after a table's plain columns, with their value types.
 LISTS = {PAGES: {"positions": "u4", "label_ids": "u4"}}
@@ -89,6 +96,9 @@ GROUP_ATTRS = {
                 "neighborhood_threshold": "f8", "badness_mode": STR, "join_mode": STR,
                 "min_labeled": "u8", "labels": "u8", "pages_flagged": "u8",
                 "neighborhoods_flagged": "u8"},
+    NEARDUP: {"method": STR, "pages": "u8", "identity_sets": "u8", "pairs": "u8",
+              "same_site_pairs": "u8", "different_site_pairs": "u8", "capped_buckets": "u8",
+              "capped_pages": "u8", "capped_pairs": "u8"},
 }
 _RUN_TABLES = [COUNTERS, RESOURCES, TIMINGS, ERRORS]
 _DISCOVERY_TABLES = [CHUNKS, CHUNK_HISTOGRAM, FILES, FILE_HISTOGRAM]
@@ -98,6 +108,7 @@ TABLES_OF = {  # the tables each command writes
     "label": _RUN_TABLES + [LABELS, LABELS_HISTOGRAM],
     "detect": _RUN_TABLES + _DETECTION_TABLES,
     "run": _RUN_TABLES + _DISCOVERY_TABLES + _DETECTION_TABLES,
+    "neardup": _RUN_TABLES + [NEARDUP_PAIRS, NEARDUP_DEGREE, NEARDUP_IDENTICAL],
 }
 
 
@@ -303,6 +314,9 @@ class CrdResult:
     pages = functools.cached_property(lambda self: self.table(PAGES))
     neighborhoods = functools.cached_property(
         lambda self: self.table(NEIGHBORHOODS))
+    neardup_pairs = functools.cached_property(lambda self: self.table(NEARDUP_PAIRS))
+    neardup_degree = functools.cached_property(lambda self: self.table(NEARDUP_DEGREE))
+    neardup_identical = functools.cached_property(lambda self: self.table(NEARDUP_IDENTICAL))
 
     @functools.cached_property
     def chunks_attrs(self) -> dict[str, Any]:
@@ -319,6 +333,10 @@ class CrdResult:
     @functools.cached_property
     def detection_attrs(self) -> dict[str, Any]:
         return self.group_attrs(DETECTION)
+
+    @functools.cached_property
+    def neardup_attrs(self) -> dict[str, Any]:
+        return self.group_attrs(NEARDUP)
 
     # Joins used when reading a detection -------------------------------------------------------
     def pages_under(self, prefix: str) -> pd.DataFrame | None:

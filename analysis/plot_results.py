@@ -1,5 +1,5 @@
-"""Draws the paper's figures (Ardi & Heidemann, Figs. 1, 2, 12) from a crd result file, and a
-strong-scaling plot from a perf CSV.
+"""Draws the paper's figures (Ardi & Heidemann, Figs. 1, 2, 12; for crd neardup Henzinger's Figs.
+1, 3 and 5) from a crd result file, and a strong-scaling plot from a perf CSV.
 
     /usr/bin/python3 analysis/plot_results.py results/run.h5 --out figures [--scaling perf.csv]
 
@@ -151,6 +151,52 @@ def plot_page_containment(result: CrdResult):
         "pages", _title(result, "Containment of labeled chunks in pages"))
 
 
+def plot_neardup_degree(result: CrdResult):
+    """Log–log degree distribution of the similarity graph (Henzinger Figs. 1 and 3): for each
+    degree d, how many pages have exactly d near-duplicates."""
+    hist = result.neardup_degree
+    if hist is None or hist.empty:
+        return None
+    method = result.neardup_attrs.get("method", "?")
+    fig, ax = plt.subplots(figsize=FIGSIZE, constrained_layout=True)
+    ax.scatter(hist["occurrences"].to_numpy(dtype=float), hist["distinct"].to_numpy(dtype=float), s=14,
+               color="black", label=f"pages ({method})")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("degree (near-duplicates of a page)")
+    ax.set_ylabel("pages")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    ax.set_title(_title(result, f"Degree distribution of the {method} similarity graph"))
+    return fig
+
+
+def plot_neardup_b_vs_c(result: CrdResult):
+    """For each B-similarity, the distribution of C-similarity over the pairs (Henzinger Fig. 5),
+    with the combined algorithm's and Alg. C's thresholds dotted."""
+    pairs = result.neardup_pairs
+    if pairs is None or pairs.empty:
+        return None
+    config = result.config_dict().get("crd", {})
+    fig, ax = plt.subplots(figsize=FIGSIZE, constrained_layout=True)
+    lo, hi = int(pairs["c_sim"].min()), int(pairs["c_sim"].max())
+    bins = np.arange(lo, hi + 2) - 0.5
+    for b_sim, rows in pairs.groupby("b_sim", sort=True):
+        counts, _ = np.histogram(rows["c_sim"].to_numpy(), bins=bins)
+        ax.plot(np.arange(lo, hi + 1), counts / max(1, counts.sum()), marker=".",
+                label=f"B-similarity {b_sim} ({len(rows):,} pairs)")
+    for name, label in (("combined-c-similarity", "combined"), ("min-c-similarity", "Alg. C")):
+        if name in config:
+            ax.axvline(float(config[name]), **THRESHOLD_STYLE)
+            ax.annotate(f" {label} {config[name]}", (float(config[name]), 0.95), xycoords=("data", "axes fraction"))
+    ax.set_xlabel("C-similarity (agreeing simhash bits)")
+    ax.set_ylabel("fraction of the pairs with this B-similarity")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=9)
+    ax.set_title(_title(result, "C-similarity for each B-similarity"))
+    return fig
+
+
 def read_scaling(csv_path: str) -> pd.DataFrame:
     """A perf CSV (ranks, seconds[, phase]) as median/min/max seconds per phase and rank count."""
     data = pd.read_csv(csv_path)
@@ -209,6 +255,8 @@ def result_figures(result: CrdResult) -> dict[str, object]:
         "file_frequency": plot_frequency_occurrence(result, "file"),
         "neighborhood_badness": plot_neighborhood_badness(result),
         "page_containment": plot_page_containment(result),
+        "neardup_degree": plot_neardup_degree(result),
+        "neardup_b_vs_c": plot_neardup_b_vs_c(result),
     }
     return {name: fig for name, fig in figures.items() if fig is not None}
 

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "crd/chunk/chunker.hpp"
+#include "crd/neardup/sketch.hpp"
+#include "crd/neardup/tokenizer.hpp"
 #include "crd/hash/sha1.hpp"
 #include "whitespace.hpp"  // src/chunk: the normalization kernels, measured one by one
 
@@ -137,11 +139,76 @@ void BM_DomChunkHash(benchmark::State& state) { run_chunker(state, "dom", true);
 
 }  // namespace
 
+// crd neardup's per-page work on the same pages, next to the chunk pipeline's (issue 13): the
+// seed 002 tokenizer, then Alg. B's supershingles or Alg. C's simhash from the tokens, and the
+// whole per-page step of the neardup scan (tokens, SHA-1 identity, both sketches).
+const std::vector<std::vector<std::uint64_t>>& corpus_tokens() {
+  static const auto tokens = [] {
+    std::vector<std::vector<std::uint64_t>> out;
+    for (const std::string& page : corpus().pages) out.push_back(crd::neardup::tokenize(page, "h"));
+    return out;
+  }();
+  return tokens;
+}
+
+void BM_NeardupTokenize(benchmark::State& state) {
+  if (!have_corpus(state)) return;
+  std::uint64_t tokens = 0;
+  for (auto _ : state) {
+    for (const std::string& page : corpus().pages) tokens += crd::neardup::tokenize(page, "h").size();
+  }
+  state.SetBytesProcessed(state.iterations() * corpus().bytes);
+  state.counters["tokens"] = static_cast<double>(tokens) / static_cast<double>(state.iterations());
+}
+
+// What: 0 = Alg. B (shingles, 84 min-values, 6 supershingles), 1 = Alg. C (384-bit simhash),
+// from tokens made beforehand; throughput still counted in HTML bytes, to compare with chunking.
+void BM_NeardupSketch(benchmark::State& state) {
+  if (!have_corpus(state)) return;
+  const auto& all = corpus_tokens();
+  const crd::neardup::SketchParams params;
+  std::uint64_t sink = 0;
+  for (auto _ : state) {
+    for (const auto& tokens : all) {
+      if (tokens.empty()) continue;
+      if (state.range(0) == 0) {
+        sink ^= crd::neardup::supershingles(
+                    crd::neardup::min_values(crd::neardup::shingles(tokens, params.k), params.m), params.m_prime)[0];
+      } else {
+        sink ^= crd::neardup::simhash(tokens, params.b)[0];
+      }
+    }
+    benchmark::DoNotOptimize(sink);
+  }
+  state.SetBytesProcessed(state.iterations() * corpus().bytes);
+  state.SetLabel(state.range(0) == 0 ? "B: minhash" : "C: simhash");
+}
+
+void BM_NeardupPage(benchmark::State& state) {
+  if (!have_corpus(state)) return;
+  crd::Sha1 sha1;
+  const crd::neardup::SketchParams params;
+  std::uint64_t sink = 0;
+  for (auto _ : state) {
+    for (const std::string& page : corpus().pages) {
+      const auto tokens = crd::neardup::tokenize(page, "h");
+      if (tokens.empty()) continue;
+      sink ^= sha1(std::string_view(reinterpret_cast<const char*>(tokens.data()), tokens.size() * 8)).bytes[0];
+      sink ^= crd::neardup::sketch(tokens, params).bits[0];
+    }
+    benchmark::DoNotOptimize(sink);
+  }
+  state.SetBytesProcessed(state.iterations() * corpus().bytes);
+}
+
 BENCHMARK(BM_MemchrFloor)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Sha1Files)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Normalize)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ScanChunk)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ScanChunkHash)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_DomChunkHash)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_NeardupTokenize)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_NeardupSketch)->DenseRange(0, 1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_NeardupPage)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -46,8 +46,9 @@ def scaling(path, weak=False):
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for _, r in m.iterrows():
         mean = r.sent / r.ranks
+        balance = f"{r.sent_max / mean:.3f}" if mean > 0 else "—"  # one rank sends nothing: its own records skip the wire
         print(f"| {r.command} | {r.ranks} | {r.input_bytes / 1e6:.0f} | {r.sent / 1e6:.1f} | "
-              f"{100 * r.sent / r.input_bytes:.2f}% | {r.sent_max / mean:.3f} | {r.rss / 2**20:.0f} | "
+              f"{100 * r.sent / r.input_bytes:.2f}% | {balance} | {r.rss / 2**20:.0f} | "
               f"{r.tables / 2**20:.0f} | {r.load:.1f} |")
 
 

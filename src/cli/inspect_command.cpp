@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "commands.hpp"
+#include "inspect_neardup.hpp"
 #include "option_groups.hpp"
 #include "option_values.hpp"
 #include "text_format.hpp"
@@ -155,6 +156,7 @@ int inspect_command(int argc, char** argv) {
     print_table(r, schema::kDiscoveryFiles, "labeled files", top);
     print_table(r, schema::kLabels, "labels (informed)", top);
     print_detection(r, top);
+    print_neardup(r, top);
   }
   return 0;
 }

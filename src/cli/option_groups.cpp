@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "neardup_options.hpp"
 #include "option_values.hpp"
 #include "crd/base/error.hpp"
 
@@ -143,6 +144,8 @@ bool is_crd_option(const std::string& name) {
     po::options_description all;
     all.add(input_options(common)).add(run_options(common, config)).add(discovery_options(discover, true));
     all.add(detection_options(detect, true));
+    pipeline::NeardupOptions neardup;
+    all.add(neardup_options(neardup));
     std::set<std::string> out;
     for (const auto& opt : all.options()) out.insert(opt->long_name());
     for (const char* extra : {"show", "top"}) out.insert(extra);

@@ -50,7 +50,9 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
     out.keys.push_back(std::move(*key));
     hasher.start(doc.body);
 
-    if (io::is_chunkable(doc)) {
+    const bool text = io::is_chunkable(doc);
+    if (text && options.on_page) options.on_page(out.keys.back(), doc);
+    if (text && options.chunk_pages) {
       out.counters.add("documents.chunked");
       out.counters.add("bytes.chunked", doc.body.size());
       std::uint64_t chunks = 0;

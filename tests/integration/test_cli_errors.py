@@ -47,6 +47,17 @@ class Fixture(unittest.TestCase):
             "labels without labeled set": (["detect", c, "--labels", t("nolabels.h5"), "-o", o], ["nolabels.h5"]),
             "labels missing": (["detect", c, "--labels", t("missing.h5"), "-o", o], ["missing.h5"]),
             "stop list missing": (["discover", c, "--stop-chunks", t("nostop.txt"), "-o", o], ["nostop.txt"]),
+            "neardup bad method": (["neardup", c, "--method", "lsh", "-o", o], ["--method", "lsh"]),
+            "neardup m not a multiple of m'": (["neardup", c, "--minvalues", "85", "-o", o],
+                                              ["--minvalues", "--supershingles"]),
+            "neardup bits not a multiple of 64": (["neardup", c, "--simhash-bits", "100", "-o", o],
+                                                  ["--simhash-bits"]),
+            "neardup pieces wider than 64 bits": (["neardup", c, "--simhash-pieces", "3", "-o", o],
+                                                  ["--simhash-pieces"]),
+            "neardup more agreements than supershingles": (["neardup", c, "--min-b-similarity", "7", "-o", o],
+                                                           ["--min-b-similarity"]),
+            "neardup negative bucket cap": (["neardup", c, "--max-bucket", "-5", "-o", o], ["max-bucket"]),
+            "neardup does not checkpoint": (["neardup", c, "--work-dir", t("out"), "-o", o], ["--work-dir"]),
         }
 
     @classmethod

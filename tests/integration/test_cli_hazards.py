@@ -295,6 +295,8 @@ NUMBER_OPTIONS = {
     "check": ["--min-labeled", "--show", "--min-chunk-length", "--max-record-bytes", "--sample-bytes"],
     "inspect": ["--top"],
     "report": ["--top"],
+    "neardup": ["--shingle-tokens", "--minvalues", "--supershingles", "--min-b-similarity", "--simhash-bits",
+                "--simhash-pieces", "--min-c-similarity", "--combined-c-similarity", "--max-bucket"],
 }
 
 

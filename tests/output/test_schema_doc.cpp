@@ -1,6 +1,6 @@
 // docs/schema.md against include/crd/output/schema.hpp, and real result files against both: the
 // path index lists exactly the header's datasets and attributes with their types, every path the
-// prose names exists in the header, and `crd run` / `crd label` write every one with that type.
+// prose names exists in the header, and `crd run` / `crd label` / `crd neardup` write every one with that type.
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
@@ -150,11 +150,19 @@ TEST(SchemaDoc, RealFilesHoldEveryPathWithItsType) {
   const std::string corpus = make_corpus(dir);
   run_crd("run " + corpus + " --chunk-threshold 1 --file-threshold 1 -o " + dir + "/run.h5");
   run_crd("label " + corpus + " -o " + dir + "/label.h5");
+  run_crd("neardup " + corpus + " -o " + dir + "/neardup.h5");
   const ResultReader run(dir + "/run.h5");
   const ResultReader label(dir + "/label.h5");
+  const ResultReader neardup(dir + "/neardup.h5");
   auto file_for = [&](const std::string& group) -> const ResultReader& {
+    if (group.rfind(schema::kNeardup, 0) == 0) return neardup;
     return group.rfind(schema::kLabels.group, 0) == 0 ? label : run;
   };
+  // same.html and a/same.html have the same tokens: one identity set, represented by the smaller key.
+  const auto identical = read_table(neardup, schema::kNeardupIdentical);
+  ASSERT_EQ(identical.size(), 1u);
+  EXPECT_EQ(identical[0].page, "example.org/same.html");
+  EXPECT_EQ(identical[0].representative, "example.org/a/same.html");
   EXPECT_GT(run.rows(schema::kPages.column(&detect::PageRow::url)), 0u);
   EXPECT_GT(run.rows(schema::kProvenance.column(&ProvenanceRow::url)), 0u);
   EXPECT_GT(label.rows(schema::kLabels.column(&discover::LabelRow::hash)), 0u);

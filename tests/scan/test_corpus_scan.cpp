@@ -52,6 +52,32 @@ std::vector<std::string> chunks_of(const std::string& body) {
   return out;
 }
 
+// The hook crd neardup reads pages through: every kept text page once, in order, with its key and
+// payload; binary files and dropped URLs never reach it; chunk_pages = false leaves chunks untallied.
+TEST(ScanShard, PageHookSeesEveryKeptTextPage) {
+  const std::string site = make_site();
+  io::InputLog input_log;
+  const auto files = io::expand_inputs({site}, {}, input_log);
+  std::vector<std::size_t> shard(files.size());
+  for (std::size_t i = 0; i < files.size(); ++i) shard[i] = i;
+  ScanOptions options;
+  options.chunk_pages = false;
+  std::vector<std::string> keys;
+  std::string copy_body;
+  options.on_page = [&](std::string_view key, const io::Document& doc) {
+    keys.emplace_back(key);
+    if (key == "host1.org/copy.html") copy_body = doc.body;
+  };
+  const ScannedShard out = scan_shard(files, shard, options);
+  ASSERT_EQ(keys.size(), 14u);  // 12 pages + 2 copies; not the PNG, not the recursion error
+  EXPECT_EQ(keys.front(), "host0.org/copy.html");
+  EXPECT_TRUE(std::is_sorted(keys.begin(), keys.end()));
+  EXPECT_EQ(std::count(keys.begin(), keys.end(), "host2.org/logo.png"), 0);
+  EXPECT_EQ(copy_body, "<p>dup</p>");
+  EXPECT_EQ(out.chunks.distinct(), 0u);
+  EXPECT_EQ(out.keys.size(), 15u);  // the PNG is still a page for the file tally
+}
+
 TEST(ScanShard, OneShardTalliesEverything) {
   const std::string site = make_site();
   io::InputLog input_log;

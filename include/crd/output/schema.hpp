@@ -12,6 +12,7 @@
 #include "crd/discover/discovery.hpp"
 #include "crd/discover/histogram.hpp"
 #include "crd/io/read_options.hpp"
+#include "crd/neardup/neardup_rows.hpp"
 #include "crd/output/result_rows.hpp"
 #include "crd/output/table_io.hpp"
 
@@ -21,6 +22,7 @@ inline constexpr const char* kRoot = "/";
 inline constexpr const char* kRun = "/run";
 inline constexpr const char* kDiscovery = "/discovery";
 inline constexpr const char* kDetection = "/detection";
+inline constexpr const char* kNeardup = "/neardup";
 
 inline constexpr Table<NamedValueRow> kCounters{"/run/counters"};
 inline constexpr Table<NamedValueRow> kResources{"/run/resources"};
@@ -39,6 +41,10 @@ inline constexpr Table<DetectedLabelRow> kDetectionLabels{"/detection/labels"};
 inline constexpr Table<ProvenanceRow> kProvenance{"/detection/provenance"};
 inline constexpr Table<detect::PageRow> kPages{"/detection/pages"};
 inline constexpr Table<detect::NeighborhoodRow> kNeighborhoods{"/detection/neighborhoods"};
+
+inline constexpr Table<neardup::PairRow> kNeardupPairs{"/neardup/pairs"};
+inline constexpr Table<discover::HistogramRow> kNeardupDegree{"/neardup/degree"};
+inline constexpr Table<neardup::IdentityRow> kNeardupIdentical{"/neardup/identical"};
 
 // Groups a labeled set may be read from (--labels, check), in the order they are looked for.
 inline constexpr const char* kLabelSources[] = {kLabels.group, kDiscoveryChunks.group, kDetectionLabels.group};
@@ -78,6 +84,16 @@ inline constexpr Attribute kMinLabeled{kDetection, "min_labeled", "uint64"};
 inline constexpr Attribute kLabelCount{kDetection, "labels", "uint64"};
 inline constexpr Attribute kPagesFlagged{kDetection, "pages_flagged", "uint64"};
 inline constexpr Attribute kNeighborhoodsFlagged{kDetection, "neighborhoods_flagged", "uint64"};
+// /neardup.
+inline constexpr Attribute kNeardupMethod{kNeardup, "method", "str"};
+inline constexpr Attribute kNeardupPages{kNeardup, "pages", "uint64"};
+inline constexpr Attribute kNeardupIdentitySets{kNeardup, "identity_sets", "uint64"};
+inline constexpr Attribute kNeardupPairCount{kNeardup, "pairs", "uint64"};
+inline constexpr Attribute kNeardupSameSite{kNeardup, "same_site_pairs", "uint64"};
+inline constexpr Attribute kNeardupDifferentSite{kNeardup, "different_site_pairs", "uint64"};
+inline constexpr Attribute kNeardupCappedBuckets{kNeardup, "capped_buckets", "uint64"};
+inline constexpr Attribute kNeardupCappedPages{kNeardup, "capped_pages", "uint64"};
+inline constexpr Attribute kNeardupCappedPairs{kNeardup, "capped_pairs", "uint64"};
 }  // namespace attr
 
 template <class V>

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "crd/chunk/chunker.hpp"
@@ -25,6 +26,11 @@ struct ScanOptions {
   // Read and inflate on a second thread, overlapping chunking and hashing (needs a spare core).
   bool reader_thread = false;
   io::ReadOptions read;
+  // Called with each kept page's key and its document when it is text (is_chunkable): the hook by
+  // which crd neardup reads, cleans and shards exactly as discover does.
+  std::function<void(std::string_view key, const io::Document& doc)> on_page;
+  // Chunk, hash and tally the text pages (discover, detect); off when only on_page uses them.
+  bool chunk_pages = true;
 };
 
 struct ScannedShard {

@@ -1,0 +1,68 @@
+// The distributed half of crd neardup, three reduce-by-keys (shuffle/reduce_by_key.hpp):
+//   1. group_identical: pages by the SHA-1 of their token sequence → identity sets; each set is
+//      compared once, as its representative (its smallest page key), with its sketch;
+//   2. find_pairs: each representative is routed, with its whole sketch, to the owner of each of
+//      its buckets — (j, supershingle j) for Alg. B and the combination, (p, simhash piece p) for
+//      Alg. C — so the owner compares every pair in a bucket without a further lookup; then
+//   3. the pairs are reduced by (page_a, page_b), so a pair found in several buckets is kept once.
+// A bucket of more than max_bucket pages (boilerplate) yields no pairs; it is counted instead.
+// All are collective, and give the same rows on any rank count.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "crd/comm/transport.hpp"
+#include "crd/hash/digest.hpp"
+#include "crd/neardup/neardup_rows.hpp"
+#include "crd/neardup/sketch.hpp"
+#include "crd/shuffle/fields.hpp"
+#include "crd/shuffle/reduce_by_key.hpp"
+
+namespace crd::neardup {
+
+enum class Method { MinHash, SimHash, Combined };
+
+struct PairRules {
+  Method method = Method::MinHash;
+  std::uint32_t min_b_similarity = 2;    // B-similar: at least this many supershingles agree
+  std::uint32_t min_c_similarity = 372;  // C-similar: at least this many bits agree
+  std::uint32_t combined_c_similarity = 355;  // combined: B-similar and at least this many bits
+  std::uint64_t max_bucket = 1000;       // pages in one bucket compared pairwise, at most
+  std::uint32_t piece_bits = 32;         // simhash piece width (SketchParams::piece_bits)
+};
+
+// A page as the scan leaves it: its key, the SHA-1 of its token sequence, its sketch. After
+// group_identical, one per identity set: `pages` ascending, pages[0] the representative.
+struct SketchedPage {
+  Digest identity;
+  std::vector<std::string> pages;
+  Sketch sketch;
+  static constexpr auto fields() {
+    return std::tuple(&SketchedPage::identity, &SketchedPage::pages, &SketchedPage::sketch);
+  }
+};
+
+struct BucketCaps {
+  std::uint64_t buckets = 0;  // buckets over max_bucket (this rank's; sum over ranks for totals)
+  std::uint64_t pages = 0;    // bucket entries in them
+  std::uint64_t pairs = 0;    // pairs they would have given
+};
+
+// Collective. Returns this rank's identity sets (ascending by identity digest).
+std::vector<SketchedPage> group_identical(comm::Transport& transport, std::vector<SketchedPage> pages,
+                                          const shuffle::ShuffleConfig& config);
+
+// The rows of /neardup/identical for this rank's sets (ascending by representative, then page).
+std::vector<IdentityRow> identity_rows(const std::vector<SketchedPage>& sets);
+
+// Collective. This rank's share of the pairs (unordered across ranks; sort for output).
+std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<SketchedPage>& sets,
+                                const PairRules& rules, const shuffle::ShuffleConfig& config, BucketCaps& caps);
+
+// Whether a compared pair is reported under the rules' method.
+bool accepted(const PairRules& rules, std::uint32_t b_sim, std::uint32_t c_sim);
+
+}  // namespace crd::neardup

@@ -1,0 +1,24 @@
+// crd neardup: near-duplicate pages by Broder's shingles, Charikar's simhash or both (seed 002),
+// reading, cleaning and sharding the corpus exactly as discover does.
+#pragma once
+
+#include <string>
+
+#include "crd/comm/mpi_transport.hpp"
+#include "crd/neardup/candidates.hpp"
+#include "crd/neardup/sketch.hpp"
+#include "crd/pipeline/options.hpp"
+
+namespace crd::pipeline {
+
+struct NeardupOptions {
+  neardup::SketchParams sketch;
+  neardup::PairRules rules;
+};
+
+std::string method_name(neardup::Method m);
+
+// Collective. Writes /neardup and /run to common.output.
+void run_neardup(const CommonOptions& common, const NeardupOptions& options, comm::MpiTransport& transport);
+
+}  // namespace crd::pipeline

@@ -1,0 +1,54 @@
+// crd inspect for crd neardup results: counts, the B-similarity split, the degree tail, top pairs.
+#include "inspect_neardup.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <numeric>
+
+#include "crd/base/printable.hpp"
+#include "crd/output/schema.hpp"
+
+namespace crd::cli {
+
+void print_neardup(const output::ResultReader& r, std::size_t top) {
+  namespace schema = output::schema;
+  namespace attr = output::schema::attr;
+  using neardup::PairRow;
+  if (!r.has(schema::kNeardup)) return;
+  const auto u64 = [&](const schema::Attribute& a) { return static_cast<unsigned long long>(schema::attribute_u64(r, a)); };
+  std::printf("\nnear-duplicates (%s): %llu pages, %llu distinct token sequences, %llu identical pages\n",
+              printable(schema::attribute_string(r, attr::kNeardupMethod)).c_str(), u64(attr::kNeardupPages),
+              u64(attr::kNeardupIdentitySets),
+              static_cast<unsigned long long>(r.rows(schema::kNeardupIdentical.column(&neardup::IdentityRow::page))));
+  std::printf("  pairs: %llu (same site %llu, different sites %llu)\n", u64(attr::kNeardupPairCount),
+              u64(attr::kNeardupSameSite), u64(attr::kNeardupDifferentSite));
+  std::printf("  buckets over --max-bucket: %llu (%llu entries, %llu pairs not compared)\n",
+              u64(attr::kNeardupCappedBuckets), u64(attr::kNeardupCappedPages), u64(attr::kNeardupCappedPairs));
+
+  const auto& pairs = schema::kNeardupPairs;
+  const auto b_sim = r.read_u32(pairs.column(&PairRow::b_sim));
+  const auto c_sim = r.read_u32(pairs.column(&PairRow::c_sim));
+  std::map<std::uint32_t, std::uint64_t> by_b;
+  for (const auto b : b_sim) ++by_b[b];
+  std::printf("  pairs by B-similarity:");
+  for (const auto& [b, n] : by_b) std::printf(" %u: %llu", b, static_cast<unsigned long long>(n));
+  std::printf("\n");
+  const auto degrees = r.read_u64(schema::kNeardupDegree.column(&discover::HistogramRow::occurrences));
+  if (!degrees.empty()) std::printf("  largest degree: %llu\n", static_cast<unsigned long long>(degrees.back()));
+
+  std::vector<std::size_t> order(b_sim.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return c_sim[a] != c_sim[b] ? c_sim[a] > c_sim[b] : b_sim[a] > b_sim[b];
+  });
+  std::printf("\nclosest pairs (C-similarity, B-similarity):\n");
+  for (std::size_t k = 0; k < std::min(top, order.size()); ++k) {
+    const std::size_t i = order[k];
+    std::printf("  %3u %u  %s  %s\n", c_sim[i], b_sim[i],
+                printable(r.read_strings(pairs.column(&PairRow::page_a), i, 1).at(0)).c_str(),
+                printable(r.read_strings(pairs.column(&PairRow::page_b), i, 1).at(0)).c_str());
+  }
+}
+
+}  // namespace crd::cli

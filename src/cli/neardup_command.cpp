@@ -1,0 +1,93 @@
+// crd neardup: options → pipeline, under MPI.
+#include <iostream>
+#include <limits>
+
+#include "commands.hpp"
+#include "neardup_options.hpp"
+#include "option_groups.hpp"
+#include "option_values.hpp"
+#include "crd/comm/mpi_transport.hpp"
+#include "crd/base/error.hpp"
+#include "crd/pipeline/output_check.hpp"
+
+namespace crd::cli {
+namespace {
+
+// A count option that must fit 32 bits and be at least `least`.
+po::typed_value<Count>* small_count(std::uint32_t& target, const char* name, std::uint64_t least) {
+  return po::value<Count>()->default_value({target})->notifier([&target, name, least](const Count& c) {
+    if (c.value < least || c.value > std::numeric_limits<std::uint32_t>::max())
+      throw UsageError(std::string("option --") + name + ": must be " + std::to_string(least) + "..4294967295");
+    target = static_cast<std::uint32_t>(c.value);
+  });
+}
+
+}  // namespace
+
+po::options_description neardup_options(pipeline::NeardupOptions& o) {
+  auto& s = o.sketch;
+  auto& r = o.rules;
+  po::options_description d("Near-duplicates (seed 002: Henzinger 2006; docs/neardup.md)");
+  d.add_options()
+      ("method", po::value<std::string>()->default_value("minhash")->notifier([&r](const std::string& v) {
+         if (v == "minhash") r.method = neardup::Method::MinHash;
+         else if (v == "simhash") r.method = neardup::Method::SimHash;
+         else if (v == "combined") r.method = neardup::Method::Combined;
+         else throw UsageError("option --method: expected minhash, simhash or combined, got '" + v + "'");
+       }), "minhash: Alg. B (shingles); simhash: Alg. C (random projection); combined: B-similar pairs "
+           "with C-similarity ≥ --combined-c-similarity")
+      ("shingle-tokens", small_count(s.k, "shingle-tokens", 1), "k: tokens per shingle")
+      ("minvalues", small_count(s.m, "minvalues", 1), "m: min-values (fixed hash functions) per page")
+      ("supershingles", small_count(s.m_prime, "supershingles", 1), "m': supershingles, each over m / m' min-values")
+      ("min-b-similarity", small_count(r.min_b_similarity, "min-b-similarity", 1),
+       "B-similar: at least this many supershingles agree")
+      ("simhash-bits", small_count(s.b, "simhash-bits", 64), "b: simhash bits (a multiple of 64)")
+      ("simhash-pieces", small_count(s.pieces, "simhash-pieces", 1),
+       "simhash candidates: pages sharing one of this many equal pieces of the b bits are compared")
+      ("min-c-similarity", small_count(r.min_c_similarity, "min-c-similarity", 0),
+       "C-similar (--method simhash): at least this many bits agree")
+      ("combined-c-similarity", small_count(r.combined_c_similarity, "combined-c-similarity", 0),
+       "--method combined: keep B-similar pairs with at least this many agreeing bits")
+      ("max-bucket", count_value(r.max_bucket, r.max_bucket),
+       "a bucket (supershingle or piece) shared by more pages than this is not compared, only counted");
+  return d;
+}
+
+int neardup_command(int argc, char** argv) {
+  pipeline::CommonOptions common;
+  pipeline::NeardupOptions options;
+  std::string config_path;
+  po::options_description visible(
+      "crd neardup [options] INPUT… -o OUT.h5\n\n"
+      "Near-duplicate pages by Broder's shingling, Charikar's simhash or their combination (seed 002),\n"
+      "read, cleaned and sharded as discover does; identical token sequences are compared once");
+  visible.add(input_options(common));
+  visible.add(neardup_options(options));
+  visible.add(run_options(common, config_path));
+  visible.add_options()("help,h", "show this help");
+  if (wants_help(argc, argv)) {
+    std::cout << visible << "\n";
+    return 0;
+  }
+  comm::MpiSession session(argc, argv);
+  comm::MpiTransport transport;
+  return run_reporting_errors(argv[0], transport.rank() == 0, true, [&] {
+    auto parsed = parse_command(argc, argv, visible, "input", "config");
+    if (parsed.vm.count("input") == 0) throw UsageError("no input given (files, directories or @LIST)");
+    // The sketches live only in memory: a scan checkpoint would come back without them.
+    if (!common.work_dir.empty() || common.resume) throw UsageError("neardup keeps no checkpoints: --work-dir and --resume do not apply");
+    options.rules.piece_bits = options.sketch.piece_bits();
+    if (const auto problem = options.sketch.problem(); !problem.empty()) throw UsageError(std::string(problem));
+    if (options.rules.min_b_similarity > options.sketch.m_prime)
+      throw UsageError("option --min-b-similarity: at most --supershingles (" + std::to_string(options.sketch.m_prime) + ")");
+    common.inputs = parsed.vm["input"].as<std::vector<std::string>>();
+    common.info = {argv[0], join_command_line(argc, argv), parsed.config_ini};
+    std::vector<std::string> reads = common.inputs;
+    if (!config_path.empty()) reads.push_back(config_path);
+    pipeline::check_output_before_run(transport, common.output, reads);
+    pipeline::run_neardup(common, options, transport);
+    return 0;
+  });
+}
+
+}  // namespace crd::cli

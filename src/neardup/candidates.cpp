@@ -1,0 +1,131 @@
+// Identity sets, bucket routing and pair reduction for crd neardup (see candidates.hpp).
+#include "crd/neardup/candidates.hpp"
+
+#include <algorithm>
+#include <string_view>
+
+#include "crd/base/uint128.hpp"
+#include "crd/neardup/fingerprint.hpp"
+#include "site.hpp"
+
+namespace crd::neardup {
+namespace {
+
+// A bucket: which sketch position (supershingle j or simhash piece p) and its value there.
+struct BucketKey {
+  std::uint64_t value = 0;
+  std::uint32_t index = 0;
+  static constexpr auto fields() { return std::tuple(&BucketKey::value, &BucketKey::index); }
+  auto operator<=>(const BucketKey&) const = default;
+};
+
+// A representative as it travels to a bucket's owner: its key and whole sketch.
+struct Member {
+  std::string page;
+  Sketch sketch;
+  static constexpr auto fields() { return std::tuple(&Member::page, &Member::sketch); }
+  bool operator<(const Member& other) const { return page < other.page; }
+};
+
+struct BucketRecord {
+  BucketKey key;
+  std::vector<Member> members;
+  static constexpr auto fields() { return std::tuple(&BucketRecord::key, &BucketRecord::members); }
+};
+
+struct PairKey {
+  std::string_view a;
+  std::string_view b;
+  auto operator<=>(const PairKey&) const = default;
+};
+
+// Owners spread by a mix of the key: bucket values and page keys are not uniform in their
+// leading bits (page keys share hosts), so they are hashed before scaling onto the ranks.
+constexpr auto bucket_owner = [](const BucketKey& k, int nranks) {
+  return scale_to_rank(mix64(k.value ^ mix64(k.index)), nranks);
+};
+constexpr auto pair_owner = [](const PairKey& k, int nranks) {
+  return scale_to_rank(mix64(term_token(k.a) ^ mix64(term_token(k.b))), nranks);
+};
+
+}  // namespace
+
+bool accepted(const PairRules& rules, std::uint32_t b_sim, std::uint32_t c_sim) {
+  switch (rules.method) {
+    case Method::MinHash: return b_sim >= rules.min_b_similarity;
+    case Method::SimHash: return c_sim >= rules.min_c_similarity;
+    case Method::Combined: return b_sim >= rules.min_b_similarity && c_sim >= rules.combined_c_similarity;
+  }
+  return false;
+}
+
+std::vector<SketchedPage> group_identical(comm::Transport& transport, std::vector<SketchedPage> pages,
+                                          const shuffle::ShuffleConfig& config) {
+  auto sets = shuffle::reduce_by_key(
+      transport, std::move(pages), [](const SketchedPage& p) -> const Digest& { return p.identity; },
+      shuffle::HashPrefixOwner{},
+      [](SketchedPage& into, SketchedPage& from) {
+        // Equal token sequences have equal sketches: only the page lists merge.
+        into.pages.insert(into.pages.end(), std::make_move_iterator(from.pages.begin()),
+                          std::make_move_iterator(from.pages.end()));
+      },
+      config);
+  for (SketchedPage& s : sets) std::sort(s.pages.begin(), s.pages.end());
+  return sets;
+}
+
+std::vector<IdentityRow> identity_rows(const std::vector<SketchedPage>& sets) {
+  std::vector<IdentityRow> rows;
+  for (const SketchedPage& s : sets)
+    for (std::size_t i = 1; i < s.pages.size(); ++i) rows.push_back({s.pages[i], s.pages[0]});
+  std::sort(rows.begin(), rows.end(), shuffle::FieldLess{});
+  return rows;
+}
+
+std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<SketchedPage>& sets,
+                                const PairRules& rules, const shuffle::ShuffleConfig& config, BucketCaps& caps) {
+  const bool by_pieces = rules.method == Method::SimHash;
+  std::vector<BucketRecord> entries;
+  for (const SketchedPage& s : sets) {
+    if (s.sketch.super.empty()) continue;  // no tokens: nothing to compare
+    const std::uint32_t positions =
+        by_pieces ? static_cast<std::uint32_t>(s.sketch.bits.size() * 64 / rules.piece_bits)
+                  : static_cast<std::uint32_t>(s.sketch.super.size());
+    for (std::uint32_t i = 0; i < positions; ++i) {
+      const std::uint64_t value = by_pieces ? simhash_piece(s.sketch, i, rules.piece_bits) : s.sketch.super[i];
+      entries.push_back({{value, i}, {Member{s.pages.front(), s.sketch}}});
+    }
+  }
+  const auto buckets = shuffle::group_by_key(
+      transport, std::move(entries), [](const BucketRecord& r) { return r.key; }, bucket_owner,
+      &BucketRecord::members, config);
+
+  std::vector<PairRow> pairs;
+  for (const BucketRecord& bucket : buckets) {
+    const std::uint64_t n = bucket.members.size();
+    if (n < 2) continue;
+    if (n > rules.max_bucket) {
+      ++caps.buckets;
+      caps.pages += n;
+      caps.pairs += n * (n - 1) / 2;
+      continue;
+    }
+    for (std::size_t x = 0; x < n; ++x) {
+      for (std::size_t y = x + 1; y < n; ++y) {
+        const Member& a = bucket.members[x];
+        const Member& b = bucket.members[y];
+        const std::uint32_t b_sim = b_similarity(a.sketch, b.sketch);
+        const std::uint32_t c_sim = c_similarity(a.sketch, b.sketch);
+        if (!accepted(rules, b_sim, c_sim)) continue;
+        pairs.push_back({a.page, b.page, b_sim, c_sim, static_cast<std::uint8_t>(same_site(a.page, b.page))});
+      }
+    }
+  }
+  // A pair sharing several buckets was found in each: keep it once. Its similarities come from
+  // the two sketches, so every find carries the same values.
+  return shuffle::reduce_by_key(
+      transport, std::move(pairs), [](const PairRow& p) { return PairKey{p.page_a, p.page_b}; }, pair_owner,
+      [](PairRow&, const PairRow&) {}, config);
+}
+
+}  // namespace crd::neardup

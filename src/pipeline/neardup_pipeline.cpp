@@ -1,0 +1,119 @@
+// The neardup pipeline: scan (sketch each text page) → identity sets → candidate pairs → degrees →
+// write. See docs/neardup.md.
+#include "crd/pipeline/neardup_pipeline.hpp"
+
+#include <optional>
+
+#include "crd/discover/histogram.hpp"
+#include "crd/hash/sha1.hpp"
+#include "crd/neardup/fingerprint.hpp"
+#include "crd/neardup/tokenizer.hpp"
+#include "crd/output/schema.hpp"
+#include "crd/pipeline/scan_phase.hpp"
+#include "crd/shuffle/sort_across_ranks.hpp"
+
+namespace crd::pipeline {
+namespace {
+
+// A page's degree in the similarity graph, summed over the pairs it is in.
+struct DegreeRecord {
+  std::string page;
+  std::uint64_t degree = 0;
+  static constexpr auto fields() { return std::tuple(&DegreeRecord::page, &DegreeRecord::degree); }
+};
+
+std::vector<std::uint64_t> page_degrees(comm::Transport& transport, const std::vector<neardup::PairRow>& pairs,
+                                        const shuffle::ShuffleConfig& config) {
+  std::vector<DegreeRecord> ends;
+  ends.reserve(2 * pairs.size());
+  for (const auto& p : pairs) {
+    ends.push_back({p.page_a, 1});
+    ends.push_back({p.page_b, 1});
+  }
+  const auto rows = shuffle::reduce_by_key(
+      transport, std::move(ends), [](const DegreeRecord& r) -> const std::string& { return r.page; },
+      [](const std::string& page, int nranks) { return scale_to_rank(neardup::term_token(page), nranks); },
+      [](DegreeRecord& into, const DegreeRecord& from) { into.degree += from.degree; }, config);
+  std::vector<std::uint64_t> degrees;
+  degrees.reserve(rows.size());
+  for (const auto& r : rows) degrees.push_back(r.degree);
+  return degrees;
+}
+
+}  // namespace
+
+std::string method_name(neardup::Method m) {
+  switch (m) {
+    case neardup::Method::MinHash: return "minhash";
+    case neardup::Method::SimHash: return "simhash";
+    case neardup::Method::Combined: return "combined";
+  }
+  return "?";
+}
+
+void run_neardup(const CommonOptions& common_options, const NeardupOptions& options, comm::MpiTransport& transport) {
+  CommonOptions common = common_options;
+  std::vector<neardup::SketchedPage> pages;
+  std::uint64_t without_tokens = 0;
+  Sha1 sha1;
+  common.scan.chunk_pages = false;
+  common.scan.on_page = [&](std::string_view key, const io::Document& doc) {
+    const auto tokens = neardup::tokenize(doc.body, key.substr(0, key.find('/')));
+    if (tokens.empty()) {
+      ++without_tokens;
+      return;
+    }
+    // The identity of a token sequence: SHA-1 of its tokens' bytes (little-endian words).
+    const Digest identity =
+        sha1(std::string_view(reinterpret_cast<const char*>(tokens.data()), tokens.size() * sizeof(std::uint64_t)));
+    pages.push_back({identity, {std::string(key)}, neardup::sketch(tokens, options.sketch)});
+  };
+
+  PhaseTimer timer;
+  with_result_file([&](std::optional<output::ResultFile>& file) {
+    ScanPhase scan = run_scan_phase(common, DiscoverOptions{}, false, transport, timer, file);
+    scan.shard.counters.add("neardup.pages.sketched", pages.size());
+    scan.shard.counters.add("neardup.pages.no_tokens", without_tokens);
+    const std::uint64_t sketched = transport.sum(pages.size());
+
+    shuffle::ExchangeStats stats;
+    const shuffle::ShuffleConfig config{common.round_bytes, &stats};
+    timer.start("identity");
+    auto sets = neardup::group_identical(transport, std::move(pages), config);
+    timer.start("pairs");
+    neardup::BucketCaps caps;
+    auto pairs = neardup::find_pairs(transport, sets, options.rules, config, caps);
+    pairs = shuffle::sort_across_ranks(transport, std::move(pairs), shuffle::FieldLess{}, common.round_bytes);
+    timer.start("degree");
+    auto degree = discover::build_histogram(transport, page_degrees(transport, pairs, config), common.round_bytes);
+
+    timer.start("write");
+    namespace schema = output::schema;
+    auto identical = shuffle::sort_across_ranks(transport, neardup::identity_rows(sets), shuffle::FieldLess{},
+                                                common.round_bytes);
+    std::uint64_t same = 0;
+    for (const auto& p : pairs) same += p.same_site;
+    const std::uint64_t total_pairs = transport.sum(pairs.size());
+    const std::uint64_t same_site = transport.sum(same);
+    const std::uint64_t identity_sets = transport.sum(sets.size());
+    const std::uint64_t capped[3] = {transport.sum(caps.buckets), transport.sum(caps.pages), transport.sum(caps.pairs)};
+    output::write_table(*file, schema::kNeardupPairs, pairs);
+    output::write_table(*file, schema::kNeardupDegree, degree);
+    output::write_table(*file, schema::kNeardupIdentical, identical);
+    schema::set_attribute(*file, schema::attr::kNeardupMethod, method_name(options.rules.method));
+    schema::set_attribute(*file, schema::attr::kNeardupPages, sketched);
+    schema::set_attribute(*file, schema::attr::kNeardupIdentitySets, identity_sets);
+    schema::set_attribute(*file, schema::attr::kNeardupPairCount, total_pairs);
+    schema::set_attribute(*file, schema::attr::kNeardupSameSite, same_site);
+    schema::set_attribute(*file, schema::attr::kNeardupDifferentSite, total_pairs - same_site);
+    schema::set_attribute(*file, schema::attr::kNeardupCappedBuckets, capped[0]);
+    schema::set_attribute(*file, schema::attr::kNeardupCappedPages, capped[1]);
+    schema::set_attribute(*file, schema::attr::kNeardupCappedPairs, capped[2]);
+
+    discover::ShuffleTotals shuffled;
+    shuffled.add(stats);
+    finish_run(*file, transport, common, scan, shuffled, timer);
+  });
+}
+
+}  // namespace crd::pipeline

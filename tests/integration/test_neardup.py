@@ -1,0 +1,164 @@
+# Issue 13: crd neardup under mpirun at 1–4 ranks on real pages of the documentation corpus, with
+# near-duplicates made here (a few words changed, on another host and on the same host), an exact
+# copy (one identity set) and unrelated pages. Asserts the exact pairs each method finds among
+# them, that unrelated pages pair with nothing, and that every result file is identical for any
+# rank count. The whole debian-reference package rides along, so the shuffle has real volume.
+import os
+import re
+import sys
+import unittest
+
+import crd_integ as ci
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "analysis"))
+import plot_results  # noqa: E402
+
+RANKS = (1, 2, 3, 4)
+METHODS = ("minhash", "simhash", "combined")
+PY = ("usr", "share", "doc", "python3.11", "html", "library")
+
+
+def change_words(html, count, marker):
+    """Replaces one word in each of `count` text segments in the middle of the page (never inside
+    markup, so the token sequence really changes)."""
+    segments = [m for m in re.finditer(r">([^<>]*[A-Za-z]{4,}[^<>]*)<", html)]
+    middle = len(segments) // 2
+    out, at = [], 0
+    for i, m in enumerate(segments[middle:middle + count]):
+        word = re.search(r"[A-Za-z]{4,}", m.group(1))
+        start = m.start(1) + word.start()
+        out.append(html[at:start] + "%s%d" % (marker, i))
+        at = m.start(1) + word.end()
+    return "".join(out) + html[at:]
+
+
+class Neardup(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        python = ci.corpus_package("python3.11-doc")
+        cls.debref = ci.corpus_package("debian-reference-en")
+        cls.tmp = ci.TempDir("neardup")
+        read = lambda name: open(os.path.join(python, *PY, name), encoding="utf-8").read()
+        tree = cls.tmp("pages")
+        files = {
+            "a.example/inspect.html": read("inspect.html"),
+            "a.example/zz-copy-of-inspect.html": read("inspect.html"),  # identical: one identity set
+            "b.example/inspect.html": change_words(read("inspect.html"), 3, "changedword"),
+            "a.example/traceback.html": read("traceback.html"),
+            "a.example/traceback-edited.html": change_words(read("traceback.html"), 2, "edit"),
+            "c.example/gc.html": read("gc.html"),
+            "c.example/mimetypes.html": read("mimetypes.html"),
+            "c.example/profile.html": read("profile.html"),
+        }
+        for name, text in files.items():
+            os.makedirs(os.path.dirname(os.path.join(tree, name)), exist_ok=True)
+            with open(os.path.join(tree, name), "w", encoding="utf-8") as f:
+                f.write(text)
+        cls.results = {}
+        for method in METHODS:
+            for n in RANKS:
+                cwd = cls.tmp("%s-np%d" % (method, n))
+                os.makedirs(cwd)
+                ci.run_crd(ci.quiet(["neardup", tree, cls.debref, "--method", method, "-o", "out.h5"]),
+                           nranks=n, cwd=cwd)
+                cls.results[method, n] = os.path.join(cwd, "out.h5")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def ours(self, method):
+        """The pairs among the constructed pages (hosts *.example)."""
+        pairs = ci.open_results(self.results[method, 1]).neardup_pairs
+        mine = pairs[pairs["page_a"].str.contains(r"\.example/") | pairs["page_b"].str.contains(r"\.example/")]
+        return {(a, b): (int(bs), int(cs), int(s)) for a, b, bs, cs, s in
+                zip(mine["page_a"], mine["page_b"], mine["b_sim"], mine["c_sim"], mine["same_site"])}
+
+    def test_each_method_finds_exactly_the_near_copies(self):
+        for method in METHODS:
+            with self.subTest(method=method):
+                found = self.ours(method)
+                self.assertEqual(sorted(found), [("a.example/inspect.html", "b.example/inspect.html"),
+                                                 ("a.example/traceback-edited.html", "a.example/traceback.html")])
+                b_sim, c_sim, same = found["a.example/inspect.html", "b.example/inspect.html"]
+                self.assertEqual(same, 0)
+                self.assertGreaterEqual(b_sim, 2)
+                self.assertGreaterEqual(c_sim, 372 if method == "simhash" else 355)
+                self.assertLessEqual(c_sim, 384)  # three words in thousands can leave every bit as it was
+                self.assertEqual(found["a.example/traceback-edited.html", "a.example/traceback.html"][2], 1)
+
+    def test_identical_pages_are_one_set(self):
+        r = ci.open_results(self.results["minhash", 1])
+        ident = r.neardup_identical
+        mine = ident[ident["page"].str.contains(r"\.example/")]
+        self.assertEqual(list(zip(mine["page"], mine["representative"])),
+                         [("a.example/zz-copy-of-inspect.html", "a.example/inspect.html")])
+
+    def test_attributes_count_what_the_tables_hold(self):
+        for method in METHODS:
+            r = ci.open_results(self.results[method, 1])
+            attrs, pairs = r.neardup_attrs, r.neardup_pairs
+            self.assertEqual(attrs["method"], method)
+            self.assertEqual(attrs["pairs"], len(pairs))
+            self.assertEqual(attrs["same_site_pairs"], int(pairs["same_site"].sum()))
+            self.assertEqual(attrs["different_site_pairs"], len(pairs) - int(pairs["same_site"].sum()))
+            self.assertEqual(attrs["pages"], attrs["identity_sets"] + len(r.neardup_identical))
+            degree = r.neardup_degree
+            pages_in_pairs = set(pairs["page_a"]) | set(pairs["page_b"])
+            self.assertEqual(int(degree["distinct"].sum()), len(pages_in_pairs))
+            self.assertEqual(int((degree["occurrences"] * degree["distinct"]).sum()), 2 * len(pairs))
+            self.assertEqual(r.counters["neardup.pages.sketched"], attrs["pages"])
+            rows = list(zip(pairs["page_a"], pairs["page_b"]))
+            self.assertEqual(rows, sorted(rows))
+            self.assertTrue(all(a < b for a, b in rows))
+
+    def test_results_are_identical_for_any_rank_count(self):
+        for method in METHODS:
+            base_d, base_a = ci.comparable(self.results[method, 1], drop_root=("nranks", "created", "command_line"))
+            for n in RANKS[1:]:
+                d, a = ci.comparable(self.results[method, n], drop_root=("nranks", "created", "command_line"))
+                ci.assert_same_datasets(self, d, base_d, "%s at np=%d" % (method, n))
+                self.assertEqual(a, base_a, "%s at np=%d" % (method, n))
+
+    def test_the_preset_is_the_defaults_with_the_combined_method(self):
+        cwd = self.tmp("preset")
+        os.makedirs(cwd)
+        preset = os.path.join(ci.source_dir(), "configs", "neardup-henzinger.ini")
+        ci.run_crd(ci.quiet(["neardup", self.tmp("pages"), self.debref, "--config", preset, "-o", "out.h5"]),
+                   nranks=2, cwd=cwd)
+        d, a = ci.comparable(os.path.join(cwd, "out.h5"), drop_root=("nranks", "created", "command_line", "config"))
+        base_d, base_a = ci.comparable(self.results["combined", 1],
+                                       drop_root=("nranks", "created", "command_line", "config"))
+        ci.assert_same_datasets(self, d, base_d, "with the preset")
+
+    def test_inspect_and_plots(self):
+        path = self.results["minhash", 1]
+        out = ci.run_crd(["inspect", path]).stdout
+        self.assertIn("near-duplicates (minhash)", out)
+        self.assertIn("a.example/inspect.html  b.example/inspect.html", out)
+        self.assertIn("buckets over --max-bucket: 0", out)
+        figures = self.tmp("figures")
+        self.assertEqual(plot_results.main([path, "--out", figures]), 0)
+        for name in ("out_neardup_degree.png", "out_neardup_b_vs_c.png"):
+            self.assertGreater(os.path.getsize(os.path.join(figures, name)), 10000, name)
+
+    def test_a_small_bucket_cap_is_counted(self):
+        cwd = self.tmp("capped")
+        os.makedirs(cwd)
+        ci.run_crd(ci.quiet(["neardup", self.tmp("pages"), self.debref, "--max-bucket", "1", "-o", "out.h5"]),
+                   nranks=3, cwd=cwd)
+        r = ci.open_results(os.path.join(cwd, "out.h5"))
+        self.assertEqual(r.neardup_attrs["pairs"], 0)
+        self.assertGreaterEqual(r.neardup_attrs["capped_buckets"], 2)  # at least the two near-copies' buckets
+        a = r.neardup_attrs
+        self.assertGreaterEqual(a["capped_pages"], 2 * a["capped_buckets"])  # every bucket of two or more
+        self.assertGreaterEqual(a["capped_pairs"], a["capped_buckets"])
+
+    def test_unrelated_pages_pair_with_nothing(self):
+        for method in METHODS:
+            for (a, b) in self.ours(method):
+                self.assertNotIn("c.example", a + b)
+
+
+if __name__ == "__main__":
+    ci.main()

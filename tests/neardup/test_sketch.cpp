@@ -1,0 +1,91 @@
+// Alg. B and Alg. C sketches against vectors from an independent slow reference
+// (tests/neardup/reference_sketch.py, written from docs/neardup.md), and their similarities.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <sstream>
+
+#include "crd/neardup/fingerprint.hpp"
+#include "crd/neardup/sketch.hpp"
+
+namespace crd::neardup {
+namespace {
+
+std::vector<std::uint64_t> tokens_of(const std::string& text) {
+  std::vector<std::uint64_t> out;
+  std::istringstream in(text);
+  for (std::string w; in >> w;) out.push_back(term_token(w));
+  return out;
+}
+
+const std::string kSentence = "the quick brown fox jumps over the lazy dog and the quick cat";
+
+TEST(Sketch, MatchesTheReferenceVectors) {
+  const auto tokens = tokens_of(kSentence);
+  const auto sh = shingles(tokens, 8);
+  ASSERT_EQ(sh.size(), 6u);
+  EXPECT_EQ(sh[0], 0x3c0611fa73f3eedfull);
+  const Sketch s = sketch(tokens, SketchParams{});
+  EXPECT_EQ(s.super, (std::vector<std::uint64_t>{0x1c65a31dc8b0c7abull, 0x2420abf159c639f4ull, 0xcb5c07f239b89f65ull,
+                                                 0xdef5b52727cf00a4ull, 0x530e9fad71ef99c6ull, 0x7e0b2e0e07304eccull}));
+  EXPECT_EQ(s.bits, (std::vector<std::uint64_t>{0x6a9f5996b95c5f7eull, 0xc7c0a55d6672fe05ull, 0x95c91ef898575796ull,
+                                                0x3639e7ed971588a2ull, 0x098e687b4f3ec2fcull, 0x030d49c763198e5bull}));
+}
+
+TEST(Sketch, FewerTokensThanAShingleAreOneShingle) {
+  const Sketch s = sketch(tokens_of("a b c"), SketchParams{});
+  EXPECT_EQ(s.super, (std::vector<std::uint64_t>{0x373db77283fe15a0ull, 0x18471876dcb352a6ull, 0x54ea9acd52e8d899ull,
+                                                 0x24935a07036ec514ull, 0xc124e88a4223f664ull, 0x82accf3bab4f6e51ull}));
+  EXPECT_TRUE(sketch({}, SketchParams{}).super.empty());
+}
+
+TEST(Sketch, RepeatedShinglesDoNotChangeMinValues) {
+  const auto once = min_values(shingles(tokens_of("a b c d e f g h i"), 8), 84);
+  const auto twice = min_values(shingles(tokens_of("a b c d e f g h i a b c d e f g h i"), 8), 84);
+  // The second copy adds shingles spanning the seam, so only check the first list is dominated.
+  for (std::size_t i = 0; i < once.size(); ++i) EXPECT_LE(twice[i], once[i]);
+  EXPECT_EQ(min_values(std::vector<std::uint64_t>{5, 5, 7}, 84), min_values(std::vector<std::uint64_t>{7, 5}, 84));
+}
+
+TEST(Sketch, SimilaritiesCountAgreeingSupershinglesAndBits) {
+  Sketch a{{1, 2, 3, 4, 5, 6}, {0, 0, 0, 0, 0, 0}};
+  Sketch b{{1, 2, 9, 4, 9, 9}, {0b1011, 0, 0, 0, 0, ~std::uint64_t{0}}};
+  EXPECT_EQ(b_similarity(a, b), 3u);
+  EXPECT_EQ(c_similarity(a, b), 384u - 3u - 64u);
+  EXPECT_EQ(c_similarity(a, a), 384u);
+}
+
+TEST(Sketch, PiecesAreConsecutiveBits) {
+  Sketch s{{}, {0x0123456789ABCDEFull, 0xFEDCBA9876543210ull}};
+  EXPECT_EQ(simhash_piece(s, 0, 32), 0x89ABCDEFull);
+  EXPECT_EQ(simhash_piece(s, 1, 32), 0x01234567ull);
+  EXPECT_EQ(simhash_piece(s, 2, 32), 0x76543210ull);
+  EXPECT_EQ(simhash_piece(s, 1, 64), 0xFEDCBA9876543210ull);
+}
+
+TEST(Sketch, ANearCopyKeepsMostOfItsSketch) {
+  std::string text;
+  for (int i = 0; i < 1000; ++i) text += "w" + std::to_string(i % 97) + "x" + std::to_string(i) + " ";
+  std::string changed = text;
+  changed.replace(changed.find("w5x5 "), 5, "zzz ");
+  const Sketch a = sketch(tokens_of(text), SketchParams{});
+  const Sketch b = sketch(tokens_of(changed), SketchParams{});
+  EXPECT_GE(c_similarity(a, b), 372u);
+  EXPECT_GE(b_similarity(a, b), 2u);
+}
+
+TEST(Sketch, ParameterProblemsNameTheOption) {
+  SketchParams p;
+  EXPECT_EQ(p.problem(), "");
+  p.m = 85;
+  EXPECT_EQ(p.problem(), "--minvalues must be a positive multiple of --supershingles");
+  p = {};
+  p.b = 100;
+  EXPECT_EQ(p.problem(), "--simhash-bits must be a positive multiple of 64");
+  p = {};
+  p.pieces = 5;
+  EXPECT_EQ(p.problem(), "--simhash-pieces must divide --simhash-bits into pieces of at most 64 bits");
+}
+
+}  // namespace
+}  // namespace crd::neardup

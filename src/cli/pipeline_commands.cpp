@@ -1,4 +1,5 @@
 // crd discover / label / detect / run: options → pipeline, under MPI (or on a given transport).
+#include <array>
 #include <iostream>
 
 #include "crd/cli/commands.hpp"
@@ -12,37 +13,33 @@
 namespace crd::cli {
 namespace {
 
-enum class Kind { Discover, Label, Detect, Run };
+enum class Kind { Discover, Label, Detect, Run };  // the order of kPipelineCommands
 
-const char* name_of(Kind kind) {
-  switch (kind) {
-    case Kind::Discover: return "discover";
-    case Kind::Label: return "label";
-    case Kind::Detect: return "detect";
-    case Kind::Run: break;
-  }
-  return "run";
-}
+struct PipelineCommand {
+  Kind kind;
+  const char* name;
+  const char* usage;
+};
 
-const char* usage_of(Kind kind) {
-  switch (kind) {
-    case Kind::Discover:
-      return "crd discover [options] INPUT… -o OUT.h5\n\n"
-             "Blind discovery (paper §4.2): count every chunk and file across all ranks and label\n"
-             "those seen more than a threshold, minus stop chunks";
-    case Kind::Label:
-      return "crd label [options] EXPERT_INPUT… -o LABELS.h5\n\n"
-             "Informed discovery (paper §4.2): every chunk of an expert corpus (e.g. Wikipedia, a\n"
-             "bank's pages), minus stop chunks, becomes a label";
-    case Kind::Detect:
-      return "crd detect [options] INPUT… --labels L.h5 -o OUT.h5\n\n"
-             "Detection (paper §4.3): containment of every page and badness of every URL-prefix\n"
-             "neighborhood against labeled sets, with where each match comes from";
-    case Kind::Run: break;
-  }
-  return "crd run [options] INPUT… -o OUT.h5\n\n"
-         "Blind discovery then detection in one job, reading the corpus once";
-}
+constexpr std::array<PipelineCommand, 4> kPipelineCommands{{
+    {Kind::Discover, "discover",
+     "crd discover [options] INPUT… -o OUT.h5\n\n"
+     "Blind discovery (paper §4.2): count every chunk and file across all ranks and label\n"
+     "those seen more than a threshold, minus stop chunks"},
+    {Kind::Label, "label",
+     "crd label [options] EXPERT_INPUT… -o LABELS.h5\n\n"
+     "Informed discovery (paper §4.2): every chunk of an expert corpus (e.g. Wikipedia, a\n"
+     "bank's pages), minus stop chunks, becomes a label"},
+    {Kind::Detect, "detect",
+     "crd detect [options] INPUT… --labels L.h5 -o OUT.h5\n\n"
+     "Detection (paper §4.3): containment of every page and badness of every URL-prefix\n"
+     "neighborhood against labeled sets, with where each match comes from"},
+    {Kind::Run, "run",
+     "crd run [options] INPUT… -o OUT.h5\n\n"
+     "Blind discovery then detection in one job, reading the corpus once"},
+}};
+
+const char* usage_of(Kind kind) { return kPipelineCommands[static_cast<std::size_t>(kind)].usage; }
 
 // A pipeline command's options, bound to the values they fill.
 struct PipelineOptions {
@@ -108,8 +105,8 @@ int run_command(int argc, char** argv) { return pipeline_command(argc, argv, Kin
 
 int run_pipeline_on(comm::Transport& transport, int argc, char** argv) {
   const std::string name = argc > 0 ? argv[0] : "";
-  for (const Kind kind : {Kind::Discover, Kind::Label, Kind::Detect, Kind::Run})
-    if (name == name_of(kind)) return run_pipeline(argc, argv, kind, transport);
+  for (const auto& command : kPipelineCommands)
+    if (name == command.name) return run_pipeline(argc, argv, command.kind, transport);
   throw UsageError("not a pipeline command: '" + name + "'");
 }
 

@@ -114,9 +114,16 @@ void ResultFile::Impl::agreed_step(const std::string& what, const std::function<
 
 void ResultFile::Impl::discard() noexcept {
   try {
+    if (mpi == nullptr) {
+      // Every rank has let go of the file once all are here; a rank that left for good
+      // (comm::Transport::abort_all) makes this throw at once, and the file goes all the same.
+      try {
+        transport.barrier();
+      } catch (...) {
+      }
+    }
     if (mpi == nullptr && file.valid()) {
-      // Rank 0 alone holds the file: close it without waiting for anyone (the other ranks may
-      // have left for good: comm::Transport::abort_all); whatever the outcome, it is removed.
+      // Rank 0 alone holds the file: close it; whatever the outcome, it is removed.
       const auto lock = hdf5_lock();
       (void)::truncate(temp_path.c_str(), 0);  // room for the close's metadata, as below
       (void)file.close();

@@ -4,6 +4,10 @@
 #include <functional>
 #include <string>
 
+namespace crd::comm {
+class Transport;
+}
+
 namespace crd::cli {
 
 struct Command {
@@ -15,10 +19,11 @@ struct Command {
 const Command* find_command(const std::string& name);
 
 // Runs a command body and turns its errors into an exit status: UsageError → 2, FatalError → 1,
-// with one line on stderr when `print` (rank 0 only, under MPI: every rank raises these alike).
-// Any other exception: under MPI only this rank knows it, so the job is aborted naming the rank;
-// without MPI it is a fatal error.
-int run_reporting_errors(const std::string& command, bool print, bool under_mpi, const std::function<int()>& body);
+// with one line on stderr when `print` (rank 0 only in a job: every rank raises these alike).
+// Any other exception: in a job (`transport` set) only this rank knows it, so the job is ended
+// naming the rank (Transport::abort_all); without one it is a fatal error.
+int run_reporting_errors(const std::string& command, bool print, comm::Transport* transport,
+                         const std::function<int()>& body);
 
 // Subcommand entry points (one file each).
 int discover_command(int argc, char** argv);

@@ -12,10 +12,10 @@
 #include <string>
 
 #include "commands.hpp"
-#include "crd/comm/mpi_transport.hpp"
 #include "crd/base/error.hpp"
 #include "crd/base/printable.hpp"
 #include "crd/base/version.hpp"
+#include "crd/comm/transport.hpp"
 
 namespace crd::cli {
 namespace {
@@ -58,10 +58,11 @@ int run_main(int argc, char** argv) {
     return 2;
   }
   // Commands that start MPI report their own errors inside the MPI session (pipeline_commands.cpp).
-  return run_reporting_errors(command, true, false, [&] { return cmd->run(argc - 1, argv + 1); });
+  return run_reporting_errors(command, true, nullptr, [&] { return cmd->run(argc - 1, argv + 1); });
 }
 
-int run_reporting_errors(const std::string& command, bool print, bool under_mpi, const std::function<int()>& body) {
+int run_reporting_errors(const std::string& command, bool print, comm::Transport* transport,
+                         const std::function<int()>& body) {
   try {
     return body();
   } catch (const UsageError& e) {
@@ -71,7 +72,7 @@ int run_reporting_errors(const std::string& command, bool print, bool under_mpi,
     if (print) std::fprintf(stderr, "crd %s: fatal: %s\n", command.c_str(), printable(e.what()).c_str());
     return 1;
   } catch (const std::exception& e) {
-    if (under_mpi) comm::abort_job(command + ": " + e.what(), 1);
+    if (transport != nullptr) transport->abort_all(command + ": " + e.what());
     std::fprintf(stderr, "crd %s: fatal: %s\n", command.c_str(), printable(e.what()).c_str());
     return 1;
   }

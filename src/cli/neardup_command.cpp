@@ -71,7 +71,7 @@ int neardup_command(int argc, char** argv) {
   }
   comm::MpiSession session(argc, argv);
   comm::MpiTransport transport;
-  return run_reporting_errors(argv[0], transport.rank() == 0, true, [&] {
+  return run_reporting_errors(argv[0], transport.rank() == 0, &transport, [&] {
     auto parsed = parse_command(argc, argv, visible, "input", "config");
     if (parsed.vm.count("input") == 0) throw UsageError("no input given (files, directories or @LIST)");
     // The sketches live only in memory: a scan checkpoint would come back without them.

@@ -1,4 +1,5 @@
-// crd discover / label / detect / run: options → pipeline, under MPI.
+// crd discover / label / detect / run: options → pipeline, under MPI (or on a given transport).
+#include <array>
 #include <iostream>
 
 #include "commands.hpp"
@@ -12,27 +13,57 @@
 namespace crd::cli {
 namespace {
 
-enum class Kind { Discover, Label, Detect, Run };
+enum class Kind { Discover, Label, Detect, Run };  // the order of kPipelineCommands
 
-int pipeline_command(int argc, char** argv, Kind kind, const char* usage) {
+struct PipelineCommand {
+  Kind kind;
+  const char* name;
+  const char* usage;
+};
+
+constexpr std::array<PipelineCommand, 4> kPipelineCommands{{
+    {Kind::Discover, "discover",
+     "crd discover [options] INPUT… -o OUT.h5\n\n"
+     "Blind discovery (paper §4.2): count every chunk and file across all ranks and label\n"
+     "those seen more than a threshold, minus stop chunks"},
+    {Kind::Label, "label",
+     "crd label [options] EXPERT_INPUT… -o LABELS.h5\n\n"
+     "Informed discovery (paper §4.2): every chunk of an expert corpus (e.g. Wikipedia, a\n"
+     "bank's pages), minus stop chunks, becomes a label"},
+    {Kind::Detect, "detect",
+     "crd detect [options] INPUT… --labels L.h5 -o OUT.h5\n\n"
+     "Detection (paper §4.3): containment of every page and badness of every URL-prefix\n"
+     "neighborhood against labeled sets, with where each match comes from"},
+    {Kind::Run, "run",
+     "crd run [options] INPUT… -o OUT.h5\n\n"
+     "Blind discovery then detection in one job, reading the corpus once"},
+}};
+
+const char* usage_of(Kind kind) { return kPipelineCommands[static_cast<std::size_t>(kind)].usage; }
+
+// A pipeline command's options, bound to the values they fill.
+struct PipelineOptions {
   pipeline::CommonOptions common;
   pipeline::DiscoverOptions discover_options;
   pipeline::DetectPipelineOptions detect_options;
   std::string config_path;
-  po::options_description visible(usage);
-  visible.add(input_options(common));
-  visible.add(discovery_options(discover_options, kind == Kind::Discover || kind == Kind::Run));
-  if (kind == Kind::Detect || kind == Kind::Run) visible.add(detection_options(detect_options, kind == Kind::Detect));
-  visible.add(run_options(common, config_path));
-  visible.add_options()("help,h", "show this help");
-  if (wants_help(argc, argv)) {
-    std::cout << visible << "\n";
-    return 0;
+  po::options_description visible;
+
+  explicit PipelineOptions(Kind kind) : visible(usage_of(kind)) {
+    visible.add(input_options(common));
+    visible.add(discovery_options(discover_options, kind == Kind::Discover || kind == Kind::Run));
+    if (kind == Kind::Detect || kind == Kind::Run) visible.add(detection_options(detect_options, kind == Kind::Detect));
+    visible.add(run_options(common, config_path));
+    visible.add_options()("help,h", "show this help");
   }
-  comm::MpiSession session(argc, argv);
-  comm::MpiTransport transport;
-  // Errors are reported here, while MPI is up: rank 0 prints agreed errors, every rank exits alike.
-  return run_reporting_errors(argv[0], transport.rank() == 0, true, [&] {
+};
+
+// Collective: parses the options and runs the pipeline on `transport`.
+int run_pipeline(int argc, char** argv, Kind kind, comm::Transport& transport) {
+  PipelineOptions options(kind);
+  auto& [common, discover_options, detect_options, config_path, visible] = options;
+  // Errors are reported here, while the transport is up: rank 0 prints agreed errors, every rank exits alike.
+  return run_reporting_errors(argv[0], transport.rank() == 0, &transport, [&] {
     auto parsed = parse_command(argc, argv, visible, "input", "config");
     if (parsed.vm.count("input") == 0) throw UsageError("no input given (files, directories or @LIST)");
     if (common.resume && common.work_dir.empty()) throw UsageError("--resume needs --work-dir");
@@ -55,33 +86,28 @@ int pipeline_command(int argc, char** argv, Kind kind, const char* usage) {
   });
 }
 
+int pipeline_command(int argc, char** argv, Kind kind) {
+  if (wants_help(argc, argv)) {
+    std::cout << PipelineOptions(kind).visible << "\n";
+    return 0;
+  }
+  comm::MpiSession session(argc, argv);
+  comm::MpiTransport transport;
+  return run_pipeline(argc, argv, kind, transport);
+}
+
 }  // namespace
 
-int discover_command(int argc, char** argv) {
-  return pipeline_command(argc, argv, Kind::Discover,
-                          "crd discover [options] INPUT… -o OUT.h5\n\n"
-                          "Blind discovery (paper §4.2): count every chunk and file across all ranks and label\n"
-                          "those seen more than a threshold, minus stop chunks");
-}
+int discover_command(int argc, char** argv) { return pipeline_command(argc, argv, Kind::Discover); }
+int label_command(int argc, char** argv) { return pipeline_command(argc, argv, Kind::Label); }
+int detect_command(int argc, char** argv) { return pipeline_command(argc, argv, Kind::Detect); }
+int run_command(int argc, char** argv) { return pipeline_command(argc, argv, Kind::Run); }
 
-int label_command(int argc, char** argv) {
-  return pipeline_command(argc, argv, Kind::Label,
-                          "crd label [options] EXPERT_INPUT… -o LABELS.h5\n\n"
-                          "Informed discovery (paper §4.2): every chunk of an expert corpus (e.g. Wikipedia, a\n"
-                          "bank's pages), minus stop chunks, becomes a label");
-}
-
-int detect_command(int argc, char** argv) {
-  return pipeline_command(argc, argv, Kind::Detect,
-                          "crd detect [options] INPUT… --labels L.h5 -o OUT.h5\n\n"
-                          "Detection (paper §4.3): containment of every page and badness of every URL-prefix\n"
-                          "neighborhood against labeled sets, with where each match comes from");
-}
-
-int run_command(int argc, char** argv) {
-  return pipeline_command(argc, argv, Kind::Run,
-                          "crd run [options] INPUT… -o OUT.h5\n\n"
-                          "Blind discovery then detection in one job, reading the corpus once");
+int run_pipeline_on(comm::Transport& transport, int argc, char** argv) {
+  const std::string name = argc > 0 ? argv[0] : "";
+  for (const auto& command : kPipelineCommands)
+    if (name == command.name) return run_pipeline(argc, argv, command.kind, transport);
+  throw UsageError("not a pipeline command: '" + name + "'");
 }
 
 }  // namespace crd::cli

@@ -6,6 +6,7 @@
 #include <exception>
 #include <mutex>
 #include <numeric>
+#include <string>
 #include <thread>
 
 namespace crd::comm {
@@ -188,6 +189,14 @@ class LocalTransport final : public Transport {
   void barrier() override {
     Contribution c;  // a barrier brings nothing but its presence
     rv_.meet(rank_, c, [](const Slots&) {});
+  }
+
+  // The job is one process: failing the rendezvous releases every other rank, and the exception
+  // reaches run_local, which reports the lowest rank's own failure.
+  [[noreturn]] void abort_all(const std::string& message) override {
+    rv_.rank_failed();
+    if (std::current_exception()) std::rethrow_exception(std::current_exception());
+    throw std::runtime_error("rank " + std::to_string(rank_) + ": " + message);
   }
 
  private:

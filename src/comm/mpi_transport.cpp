@@ -309,6 +309,8 @@ std::uint64_t MpiTransport::exscan_sum(std::uint64_t value) {
 
 void MpiTransport::barrier() { check(MPI_Barrier(comm_), "MPI_Barrier"); }
 
+void MpiTransport::abort_all(const std::string& message) { abort_job(message); }
+
 void abort_job(const std::string& message, int exit_code) {
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);

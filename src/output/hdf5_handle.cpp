@@ -17,6 +17,11 @@ herr_t collect(unsigned, const H5E_error2_t* err, void* data) {
 
 }  // namespace
 
+std::unique_lock<std::recursive_mutex> hdf5_lock() {
+  static std::recursive_mutex mutex;
+  return std::unique_lock(mutex);
+}
+
 std::string hdf5_error_text() {
   std::string text;
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, collect, &text);

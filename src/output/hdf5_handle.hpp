@@ -3,10 +3,21 @@
 
 #include <hdf5.h>
 
+#include <mutex>
 #include <string>
 #include <utility>
 
 namespace crd::output {
+
+// HDF5 is not thread-safe (Debian's parallel build is made without --enable-threadsafe, and the
+// predefined type names such as H5T_NATIVE_UINT64 are library calls too): no two threads may be
+// inside it at once. Under MPI each rank is a process; on the thread transport (comm::run_local)
+// the ranks are threads of one process, and rank 0 writing the result file can meet every rank
+// reading --labels. So every HDF5 call in output/ holds this one process-wide lock (recursive:
+// ResultReader's methods call each other). It is never held across a collective where another
+// thread of this process could be waiting for it — except on the parallel path, where each rank
+// is a process of its own and no other thread of it calls HDF5.
+[[nodiscard]] std::unique_lock<std::recursive_mutex> hdf5_lock();
 
 // The HDF5 error stack's descriptions, innermost last, one line; empties the stack.
 std::string hdf5_error_text();

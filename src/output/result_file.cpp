@@ -98,12 +98,15 @@ void ResultFile::Impl::agree(bool ok, const std::string& what) {
 
 void ResultFile::Impl::agreed_step(const std::string& what, const std::function<void()>& step) {
   std::string error;
-  try {
-    step();
-  } catch (const FatalError& e) {
-    // HDF5 reports a full disk as a dozen layers of "write failed" without the system error; a
-    // file system with no room left is the usual cause and what the user can act on.
-    error = file_system_full(temp_path) ? what + ": " + std::strerror(ENOSPC) : std::string(e.what());
+  if (writes_here()) {
+    const auto lock = hdf5_lock();
+    try {
+      step();
+    } catch (const FatalError& e) {
+      // HDF5 reports a full disk as a dozen layers of "write failed" without the system error; a
+      // file system with no room left is the usual cause and what the user can act on.
+      error = file_system_full(temp_path) ? what + ": " + std::strerror(ENOSPC) : std::string(e.what());
+    }
   }
   error = transport.first_error(error);
   if (!error.empty()) throw FatalError("cannot write result file " + final_path + ": " + error);
@@ -111,6 +114,23 @@ void ResultFile::Impl::agreed_step(const std::string& what, const std::function<
 
 void ResultFile::Impl::discard() noexcept {
   try {
+    if (mpi == nullptr) {
+      // Every rank has let go of the file once all are here; a rank that left for good
+      // (comm::Transport::abort_all) makes this throw at once, and the file goes all the same.
+      try {
+        transport.barrier();
+      } catch (...) {
+      }
+    }
+    if (mpi == nullptr && file.valid()) {
+      // Rank 0 alone holds the file: close it; whatever the outcome, it is removed.
+      const auto lock = hdf5_lock();
+      (void)::truncate(temp_path.c_str(), 0);  // room for the close's metadata, as below
+      (void)file.close();
+      H5Eclear2(H5E_DEFAULT);
+    }
+    // Over MPI every rank is a process of its own: holding the lock across collectives is safe.
+    const auto lock = mpi != nullptr ? hdf5_lock() : std::unique_lock<std::recursive_mutex>();
     if (file.valid()) {
       // HDF5 writes its last metadata when the file is closed, and a close that fails leaves the
       // file half-open inside HDF5, which then crashes in MPI_Finalize. Truncating the temporary
@@ -131,16 +151,16 @@ void ResultFile::Impl::discard() noexcept {
       }
     }
     if (transport.rank() == 0 && !temp_path.empty()) std::remove(temp_path.c_str());
-    comm::set_abort_cleanup({});
+    if (writes_here()) comm::set_abort_cleanup({});
     transport.barrier();  // nobody looks for the file before it is gone
   } catch (...) {
     // A destructor cannot report; the temporary may remain and is hidden by its name.
   }
 }
 
-ResultFile::ResultFile(comm::MpiTransport& transport, std::string final_path)
-    : impl_(std::make_unique<Impl>(Impl{transport, std::move(final_path), {}, {}, false})) {
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become FatalError text, not stderr dumps
+ResultFile::ResultFile(comm::Transport& transport, std::string final_path)
+    : impl_(std::make_unique<Impl>(
+          Impl{transport, dynamic_cast<comm::MpiTransport*>(&transport), std::move(final_path), {}, {}, false})) {
   auto& im = *impl_;
   std::string error;
   if (transport.rank() == 0) {
@@ -152,21 +172,27 @@ ResultFile::ResultFile(comm::MpiTransport& transport, std::string final_path)
   error = transport.first_error(error);
   if (!error.empty()) throw FatalError("cannot create result file " + im.final_path + ": " + error);
   im.temp_path = transport.from_rank0(im.temp_path);
-  // Every rank knows the temporary: whichever rank aborts the job removes it before MPI_Abort.
-  comm::set_abort_cleanup(im.temp_path);
+  // Every process knows the temporary: whichever rank aborts the job removes it before MPI_Abort.
+  // (Thread ranks share one process: rank 0 arms it.)
+  if (im.writes_here()) comm::set_abort_cleanup(im.temp_path);
 
   std::string h5_error;
-  try {
-    Hid fapl = make_hid(H5Pcreate(H5P_FILE_ACCESS), "H5Pcreate");
-    check_h5(H5Pset_fapl_mpio(fapl.get(), transport.native(), MPI_INFO_NULL), "H5Pset_fapl_mpio");
-    im.file = make_hid(H5Fcreate(im.temp_path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), "H5Fcreate");
-  } catch (const FatalError& e) {
-    h5_error = e.what();
+  if (im.writes_here()) {
+    const auto lock = hdf5_lock();
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors become FatalError text, not stderr dumps
+    try {
+      Hid fapl = make_hid(H5Pcreate(H5P_FILE_ACCESS), "H5Pcreate");
+      if (im.mpi != nullptr)
+        check_h5(H5Pset_fapl_mpio(fapl.get(), im.mpi->native(), MPI_INFO_NULL), "H5Pset_fapl_mpio");
+      im.file = make_hid(H5Fcreate(im.temp_path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), "H5Fcreate");
+    } catch (const FatalError& e) {
+      h5_error = e.what();
+    }
   }
   h5_error = transport.first_error(h5_error);
   if (!h5_error.empty()) {
     // H5Fclose is collective: ranks that did open cannot close alone, so a split outcome is the
-    // "one rank knows" case.
+    // "one rank knows" case. (Without MPI only rank 0 opens: there is no split.)
     if (im.file.valid()) comm::abort_job("result file opened on some ranks only: " + h5_error);
     if (transport.rank() == 0) std::remove(im.temp_path.c_str());
     transport.barrier();
@@ -174,7 +200,9 @@ ResultFile::ResultFile(comm::MpiTransport& transport, std::string final_path)
   }
   // Set aside room for the metadata HDF5 writes when the file is closed (discard() gives it back
   // by truncating); a disk that filled up since reserve() fails here, before any work is done.
-  error = transport.rank() == 0 ? reserve_room(im.temp_path) : std::string();
+  // Over MPI only, where a close that fails would crash MPI_Finalize. (HDF5's serial driver would
+  // not cut the room off at close either: it does not know the file grew behind its back.)
+  error = transport.rank() == 0 && im.mpi != nullptr ? reserve_room(im.temp_path) : std::string();
   error = transport.first_error(error);
   if (!error.empty()) {
     im.discard();
@@ -190,12 +218,18 @@ void ResultFile::commit() {
   auto& im = *impl_;
   if (im.committed) return;
   im.agreed_step("flushing", [&] { check_h5(H5Fflush(im.file.get(), H5F_SCOPE_GLOBAL), "flushing"); });
-  // After a flush that succeeded everywhere the close has nothing left to write. Should it fail
-  // anyway, HDF5 keeps the file half-open and would crash in MPI_Finalize: end the job instead.
-  const bool closed = im.file.close() >= 0;
-  if (!im.transport.all_ok(closed)) {
-    if (!closed) comm::abort_job("cannot close result file " + im.final_path + ": " + hdf5_error_text());
-    im.transport.barrier();  // until the failed rank's abort ends the job
+  if (im.mpi != nullptr) {
+    // After a flush that succeeded everywhere the close has nothing left to write. Should it fail
+    // anyway, HDF5 keeps the file half-open and would crash in MPI_Finalize: end the job instead.
+    const auto lock = hdf5_lock();
+    const bool closed = im.file.close() >= 0;
+    if (!im.transport.all_ok(closed)) {
+      if (!closed) comm::abort_job("cannot close result file " + im.final_path + ": " + hdf5_error_text());
+      im.transport.barrier();  // until the failed rank's abort ends the job
+    }
+  } else {
+    // No MPI_Finalize to crash: a failed close is an agreed error, and the destructor removes the file.
+    im.agreed_step("closing", [&] { check_h5(im.file.close(), "closing"); });
   }
   std::string error;
   if (im.transport.rank() == 0) {
@@ -206,7 +240,7 @@ void ResultFile::commit() {
   error = im.transport.first_error(error);
   if (!error.empty()) throw FatalError("cannot commit result file " + im.final_path + ": " + error);
   im.committed = true;
-  comm::set_abort_cleanup({});
+  if (im.writes_here()) comm::set_abort_cleanup({});
 }
 
 void ResultFile::create_group(const std::string& path) {

@@ -1,4 +1,5 @@
-// ResultReader over the HDF5 C API (serial access: H5P_DEFAULT file access).
+// ResultReader over the HDF5 C API (serial access: H5P_DEFAULT file access). Every method holds
+// hdf5_lock(): on the thread transport every rank reads --labels at once.
 #include "crd/output/result_reader.hpp"
 
 #include <hdf5.h>
@@ -65,6 +66,7 @@ std::vector<T> read_numeric(hid_t file, const std::string& path, const std::stri
 }  // namespace
 
 ResultReader::ResultReader(const std::string& path) : impl_(std::make_unique<Impl>()) {
+  const auto lock = hdf5_lock();
   impl_->path = path;
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors are reported by crd, not printed by HDF5
   if (H5Fis_hdf5(path.c_str()) <= 0) throw UsageError(path + " is not a crd result file (not HDF5 or unreadable)");
@@ -83,12 +85,14 @@ ResultReader::ResultReader(const std::string& path) : impl_(std::make_unique<Imp
 }
 
 ResultReader::~ResultReader() {
+  const auto lock = hdf5_lock();
   if (impl_ && impl_->file >= 0) H5Fclose(impl_->file);
 }
 
 const std::string& ResultReader::path() const { return impl_->path; }
 
 bool ResultReader::has(const std::string& object) const {
+  const auto lock = hdf5_lock();
   // Check each path component, as H5Lexists fails on a missing intermediate group.
   std::size_t pos = 0;
   while ((pos = object.find('/', pos + 1)) != std::string::npos) {
@@ -98,6 +102,7 @@ bool ResultReader::has(const std::string& object) const {
 }
 
 std::uint64_t ResultReader::rows(const std::string& dataset) const {
+  const auto lock = hdf5_lock();
   Hid d(H5Dopen2(impl_->file, dataset.c_str(), H5P_DEFAULT));
   if (!d.valid()) fail(impl_->path, "no dataset " + dataset);
   Hid space(H5Dget_space(d.get()));
@@ -107,6 +112,7 @@ std::uint64_t ResultReader::rows(const std::string& dataset) const {
 }
 
 DatasetShape ResultReader::shape(const std::string& dataset) const {
+  const auto lock = hdf5_lock();
   DatasetShape out;
   if (!has(dataset)) return out;
   Hid d(H5Dopen2(impl_->file, dataset.c_str(), H5P_DEFAULT));
@@ -139,22 +145,28 @@ DatasetShape ResultReader::shape(const std::string& dataset) const {
 }
 
 std::vector<std::uint64_t> ResultReader::read_u64(const std::string& ds, std::uint64_t first, std::uint64_t count) const {
+  const auto lock = hdf5_lock();
   return read_numeric<std::uint64_t>(impl_->file, impl_->path, ds, H5T_NATIVE_UINT64, first, count);
 }
 std::vector<std::uint32_t> ResultReader::read_u32(const std::string& ds, std::uint64_t first, std::uint64_t count) const {
+  const auto lock = hdf5_lock();
   return read_numeric<std::uint32_t>(impl_->file, impl_->path, ds, H5T_NATIVE_UINT32, first, count);
 }
 std::vector<double> ResultReader::read_f64(const std::string& ds, std::uint64_t first, std::uint64_t count) const {
+  const auto lock = hdf5_lock();
   return read_numeric<double>(impl_->file, impl_->path, ds, H5T_NATIVE_DOUBLE, first, count);
 }
 std::vector<std::uint8_t> ResultReader::read_u8(const std::string& ds, std::uint64_t first, std::uint64_t count) const {
+  const auto lock = hdf5_lock();
   return read_numeric<std::uint8_t>(impl_->file, impl_->path, ds, H5T_NATIVE_UINT8, first, count);
 }
 std::vector<std::uint8_t> ResultReader::read_matrix(const std::string& ds, std::uint64_t first, std::uint64_t count) const {
+  const auto lock = hdf5_lock();
   return read_numeric<std::uint8_t>(impl_->file, impl_->path, ds, H5T_NATIVE_UINT8, first, count);
 }
 
 std::vector<std::string> ResultReader::read_strings(const std::string& ds, std::uint64_t first, std::uint64_t count) const {
+  const auto lock = hdf5_lock();
   Hid d(H5Dopen2(impl_->file, ds.c_str(), H5P_DEFAULT));
   if (!d.valid()) fail(impl_->path, "no dataset " + ds);
   Hid type(H5Dget_type(d.get()));
@@ -182,10 +194,12 @@ std::vector<std::string> ResultReader::read_strings(const std::string& ds, std::
 }
 
 bool ResultReader::has_attribute(const std::string& object, const std::string& name) const {
+  const auto lock = hdf5_lock();
   return has(object) && H5Aexists_by_name(impl_->file, object.c_str(), name.c_str(), H5P_DEFAULT) > 0;
 }
 
 std::string ResultReader::attribute_string(const std::string& object, const std::string& name) const {
+  const auto lock = hdf5_lock();
   Hid a(H5Aopen_by_name(impl_->file, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT));
   if (!a.valid()) fail(impl_->path, "no attribute " + object + "@" + name);
   Hid type(H5Aget_type(a.get()));
@@ -208,6 +222,7 @@ std::string ResultReader::attribute_string(const std::string& object, const std:
 }
 
 double ResultReader::attribute_double(const std::string& object, const std::string& name) const {
+  const auto lock = hdf5_lock();
   Hid a(H5Aopen_by_name(impl_->file, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT));
   if (!a.valid()) fail(impl_->path, "no attribute " + object + "@" + name);
   double v = 0;
@@ -216,6 +231,7 @@ double ResultReader::attribute_double(const std::string& object, const std::stri
 }
 
 std::uint64_t ResultReader::attribute_u64(const std::string& object, const std::string& name) const {
+  const auto lock = hdf5_lock();
   Hid a(H5Aopen_by_name(impl_->file, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT));
   if (!a.valid()) fail(impl_->path, "no attribute " + object + "@" + name);
   std::uint64_t v = 0;

@@ -24,7 +24,7 @@ std::vector<std::uint8_t> stop_flags(const discover::LocalTally& chunks, const d
 
 // Scores this rank's pages against label_of (computed on demand) and runs distributed detection,
 // or loads its checkpoint; writes /detection.
-void detect_and_write(output::ResultFile& file, comm::MpiTransport& transport, const CommonOptions& common,
+void detect_and_write(output::ResultFile& file, comm::Transport& transport, const CommonOptions& common,
                       ScanPhase& p, const std::function<std::vector<std::uint64_t>()>& label_of,
                       const discover::LabelRules& stop_rules, const detect::LabelSlice& labels,
                       std::uint64_t label_total, const DetectPipelineOptions& options, const std::string& join_mode,
@@ -49,9 +49,9 @@ void detect_and_write(output::ResultFile& file, comm::MpiTransport& transport, c
 
 }  // namespace
 
-void run_label(const CommonOptions& common, const DiscoverOptions& options, comm::MpiTransport& transport) {
+void run_label(const CommonOptions& common, const DiscoverOptions& options, comm::Transport& transport) {
   PhaseTimer timer;
-  with_result_file([&](std::optional<output::ResultFile>& file) {
+  with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
     ScanPhase p = run_scan_phase(common, options, false, transport, timer, file);
     timer.start("label");
     discover::ShuffleTotals shuffled;
@@ -66,10 +66,10 @@ void run_label(const CommonOptions& common, const DiscoverOptions& options, comm
 }
 
 void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options,
-                const DetectPipelineOptions& options, comm::MpiTransport& transport) {
+                const DetectPipelineOptions& options, comm::Transport& transport) {
   PhaseTimer timer;
   to_detect_options(options);  // validate before any work
-  with_result_file([&](std::optional<output::ResultFile>& file) {
+  with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
     timer.start("load_labels");
     const LabelSet labels =
         load_label_set(transport, options.labels, parse_join_mode(options.join), options.replicate_max);
@@ -84,10 +84,10 @@ void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options
 }
 
 void run_discover_detect(const CommonOptions& common, const DiscoverOptions& discover_options,
-                         const DetectPipelineOptions& options, comm::MpiTransport& transport) {
+                         const DetectPipelineOptions& options, comm::Transport& transport) {
   PhaseTimer timer;
   to_detect_options(options);
-  with_result_file([&](std::optional<output::ResultFile>& file) {
+  with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
     ScanPhase p = run_scan_phase(common, discover_options, true, transport, timer, file);
     discover::ShuffleTotals shuffled;
 

@@ -25,9 +25,9 @@ void write_labeled_table(output::ResultFile& file, const output::Table<discover:
 }
 
 void run_discover(const CommonOptions& common, const DiscoverOptions& options,
-                  comm::MpiTransport& transport) {
+                  comm::Transport& transport) {
   PhaseTimer timer;
-  with_result_file([&](std::optional<output::ResultFile>& file) {
+  with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
     ScanPhase scan = run_scan_phase(common, options, false, transport, timer, file);
 
     discover::ShuffleTotals shuffled;

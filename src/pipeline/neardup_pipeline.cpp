@@ -51,7 +51,7 @@ std::string method_name(neardup::Method m) {
   return "?";
 }
 
-void run_neardup(const CommonOptions& common_options, const NeardupOptions& options, comm::MpiTransport& transport) {
+void run_neardup(const CommonOptions& common_options, const NeardupOptions& options, comm::Transport& transport) {
   CommonOptions common = common_options;
   std::vector<neardup::SketchedPage> pages;
   std::uint64_t without_tokens = 0;
@@ -70,7 +70,7 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
   };
 
   PhaseTimer timer;
-  with_result_file([&](std::optional<output::ResultFile>& file) {
+  with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
     ScanPhase scan = run_scan_phase(common, DiscoverOptions{}, false, transport, timer, file);
     scan.shard.counters.add("neardup.pages.sketched", pages.size());
     scan.shard.counters.add("neardup.pages.no_tokens", without_tokens);

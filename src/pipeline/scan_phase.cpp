@@ -14,7 +14,8 @@
 
 namespace crd::pipeline {
 
-void with_result_file(const std::function<void(std::optional<output::ResultFile>& file)>& body) {
+void with_result_file(comm::Transport& transport,
+                      const std::function<void(std::optional<output::ResultFile>& file)>& body) {
   std::optional<output::ResultFile> file;
   try {
     body(file);
@@ -23,12 +24,12 @@ void with_result_file(const std::function<void(std::optional<output::ResultFile>
   } catch (const FatalError&) {
     throw;
   } catch (const std::exception& e) {
-    comm::abort_job(e.what());
+    transport.abort_all(e.what());
   }
 }
 
 ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& options, bool keep_pages,
-                         comm::MpiTransport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file) {
+                         comm::Transport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file) {
   ScanPhase p;
   timer.start("expand");
   const auto files = scan::expand_everywhere(transport, common.inputs, common.expand, p.expand_log);
@@ -78,7 +79,7 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   return p;
 }
 
-void finish_run(output::ResultFile& file, comm::MpiTransport& transport, const CommonOptions& common, ScanPhase& scan,
+void finish_run(output::ResultFile& file, comm::Transport& transport, const CommonOptions& common, ScanPhase& scan,
                 const discover::ShuffleTotals& shuffled, PhaseTimer& timer) {
   Counters& counters = scan.shard.counters;
   counters.merge(scan.expand_log.counters);

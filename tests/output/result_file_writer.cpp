@@ -1,9 +1,11 @@
 // Writes a result file with every ResultFile column kind, from any rank count; rank 1 holds no
 // rows. Values depend only on the global row index, so check_result_file.py needs no rank info.
+// Under mpirun (parallel HDF5), or with --threads N on N thread ranks (rank 0 writes alone).
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "crd/comm/local_transport.hpp"
 #include "crd/comm/mpi_transport.hpp"
 #include "crd/output/result_file.hpp"
 
@@ -72,31 +74,44 @@ void write(crd::output::ResultFile& f, crd::comm::Transport& t, std::uint64_t n,
   f.set_attribute(group, "rows", n);
 }
 
+void write_all(crd::comm::Transport& t, const std::string& out) {
+  crd::output::ResultFile f(t, out);
+  write(f, t, 1000, "/small");
+  write(f, t, 150000, "/big/nested");  // >= 1 MiB columns: chunked + deflate
+  write(f, t, 0, "/empty");
+  f.create_group("/a/b/c");
+  f.create_group("/a/b");  // exists already: fine
+  f.set_attribute("/", "title", "crd result test");
+  f.set_attribute("/", "empty_text", "");
+  f.set_attribute("/", "utf8", std::string_view("caf\xc3\xa9"));
+  f.set_attribute("/", "count", std::uint64_t{18446744073709551615u});
+  f.set_attribute("/", "delta", std::int64_t{-42});
+  f.set_attribute("/", "ratio", 0.125);
+  f.set_attribute("/small/u64", "unit", "bytes");
+  f.set_attribute("/", "ratio", 2.5);  // replaced, not duplicated
+  f.commit();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 4 && std::string(argv[1]) == "--threads") {
+    try {
+      crd::comm::run_local(std::stoi(argv[2]), [&](crd::comm::Transport& t) { write_all(t, argv[3]); });
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "result_file_writer: %s\n", e.what());
+      return 1;
+    }
+    return 0;
+  }
   if (argc != 2) {
-    std::fprintf(stderr, "usage: result_file_writer OUT.h5\n");
+    std::fprintf(stderr, "usage: result_file_writer [--threads N] OUT.h5\n");
     return 2;
   }
   crd::comm::MpiSession session(argc, argv);
   crd::comm::MpiTransport t;
   try {
-    crd::output::ResultFile f(t, argv[1]);
-    write(f, t, 1000, "/small");
-    write(f, t, 150000, "/big/nested");  // >= 1 MiB columns: chunked + deflate, written collectively
-    write(f, t, 0, "/empty");
-    f.create_group("/a/b/c");
-    f.create_group("/a/b");  // exists already: fine
-    f.set_attribute("/", "title", "crd result test");
-    f.set_attribute("/", "empty_text", "");
-    f.set_attribute("/", "utf8", std::string_view("caf\xc3\xa9"));
-    f.set_attribute("/", "count", std::uint64_t{18446744073709551615u});
-    f.set_attribute("/", "delta", std::int64_t{-42});
-    f.set_attribute("/", "ratio", 0.125);
-    f.set_attribute("/small/u64", "unit", "bytes");
-    f.set_attribute("/", "ratio", 2.5);  // replaced, not duplicated
-    f.commit();
+    write_all(t, argv[1]);
   } catch (const std::exception& e) {
     crd::comm::abort_job(e.what());
   }

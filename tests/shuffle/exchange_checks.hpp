@@ -33,6 +33,7 @@ class RecordingTransport final : public comm::Transport {
   void allreduce(std::span<double> inout, comm::ReduceOp op) override { inner_.allreduce(inout, op); }
   std::uint64_t exscan_sum(std::uint64_t value) override { return inner_.exscan_sum(value); }
   void barrier() override { inner_.barrier(); }
+  [[noreturn]] void abort_all(const std::string& message) override { inner_.abort_all(message); }
 
   std::vector<std::uint64_t> round_bytes_sent;
 

@@ -53,6 +53,7 @@ class MpiTransport final : public Transport {
   void progress_post(std::uint64_t bytes, std::uint64_t documents) override;
   bool progress_totals(std::uint64_t& bytes, std::uint64_t& documents) override;
   void progress_close() override;
+  [[noreturn]] void abort_all(const std::string& message) override;
   ~MpiTransport() override;
   MpiTransport(const MpiTransport&) = delete;
   MpiTransport& operator=(const MpiTransport&) = delete;

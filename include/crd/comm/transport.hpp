@@ -60,6 +60,13 @@ class Transport {
   }
   virtual void progress_close() {}
 
+  // "One rank knows": this rank met a failure outside any agreed step, which the other ranks cannot
+  // learn of. Ends the job so that no rank waits forever in a collective. MPI prints
+  // "crd: rank R: message" and aborts every process (abort_job); the thread transport fails every
+  // rank's pending and later collectives (PeerFailed) and rethrows the exception being handled on
+  // this rank, or throws `message` outside a handler. Not collective.
+  [[noreturn]] virtual void abort_all(const std::string& message) = 0;
+
   // True on every rank iff `ok` is true on every rank: used to agree before throwing, so no rank
   // is left waiting in a collective.
   bool all_ok(bool ok) {
@@ -115,6 +122,16 @@ class Transport {
     std::vector<T> out(all.size() / sizeof(T));
     if (!out.empty()) std::memcpy(out.data(), all.data(), out.size() * sizeof(T));
     return out;
+  }
+
+  // Every rank's bytes, concatenated in rank order, on rank 0; empty on the other ranks.
+  std::vector<std::byte> gather_to_rank0(std::span<const std::byte> mine) {
+    std::vector<std::uint64_t> to_each(static_cast<std::size_t>(size()), 0);
+    to_each[0] = mine.size();
+    std::vector<std::byte> all;
+    std::vector<std::uint64_t> counts;
+    alltoallv(mine, to_each, all, counts);
+    return all;
   }
 
   // to_each[r] goes to rank r; returns, by source rank, the value each rank sent here.

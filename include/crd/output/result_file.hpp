@@ -1,4 +1,7 @@
-// ResultFile: one HDF5 result file, written collectively by all ranks with parallel HDF5.
+// ResultFile: one HDF5 result file, written by all ranks of a transport. Over MPI every rank
+// writes its own part with parallel HDF5 (MPI-IO, collective); over any other transport (the
+// thread ranks of comm::run_local) rank 0 gathers each column's slices and writes alone with HDF5's
+// serial driver. The file's content is the same either way.
 // Created under a temporary name beside the final path; commit() renames it into place, and a
 // ResultFile destroyed without commit() removes the temporary, so no half-written result remains.
 //
@@ -15,7 +18,7 @@
 #include <vector>
 
 namespace crd::comm {
-class MpiTransport;
+class Transport;
 }
 
 namespace crd::output {
@@ -23,7 +26,7 @@ namespace crd::output {
 class ResultFile {
  public:
   // Throws FatalError (on every rank, agreed) if the file cannot be created.
-  ResultFile(comm::MpiTransport& transport, std::string final_path);
+  ResultFile(comm::Transport& transport, std::string final_path);
   ~ResultFile();
   ResultFile(const ResultFile&) = delete;
   ResultFile& operator=(const ResultFile&) = delete;

@@ -1,7 +1,7 @@
 // crd label, crd detect and crd run: the pipelines that build or use a labeled set.
 #pragma once
 
-#include "crd/comm/mpi_transport.hpp"
+#include "crd/comm/transport.hpp"
 #include "crd/detect/detection.hpp"
 #include "crd/output/result_file.hpp"
 #include "crd/pipeline/options.hpp"
@@ -9,15 +9,15 @@
 namespace crd::pipeline {
 
 // Informed discovery: every chunk of the expert corpus, minus stop chunks, becomes a label.
-void run_label(const CommonOptions& common, const DiscoverOptions& options, comm::MpiTransport& transport);
+void run_label(const CommonOptions& common, const DiscoverOptions& options, comm::Transport& transport);
 
 // Detection against labeled sets from earlier runs.
 void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options,
-                const DetectPipelineOptions& options, comm::MpiTransport& transport);
+                const DetectPipelineOptions& options, comm::Transport& transport);
 
 // Blind discovery then detection, reading the corpus once.
 void run_discover_detect(const CommonOptions& common, const DiscoverOptions& discover_options,
-                         const DetectPipelineOptions& options, comm::MpiTransport& transport);
+                         const DetectPipelineOptions& options, comm::Transport& transport);
 
 // Writes /detection (collective), consuming the result's rows.
 void write_detection(output::ResultFile& file, detect::DetectionResult&& result,

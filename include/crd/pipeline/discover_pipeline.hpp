@@ -1,7 +1,7 @@
 // crd discover: read → hash → count by owner → label → write (collective over all ranks).
 #pragma once
 
-#include "crd/comm/mpi_transport.hpp"
+#include "crd/comm/transport.hpp"
 #include "crd/discover/discovery.hpp"
 #include "crd/output/result_file.hpp"
 #include "crd/output/table_io.hpp"
@@ -12,7 +12,7 @@ namespace crd::pipeline {
 
 // Collective. Throws UsageError/FatalError on every rank alike.
 void run_discover(const CommonOptions& common, const DiscoverOptions& options,
-                  comm::MpiTransport& transport);
+                  comm::Transport& transport);
 
 struct DiscoveryPhase {
   discover::TallyDiscovery chunks;

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "crd/comm/mpi_transport.hpp"
+#include "crd/comm/transport.hpp"
 #include "crd/neardup/candidates.hpp"
 #include "crd/neardup/sketch.hpp"
 #include "crd/pipeline/options.hpp"
@@ -19,6 +19,6 @@ struct NeardupOptions {
 std::string method_name(neardup::Method m);
 
 // Collective. Writes /neardup and /run to common.output.
-void run_neardup(const CommonOptions& common, const NeardupOptions& options, comm::MpiTransport& transport);
+void run_neardup(const CommonOptions& common, const NeardupOptions& options, comm::Transport& transport);
 
 }  // namespace crd::pipeline

@@ -6,7 +6,7 @@
 #include <functional>
 #include <optional>
 
-#include "crd/comm/mpi_transport.hpp"
+#include "crd/comm/transport.hpp"
 #include "crd/scan/corpus_scan.hpp"
 #include "crd/discover/label_rules.hpp"
 #include "crd/discover/owner_tally.hpp"
@@ -27,17 +27,19 @@ struct ScanPhase {
 };
 
 // Runs a pipeline body that creates its result file in `file`. An exception only this rank knows of
-// (anything but UsageError/FatalError, which every rank raises alike) aborts the whole job here,
-// before the file's collective close could wait for ranks that are busy elsewhere.
-void with_result_file(const std::function<void(std::optional<output::ResultFile>& file)>& body);
+// (anything but UsageError/FatalError, which every rank raises alike) ends the whole job here
+// (transport.abort_all), before the file's collective close could wait for ranks that are busy
+// elsewhere.
+void with_result_file(comm::Transport& transport,
+                      const std::function<void(std::optional<output::ResultFile>& file)>& body);
 
 // Collective. Resumes the scan from this rank's checkpoint when there is one.
 ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& options, bool keep_pages,
-                         comm::MpiTransport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file);
+                         comm::Transport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file);
 
 // Collective: counters, resources (shuffle volume, peak memory), /run, root attributes, commit;
 // then the checkpoints are removed.
-void finish_run(output::ResultFile& file, comm::MpiTransport& transport, const CommonOptions& common, ScanPhase& scan,
+void finish_run(output::ResultFile& file, comm::Transport& transport, const CommonOptions& common, ScanPhase& scan,
                 const discover::ShuffleTotals& shuffled, PhaseTimer& timer);
 
 }  // namespace crd::pipeline

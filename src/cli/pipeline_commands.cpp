@@ -1,6 +1,4 @@
 // crd discover / label / detect / run: options → pipeline, under MPI.
-#include <iostream>
-
 #include "crd/cli/commands.hpp"
 #include "crd/cli/option_groups.hpp"
 #include "crd/comm/mpi_transport.hpp"
@@ -20,23 +18,19 @@ int pipeline_command(int argc, char** argv, Kind kind, const char* usage) {
   pipeline::DetectPipelineOptions detect_options;
   std::string config_path;
   po::options_description visible(usage);
-  visible.add(input_options(common));
+  visible.add(corpus_options(common, kind != Kind::Detect)).add(chunking_options(common));
   visible.add(discovery_options(discover_options, kind == Kind::Discover || kind == Kind::Run));
   if (kind == Kind::Detect || kind == Kind::Run) visible.add(detection_options(detect_options, kind == Kind::Detect));
   visible.add(run_options(common, config_path));
   visible.add_options()("help,h", "show this help");
-  if (wants_help(argc, argv)) {
-    std::cout << visible << "\n";
-    return 0;
-  }
+  if (print_help(argc, argv, visible)) return 0;
   comm::MpiSession session(argc, argv);
   comm::MpiTransport transport;
   // Errors are reported here, while MPI is up: rank 0 prints agreed errors, every rank exits alike.
   return run_reporting_errors(argv[0], transport.rank() == 0, true, [&] {
-    auto parsed = parse_command(argc, argv, visible, "input", "config");
-    if (parsed.vm.count("input") == 0) throw UsageError("no input given (files, directories or @LIST)");
+    auto parsed = parse_command(argc, argv, visible, "no input given (files, directories or @LIST)", "config");
     if (common.resume && common.work_dir.empty()) throw UsageError("--resume needs --work-dir");
-    common.inputs = parsed.vm["input"].as<std::vector<std::string>>();
+    common.inputs = std::move(parsed.inputs);
     common.info = {argv[0], join_command_line(argc, argv), parsed.config_ini};
     // Everything the job reads, by name: -o must not replace any of it (the files found inside
     // input directories are checked once listed, in run_scan_phase).

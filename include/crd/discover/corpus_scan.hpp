@@ -17,7 +17,7 @@
 namespace crd::discover {
 
 struct ScanOptions {
-  std::string chunker = "scan";
+  chunk::ChunkerKind chunker = chunk::ChunkerKind::Scan;
   chunk::ChunkerOptions chunking;
   url::RecursionRules recursion;
   std::size_t sample_bytes = 256;

@@ -89,7 +89,7 @@ void BM_Sha1Files(benchmark::State& state) {
 // kind: "scan" or "dom"; hash: also SHA-1 the file and every chunk, as the pipeline does.
 void run_chunker(benchmark::State& state, const char* kind, bool hash) {
   if (!have_corpus(state)) return;
-  auto chunker = crd::chunk::make_chunker(kind, crd::chunk::ChunkerOptions{});
+  auto chunker = crd::chunk::make_chunker(*crd::parse_enum<crd::chunk::ChunkerKind>(kind), crd::chunk::ChunkerOptions{});
   crd::Sha1 sha1;
   std::uint64_t chunks = 0;
   std::uint64_t chunk_bytes = 0;

@@ -69,7 +69,7 @@ const Pages& pages() {
         if (it->is_regular_file() && it->path().extension() == ".html") files.push_back(it->path());
     }
     std::sort(files.begin(), files.end());
-    auto chunker = crd::chunk::make_chunker("scan", {});
+    auto chunker = crd::chunk::make_chunker(crd::chunk::ChunkerKind::Scan, {});
     crd::Sha1 sha1;
     for (const fs::path& f : files) {
       out.bodies.push_back(slurp(f));
@@ -153,7 +153,7 @@ void BM_InflateFloor(benchmark::State& state) {
 
 void BM_Chunk(benchmark::State& state) {
   if (!have_pages(state)) return;
-  auto chunker = crd::chunk::make_chunker("scan", {});
+  auto chunker = crd::chunk::make_chunker(crd::chunk::ChunkerKind::Scan, {});
   std::size_t n = 0;
   for (auto _ : state) {
     for (const std::string& body : pages().bodies) chunker->chunk(body, "", [&](std::string_view) { ++n; });

@@ -1,16 +1,12 @@
-// make_chunker: picks the chunker implementation by name.
-#include <string>
-
-#include "crd/base/error.hpp"
+// make_chunker: picks the chunker implementation.
 #include "dom_chunker.hpp"
 #include "scan_chunker.hpp"
 
 namespace crd::chunk {
 
-std::unique_ptr<Chunker> make_chunker(std::string_view kind, const ChunkerOptions& options) {
-  if (kind == "scan") return std::make_unique<detail::ScanChunker>(options);
-  if (kind == "dom") return std::make_unique<detail::DomChunker>(options);
-  throw UsageError("unknown chunker '" + std::string(kind) + "' (expected scan or dom)");
+std::unique_ptr<Chunker> make_chunker(ChunkerKind kind, const ChunkerOptions& options) {
+  if (kind == ChunkerKind::Dom) return std::make_unique<detail::DomChunker>(options);
+  return std::make_unique<detail::ScanChunker>(options);
 }
 
 }  // namespace crd::chunk

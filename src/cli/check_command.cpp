@@ -8,9 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <iostream>
 #include <limits>
-#include <optional>
 
 #include "crd/chunk/chunker.hpp"
 #include "commands.hpp"
@@ -20,6 +18,7 @@
 #include "crd/base/error.hpp"
 #include "crd/base/printable.hpp"
 #include "crd/detect/threshold.hpp"
+#include "crd/detect/page_scores.hpp"
 #include "crd/discover/digest_map.hpp"
 #include "crd/discover/discovery.hpp"
 #include "crd/discover/label_rules.hpp"
@@ -96,7 +95,7 @@ int check_command(int argc, char** argv) {
   pipeline::CommonOptions common;
   pipeline::DiscoverOptions stop_options;
   std::vector<std::string> label_paths;
-  std::string page_threshold_text;
+  detect::Threshold threshold{false, 0};  // check scores single pages: no distribution for "auto"
   std::uint64_t min_labeled = 1;
   std::uint64_t show = 5;
   std::string config_path;
@@ -105,27 +104,20 @@ int check_command(int argc, char** argv) {
       "Check single pages against a labeled set (no MPI job): labeled/total chunks, containment,\n"
       "and the matched chunks' text. A page larger than --max-record-bytes is not checked (reported\n"
       "and counted); a directory is refused: give its page files");
-  visible.add(input_options(common)).add(discovery_options(stop_options, false));
+  visible.add(chunking_options(common)).add(discovery_options(stop_options, false));
   visible.add_options()
       ("labels", po::value<std::vector<std::string>>(&label_paths)->required(), "labeled set(s): crd result files")
-      ("page-threshold", po::value<std::string>(&page_threshold_text)->default_value("0"),
-       "flag a page whose containment exceeds this")
-      ("min-labeled", count_value(min_labeled, 1), "and that has at least this many labeled chunks")
-      ("show", count_value(show, 5), "matched chunks printed per page")
+      ("page-threshold", threshold_value(threshold, "page-threshold"), "flag a page whose containment exceeds this")
+      ("min-labeled", count_value(min_labeled), "and that has at least this many labeled chunks")
+      ("show", count_value(show), "matched chunks printed per page")
       ("config", po::value<std::string>(&config_path), "read options from this INI file (command line wins)")
       ("help,h", "show this help");
-  if (wants_help(argc, argv)) {
-    std::cout << visible << "\n";
-    return 0;
-  }
-  auto parsed = parse_command(argc, argv, visible, "input", "config");
-  if (parsed.vm.count("input") == 0) throw UsageError("no page given (a file, or - for stdin)");
-  const auto threshold = detect::Threshold::parse(page_threshold_text, "page-threshold");
+  if (print_help(argc, argv, visible)) return 0;
+  const auto pages = parse_command(argc, argv, visible, "no page given (a file, or - for stdin)", "config").inputs;
   if (threshold.automatic) throw UsageError("option --page-threshold: check scores single pages; give a number");
 
-  std::optional<discover::StopList> stop;
-  if (!stop_options.stop_chunks.empty()) stop = discover::StopList::load(stop_options.stop_chunks);
-  const discover::LabelRules stop_rules{0, stop_options.min_chunk_length, stop ? &*stop : nullptr};
+  const discover::StopItems stop(stop_options.stop_chunks, stop_options.min_chunk_length);
+  const discover::LabelRules stop_rules = stop.chunk_rules();
 
   // Label hashes of every file, first occurrence wins.
   std::vector<LabelSource> sources;
@@ -151,7 +143,6 @@ int check_command(int argc, char** argv) {
   std::uint64_t flagged_pages = 0;
   std::uint64_t unchecked_pages = 0;
   const std::uint64_t max_bytes = common.scan.read.max_record_bytes;
-  const auto pages = parsed.vm["input"].as<std::vector<std::string>>();
   for (const auto& page_path : pages) {
     const std::string shown = printable(page_path);
     const Page read = read_page(page_path, max_bytes);
@@ -175,8 +166,9 @@ int check_command(int argc, char** argv) {
       ++unchecked_pages;
       continue;
     }
-    const double containment = chunks == 0 ? 0.0 : static_cast<double>(matches.size()) / chunks;
-    const bool flagged = chunks > 0 && containment > threshold.value && matches.size() >= min_labeled;
+    const auto labeled = static_cast<std::uint32_t>(matches.size());
+    const double containment = detect::containment(labeled, chunks);
+    const bool flagged = detect::page_flagged(containment, labeled, threshold.value, min_labeled);
     flagged_pages += flagged ? 1 : 0;
     std::printf("%s: %zu/%u labeled chunks, containment %.4f%s\n", shown.c_str(), matches.size(), chunks,
                 containment, flagged ? "  FLAGGED" : "");

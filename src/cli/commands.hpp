@@ -25,6 +25,9 @@ const Command* find_command(const std::string& name);
 int run_reporting_errors(const std::string& command, bool print, comm::Transport* transport,
                          const std::function<int()>& body);
 
+// inspect and report read result files: the error when none is given.
+inline constexpr const char* kNoResultFile = "no result file given";
+
 // Subcommand entry points (one file each).
 int discover_command(int argc, char** argv);
 int label_command(int argc, char** argv);

@@ -1,7 +1,6 @@
 // crd inspect: a human summary of any crd result file (single process, no MPI job needed).
 #include <algorithm>
 #include <cstdio>
-#include <iostream>
 #include <numeric>
 
 #include "commands.hpp"
@@ -135,16 +134,9 @@ void print_detection(const output::ResultReader& r, std::size_t top) {
 int inspect_command(int argc, char** argv) {
   std::uint64_t top = 10;
   po::options_description visible("crd inspect RESULT.h5 [--top N]\n\nHuman summary of a crd result file");
-  visible.add_options()("top", count_value(top, 10), "rows shown per table")(
-      "help,h", "show this help");
-  if (wants_help(argc, argv)) {
-    std::cout << visible << "\n";
-    return 0;
-  }
-  auto parsed = parse_command(argc, argv, visible, "input", "");
-  if (parsed.vm.count("input") == 0) throw UsageError("no result file given");
-  const auto inputs = parsed.vm["input"].as<std::vector<std::string>>();
-  for (const auto& path : inputs) {
+  visible.add_options()("top", count_value(top), "rows shown per table")("help,h", "show this help");
+  if (print_help(argc, argv, visible)) return 0;
+  for (const auto& path : parse_command(argc, argv, visible, kNoResultFile).inputs) {
     output::ResultReader r(path);
     std::printf("%s: crd %s result, crd %s, %llu ranks, created %s\n", printable(path).c_str(),
                 printable(r.attribute_string(schema::kRoot, attr::kCommand.name)).c_str(),

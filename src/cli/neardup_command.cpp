@@ -1,5 +1,4 @@
 // crd neardup: options → pipeline, under MPI.
-#include <iostream>
 #include <limits>
 
 #include "commands.hpp"
@@ -29,12 +28,7 @@ po::options_description neardup_options(pipeline::NeardupOptions& o) {
   auto& r = o.rules;
   po::options_description d("Near-duplicates (seed 002: Henzinger 2006; docs/neardup.md)");
   d.add_options()
-      ("method", po::value<std::string>()->default_value("minhash")->notifier([&r](const std::string& v) {
-         if (v == "minhash") r.method = neardup::Method::MinHash;
-         else if (v == "simhash") r.method = neardup::Method::SimHash;
-         else if (v == "combined") r.method = neardup::Method::Combined;
-         else throw UsageError("option --method: expected minhash, simhash or combined, got '" + v + "'");
-       }), "minhash: Alg. B (shingles); simhash: Alg. C (random projection); combined: B-similar pairs "
+      ("method", choice_value(r.method, "method"), "minhash: Alg. B (shingles); simhash: Alg. C (random projection); combined: B-similar pairs "
            "with C-similarity ≥ --combined-c-similarity")
       ("shingle-tokens", small_count(s.k, "shingle-tokens", 1), "k: tokens per shingle")
       ("minvalues", small_count(s.m, "minvalues", 1), "m: min-values (fixed hash functions) per page")
@@ -48,7 +42,7 @@ po::options_description neardup_options(pipeline::NeardupOptions& o) {
        "C-similar (--method simhash): at least this many bits agree")
       ("combined-c-similarity", small_count(r.combined_c_similarity, "combined-c-similarity", 0),
        "--method combined: keep B-similar pairs with at least this many agreeing bits")
-      ("max-bucket", count_value(r.max_bucket, r.max_bucket),
+      ("max-bucket", count_value(r.max_bucket),
        "a bucket (supershingle or piece) shared by more pages than this is not compared, only counted");
   return d;
 }
@@ -61,26 +55,21 @@ int neardup_command(int argc, char** argv) {
       "crd neardup [options] INPUT… -o OUT.h5\n\n"
       "Near-duplicate pages by Broder's shingling, Charikar's simhash or their combination (seed 002),\n"
       "read, cleaned and sharded as discover does; identical token sequences are compared once");
-  visible.add(input_options(common));
+  // The scan reads and cleans; neardup tokenizes instead of chunking, so no chunker options.
+  visible.add(corpus_options(common, false)).add(chunking_options(common, false));
   visible.add(neardup_options(options));
-  visible.add(run_options(common, config_path));
+  visible.add(run_options(common, config_path, false));  // the sketches live only in memory: no checkpoints
   visible.add_options()("help,h", "show this help");
-  if (wants_help(argc, argv)) {
-    std::cout << visible << "\n";
-    return 0;
-  }
+  if (print_help(argc, argv, visible)) return 0;
   comm::MpiSession session(argc, argv);
   comm::MpiTransport transport;
   return run_reporting_errors(argv[0], transport.rank() == 0, &transport, [&] {
-    auto parsed = parse_command(argc, argv, visible, "input", "config");
-    if (parsed.vm.count("input") == 0) throw UsageError("no input given (files, directories or @LIST)");
-    // The sketches live only in memory: a scan checkpoint would come back without them.
-    if (!common.work_dir.empty() || common.resume) throw UsageError("neardup keeps no checkpoints: --work-dir and --resume do not apply");
+    auto parsed = parse_command(argc, argv, visible, "no input given (files, directories or @LIST)", "config");
     options.rules.piece_bits = options.sketch.piece_bits();
     if (const auto problem = options.sketch.problem(); !problem.empty()) throw UsageError(std::string(problem));
     if (options.rules.min_b_similarity > options.sketch.m_prime)
       throw UsageError("option --min-b-similarity: at most --supershingles (" + std::to_string(options.sketch.m_prime) + ")");
-    common.inputs = parsed.vm["input"].as<std::vector<std::string>>();
+    common.inputs = std::move(parsed.inputs);
     common.info = {argv[0], join_command_line(argc, argv), parsed.config_ini};
     std::vector<std::string> reads = common.inputs;
     if (!config_path.empty()) reads.push_back(config_path);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <set>
 #include <sstream>
 
@@ -26,22 +27,19 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
+std::string join_list(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ",") + item;
+  return out;
+}
+
 }  // namespace
 
-po::options_description input_options(pipeline::CommonOptions& c) {
-  po::options_description d("Input, cleaning and chunking");
+po::options_description corpus_options(pipeline::CommonOptions& c, bool with_samples) {
+  po::options_description d("Input and cleaning");
   d.add_options()
       ("skip-missing", po::bool_switch(&c.expand.skip_missing),
        "go on without inputs that cannot be found (listed in /run/errors) instead of stopping")
-      ("chunker", po::value<std::string>()->default_value("scan")->notifier([&c](const std::string& v) {
-         if (v != "scan" && v != "dom") throw UsageError("option --chunker: expected 'scan' or 'dom', got '" + v + "'");
-         c.scan.chunker = v;
-       }), "scan: split raw markup (fast, the default); dom: split the gumbo HTML5 tree's visible text")
-      ("tags", po::value<std::string>()->default_value("p,div")->notifier([&c](const std::string& v) {
-         auto tags = split_list(v);
-         if (tags.empty()) throw UsageError("option --tags: needs at least one tag name");
-         c.scan.chunking.tags = tags;
-       }), "boundary tags, comma-separated")
       ("max-depth", po::value<int>()->default_value(c.scan.recursion.max_depth)->notifier([&c](int v) {
          if (v < 1) throw UsageError("option --max-depth: must be at least 1");
          c.scan.recursion.max_depth = v;
@@ -50,38 +48,54 @@ po::options_description input_options(pipeline::CommonOptions& c) {
          if (v < 0) throw UsageError("option --max-repeat: must be ≥ 0");
          c.scan.recursion.max_repeat = v;
        }), "drop URLs in which one path component occurs more often than this (0 = off)")
-      ("max-record-bytes", po::value<ByteSize>()->default_value({64u << 20, "64M"})->notifier([&c](const ByteSize& v) {
-         c.scan.read.max_record_bytes = v.value;
-       }), "skip archive records larger than this without reading them")
-      ("reader-thread", po::value<std::string>(&c.reader_thread)->default_value("auto")->notifier([](const std::string& v) {
-         if (v != "auto" && v != "on" && v != "off")
-           throw UsageError("option --reader-thread: expected auto, on or off, got '" + v + "'");
-       }), "read and inflate on a second thread per rank (auto: when the node has a spare core per rank)")
-      ("sample-bytes", po::value<Count>()->default_value({256})->notifier([&c](const Count& v) {
-         if (v.value == 0 || v.value > 65536) throw UsageError("option --sample-bytes: must be 1..65536");
-         c.scan.sample_bytes = v.value;
-       }), "bytes of each labeled chunk's text kept as its sample");
+      ("reader-thread", choice_value(c.reader_thread, "reader-thread"),
+       "read and inflate on a second thread per rank (auto: when the node has a spare core per rank)");
+  if (with_samples) {
+    d.add_options()("sample-bytes", po::value<Count>()->default_value({c.scan.sample_bytes})->notifier([&c](const Count& v) {
+      if (v.value == 0 || v.value > 65536) throw UsageError("option --sample-bytes: must be 1..65536");
+      c.scan.sample_bytes = v.value;
+    }), "bytes of each labeled chunk's text kept as its sample");
+  }
   return d;
 }
 
-po::options_description run_options(pipeline::CommonOptions& c, std::string& config_path) {
-  po::options_description d("Output and run control");
+po::options_description chunking_options(pipeline::CommonOptions& c, bool with_chunker) {
+  po::options_description d(with_chunker ? "Reading and chunking" : "Reading");
   d.add_options()
-      ("output,o", po::value<std::string>()->required()->notifier([&c](const std::string& v) { c.output = v; }),
+      ("max-record-bytes", size_value(c.scan.read.max_record_bytes),
+       "skip archive records (and pages) larger than this without reading them");
+  if (!with_chunker) return d;
+  d.add_options()
+      ("chunker", choice_value(c.scan.chunker, "chunker"),
+       "scan: split raw markup (fast, the default); dom: split the gumbo HTML5 tree's visible text")
+      ("tags", po::value<std::string>()->default_value(join_list(c.scan.chunking.tags))->notifier([&c](const std::string& v) {
+         auto tags = split_list(v);
+         if (tags.empty()) throw UsageError("option --tags: needs at least one tag name");
+         c.scan.chunking.tags = tags;
+       }), "boundary tags, comma-separated");
+  return d;
+}
+
+po::options_description run_options(pipeline::CommonOptions& c, std::string& config_path, bool with_checkpoints) {
+  po::options_description d("Output and run control");
+  if (with_checkpoints) {
+    d.add_options()
+        ("work-dir", po::value<std::string>(&c.work_dir),
+         "keep each rank's checkpoints of completed phases here (node-local scratch is fine)")
+        ("resume", po::bool_switch(&c.resume),
+         "continue a killed job from the checkpoints in --work-dir (same inputs, options and rank count)");
+  }
+  d.add_options()
+      ("output,o", po::value<std::string>(&c.output)->required(),
        "result file (HDF5); written as NAME.tmp-* and renamed when complete")
       ("config", po::value<std::string>(&config_path), "read options from this INI file (command line wins)")
-      ("shuffle-buffer", po::value<ByteSize>()->default_value({64u << 20, "64M"})->notifier([&c](const ByteSize& v) {
+      ("shuffle-buffer", po::value<ByteSize>()->default_value(ByteSize::of(c.round_bytes))->notifier([&c](const ByteSize& v) {
          c.round_bytes = v.value;
          if (c.round_bytes < 4096) throw UsageError("option --shuffle-buffer: must be at least 4K");
        }), "payload each rank sends per all-to-all round (bounds message memory)")
-      ("work-dir", po::value<std::string>(&c.work_dir),
-       "keep each rank's checkpoints of completed phases here (node-local scratch is fine)")
-      ("resume", po::bool_switch(&c.resume),
-       "continue a killed job from the checkpoints in --work-dir (same inputs, options and rank count)")
-      ("memory", po::value<ByteSize>()->default_value({0, "0"})->notifier([&c](const ByteSize& v) {
-         c.memory_budget = v.value;
-       }), "memory budget per rank (e.g. 8G; 0 = unchecked): fail early, naming a rank count that fits")
-      ("progress-interval", po::value<double>()->default_value(10)->notifier([&c](double v) {
+      ("memory", size_value(c.memory_budget),
+       "memory budget per rank (e.g. 8G; 0 = unchecked): fail early, naming a rank count that fits")
+      ("progress-interval", po::value<double>()->default_value(c.progress_interval)->notifier([&c](double v) {
          if (!std::isfinite(v) || v < 0) throw UsageError("option --progress-interval: must be a number ≥ 0");
          c.progress_interval = v;
        }), "seconds between progress lines on stderr (0 = none)");
@@ -92,46 +106,42 @@ po::options_description discovery_options(pipeline::DiscoverOptions& o, bool wit
   po::options_description d("Discovery (labeling)");
   if (with_thresholds) {
     d.add_options()
-        ("chunk-threshold", count_value(o.chunk_threshold, 10),
-         "label chunks occurring more than this many times")
-        ("file-threshold", count_value(o.file_threshold, 10),
-         "label whole files occurring more than this many times");
+        ("chunk-threshold", count_value(o.chunk_threshold), "label chunks occurring more than this many times")
+        ("file-threshold", count_value(o.file_threshold), "label whole files occurring more than this many times");
   }
   d.add_options()
       ("stop-chunks", po::value<std::string>(&o.stop_chunks),
        "file of stop chunks/files: one 40-hex SHA-1 or one literal chunk per line")
-      ("min-chunk-length", count_value(o.min_chunk_length, 0),
+      ("min-chunk-length", count_value(o.min_chunk_length),
        "treat chunks shorter than this many normalized bytes as stop chunks");
   return d;
 }
 
 po::options_description detection_options(pipeline::DetectPipelineOptions& o, bool with_labels) {
   po::options_description d("Detection (partial matches and bad neighborhoods)");
+  detect::DetectOptions& t = o.detect;
   if (with_labels) {
     d.add_options()
         ("labels", po::value<std::vector<std::string>>(&o.labels)->required(),
          "labeled set: a crd label / discover / run result (repeatable; sets are merged)")
-        ("join", po::value<std::string>(&o.join)->default_value("auto"),
+        ("join", choice_value(o.join, "join"),
          "auto | replicated (every rank holds L) | partitioned (L split by hash prefix)")
-        ("replicate-max", count_value(o.replicate_max, o.replicate_max),
-         "auto join: replicate L when it has at most this many labels");
+        ("replicate-max", count_value(o.replicate_max), "auto join: replicate L when it has at most this many labels");
   }
   d.add_options()
-      ("page-threshold", po::value<std::string>(&o.page_threshold)->default_value("auto"),
+      ("page-threshold", threshold_value(t.page_threshold, "page-threshold"),
        "flag pages whose containment exceeds this (auto = mean + σ over all pages)")
-      ("min-labeled", count_value(o.min_labeled, 1),
-       "flag a page only with at least this many labeled chunks")
-      ("neighborhood-threshold", po::value<std::string>(&o.neighborhood_threshold)->default_value("auto"),
+      ("min-labeled", count_value(t.min_labeled), "flag a page only with at least this many labeled chunks")
+      ("neighborhood-threshold", threshold_value(t.neighborhood_threshold, "neighborhood-threshold"),
        "flag neighborhoods whose badness exceeds this (auto = mean + σ over all neighborhoods)")
-      ("badness", po::value<std::string>(&o.badness)->default_value("pages"),
+      ("badness", choice_value(t.badness, "badness"),
        "pages: mean page containment (the paper's formula); chunks: labeled / chunks over the neighborhood")
-      ("max-neighborhood-depth", po::value<int>()->default_value(-1)->notifier([&o](int v) {
+      ("max-neighborhood-depth", po::value<int>()->default_value(t.max_neighborhood_depth)->notifier([&t](int v) {
          if (v < -1) throw UsageError("option --max-neighborhood-depth: must be ≥ -1 (-1 = no limit)");
-         o.max_neighborhood_depth = v;
+         t.max_neighborhood_depth = v;
        }),
        "deepest URL prefix scored as a neighborhood (0 = hosts only, -1 = no limit)")
-      ("provenance-samples", count_value(o.provenance_samples, 5),
-       "page URLs kept per label as examples of where it occurs");
+      ("provenance-samples", count_value(t.provenance_samples), "page URLs kept per label as examples of where it occurs");
   return d;
 }
 
@@ -142,7 +152,7 @@ bool is_crd_option(const std::string& name) {
     pipeline::DetectPipelineOptions detect;
     std::string config;
     po::options_description all;
-    all.add(input_options(common)).add(run_options(common, config)).add(discovery_options(discover, true));
+    all.add(corpus_options(common, true)).add(chunking_options(common)).add(run_options(common, config)).add(discovery_options(discover, true));
     all.add(detection_options(detect, true));
     pipeline::NeardupOptions neardup;
     all.add(neardup_options(neardup));
@@ -178,8 +188,6 @@ std::string read_config_file(const std::string& path) {
 std::string render_value(const po::variable_value& v) {
   const auto& a = v.value();
   if (const auto* s = boost::any_cast<std::string>(&a)) return *s;
-  if (const auto* u = boost::any_cast<std::uint64_t>(&a)) return std::to_string(*u);
-  if (const auto* z = boost::any_cast<std::size_t>(&a)) return std::to_string(*z);
   if (const auto* i = boost::any_cast<int>(&a)) return std::to_string(*i);
   if (const auto* n = boost::any_cast<Count>(&a)) return std::to_string(n->value);
   if (const auto* b = boost::any_cast<ByteSize>(&a)) return b->text;
@@ -189,26 +197,20 @@ std::string render_value(const po::variable_value& v) {
     return out.str();
   }
   if (const auto* b = boost::any_cast<bool>(&a)) return *b ? "true" : "false";
-  if (const auto* vs = boost::any_cast<std::vector<std::string>>(&a)) {
-    std::string out;
-    for (const auto& s : *vs) out += (out.empty() ? "" : ",") + s;
-    return out;
-  }
+  if (const auto* vs = boost::any_cast<std::vector<std::string>>(&a)) return join_list(*vs);
   return "?";
 }
 
 }  // namespace
 
-ParsedCommand parse_command(int argc, char** argv, const po::options_description& visible,
-                            const std::string& positional_name, const std::string& config_path_option) {
+ParsedCommand parse_command(int argc, char** argv, const po::options_description& visible, const char* no_inputs,
+                            const std::string& config_path_option) {
+  ParsedCommand parsed;
   po::options_description all;
   all.add(visible);
+  all.add_options()("input", po::value<std::vector<std::string>>(&parsed.inputs), "");
   po::positional_options_description positional;
-  if (!positional_name.empty()) {
-    all.add_options()(positional_name.c_str(), po::value<std::vector<std::string>>(), "");
-    positional.add(positional_name.c_str(), -1);
-  }
-  ParsedCommand parsed;
+  positional.add("input", -1);
   try {
     po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), parsed.vm);
     if (!config_path_option.empty() && parsed.vm.count(config_path_option) != 0) {
@@ -227,6 +229,7 @@ ParsedCommand parse_command(int argc, char** argv, const po::options_description
   } catch (const po::error& e) {
     throw UsageError(e.what());
   }
+  if (no_inputs != nullptr && parsed.inputs.empty()) throw UsageError(no_inputs);
   std::ostringstream ini;
   ini << "# crd effective options\n";
   for (const auto& opt : visible.options()) {
@@ -238,10 +241,13 @@ ParsedCommand parse_command(int argc, char** argv, const po::options_description
   return parsed;
 }
 
-bool wants_help(int argc, char** argv) {
+bool print_help(int argc, char** argv, const po::options_description& visible) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view a = argv[i];
-    if (a == "--help" || a == "-h") return true;
+    if (a == "--help" || a == "-h") {
+      std::cout << visible << "\n";
+      return true;
+    }
   }
   return false;
 }

@@ -72,8 +72,24 @@ void validate(boost::any& out, const std::vector<std::string>& values, ByteSize*
 std::ostream& operator<<(std::ostream& out, const Count& c) { return out << c.value; }
 std::ostream& operator<<(std::ostream& out, const ByteSize& b) { return out << b.text; }
 
-po::typed_value<Count>* count_value(std::uint64_t& target, std::uint64_t default_value) {
-  return po::value<Count>()->default_value(Count{default_value})->notifier([&target](const Count& c) { target = c.value; });
+ByteSize ByteSize::of(std::uint64_t value) {
+  int shift = 0;
+  while (shift < 40 && value != 0 && value % (std::uint64_t{1} << (shift + 10)) == 0) shift += 10;
+  return {value, std::to_string(value >> shift) + (shift == 0 ? "" : std::string(1, "KMGT"[shift / 10 - 1]))};
+}
+
+po::typed_value<Count>* count_value(std::uint64_t& target) {
+  return po::value<Count>()->default_value(Count{target})->notifier([&target](const Count& c) { target = c.value; });
+}
+
+po::typed_value<ByteSize>* size_value(std::uint64_t& target) {
+  return po::value<ByteSize>()->default_value(ByteSize::of(target))->notifier([&target](const ByteSize& b) { target = b.value; });
+}
+
+po::typed_value<std::string>* threshold_value(detect::Threshold& target, const char* option) {
+  return po::value<std::string>()->default_value(target.to_string())->notifier([&target, option](const std::string& v) {
+    target = detect::Threshold::parse(v, option);
+  });
 }
 
 }  // namespace crd::cli

@@ -1,6 +1,8 @@
-// The kinds of numbers crd's options take, each parsed by one function: a count (a whole number
-// ≥ 0) and a byte size ("64M"). Boost's own parsing of unsigned options accepts "-5" and wraps it
-// to 2^64 - 5; these refuse a sign, spaces, trailing text and overflow instead.
+// The kinds of values crd's options take, each parsed by one function: a count (a whole number
+// ≥ 0), a byte size ("64M"), a threshold ("auto" or a number) and a name of an enum's value. Boost's
+// own parsing of unsigned options accepts "-5" and wraps it to 2^64 - 5; these refuse a sign,
+// spaces, trailing text and overflow instead. Every option's default is the initial value of the
+// field it fills (the struct's member initializer), read back here, so it is written once.
 #pragma once
 
 #include <boost/program_options.hpp>
@@ -10,6 +12,10 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "crd/base/enum_names.hpp"
+#include "crd/base/error.hpp"
+#include "crd/detect/threshold.hpp"
 
 namespace crd::cli {
 
@@ -30,6 +36,7 @@ struct Count {
 struct ByteSize {
   std::uint64_t value = 0;
   std::string text;  // as written, e.g. "64M": the effective configuration keeps it
+  static ByteSize of(std::uint64_t value);  // text with the largest exact suffix: 64M, 1536K, 0
 };
 
 void validate(boost::any& out, const std::vector<std::string>& values, Count*, int);
@@ -37,7 +44,20 @@ void validate(boost::any& out, const std::vector<std::string>& values, ByteSize*
 std::ostream& operator<<(std::ostream& out, const Count& c);     // default values in --help
 std::ostream& operator<<(std::ostream& out, const ByteSize& b);
 
-// A count option stored into `target` after parsing.
-po::typed_value<Count>* count_value(std::uint64_t& target, std::uint64_t default_value);
+// Options stored into `target` after parsing, defaulting to its value now.
+po::typed_value<Count>* count_value(std::uint64_t& target);
+po::typed_value<ByteSize>* size_value(std::uint64_t& target);
+// "auto" or a number ≥ 0; `option` names it in the error.
+po::typed_value<std::string>* threshold_value(detect::Threshold& target, const char* option);
+
+// One of the names in enum_names(E).
+template <class E>
+po::typed_value<std::string>* choice_value(E& target, const char* option) {
+  return po::value<std::string>()->default_value(name_of(target))->notifier([&target, option](const std::string& v) {
+    const std::optional<E> value = parse_enum<E>(v);
+    if (!value) throw UsageError(std::string("option --") + option + ": expected " + enum_choices<E>() + ", got '" + v + "'");
+    target = *value;
+  });
+}
 
 }  // namespace crd::cli

@@ -1,11 +1,11 @@
 // crd discover / label / detect / run: options → pipeline, under MPI (or on a given transport).
 #include <array>
-#include <iostream>
 
 #include "commands.hpp"
 #include "option_groups.hpp"
-#include "crd/comm/mpi_transport.hpp"
 #include "crd/base/error.hpp"
+#include "crd/cli/main.hpp"
+#include "crd/comm/mpi_transport.hpp"
 #include "crd/pipeline/detect_pipeline.hpp"
 #include "crd/pipeline/discover_pipeline.hpp"
 #include "crd/pipeline/output_check.hpp"
@@ -50,7 +50,7 @@ struct PipelineOptions {
   po::options_description visible;
 
   explicit PipelineOptions(Kind kind) : visible(usage_of(kind)) {
-    visible.add(input_options(common));
+    visible.add(corpus_options(common, kind != Kind::Detect)).add(chunking_options(common));
     visible.add(discovery_options(discover_options, kind == Kind::Discover || kind == Kind::Run));
     if (kind == Kind::Detect || kind == Kind::Run) visible.add(detection_options(detect_options, kind == Kind::Detect));
     visible.add(run_options(common, config_path));
@@ -64,10 +64,9 @@ int run_pipeline(int argc, char** argv, Kind kind, comm::Transport& transport) {
   auto& [common, discover_options, detect_options, config_path, visible] = options;
   // Errors are reported here, while the transport is up: rank 0 prints agreed errors, every rank exits alike.
   return run_reporting_errors(argv[0], transport.rank() == 0, &transport, [&] {
-    auto parsed = parse_command(argc, argv, visible, "input", "config");
-    if (parsed.vm.count("input") == 0) throw UsageError("no input given (files, directories or @LIST)");
+    auto parsed = parse_command(argc, argv, visible, "no input given (files, directories or @LIST)", "config");
     if (common.resume && common.work_dir.empty()) throw UsageError("--resume needs --work-dir");
-    common.inputs = parsed.vm["input"].as<std::vector<std::string>>();
+    common.inputs = std::move(parsed.inputs);
     common.info = {argv[0], join_command_line(argc, argv), parsed.config_ini};
     // Everything the job reads, by name: -o must not replace any of it (the files found inside
     // input directories are checked once listed, in run_scan_phase).
@@ -87,10 +86,7 @@ int run_pipeline(int argc, char** argv, Kind kind, comm::Transport& transport) {
 }
 
 int pipeline_command(int argc, char** argv, Kind kind) {
-  if (wants_help(argc, argv)) {
-    std::cout << PipelineOptions(kind).visible << "\n";
-    return 0;
-  }
+  if (print_help(argc, argv, PipelineOptions(kind).visible)) return 0;
   comm::MpiSession session(argc, argv);
   comm::MpiTransport transport;
   return run_pipeline(argc, argv, kind, transport);

@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <iostream>
 
 #include "commands.hpp"
 #include "option_groups.hpp"
@@ -46,16 +45,11 @@ int report_command(int argc, char** argv) {
       "sortable tables, and the paper's human-assisted pruning (mark benign chunks, export a stop list)");
   visible.add_options()
       ("output,o", po::value<std::string>(&out)->required(), "the HTML file to write")
-      ("top", count_value(options.top, options.top),
+      ("top", count_value(options.top),
        "rows kept per table (the top by the table's ranking); the page says when rows were left out")
       ("help,h", "show this help");
-  if (wants_help(argc, argv)) {
-    std::cout << visible << "\n";
-    return 0;
-  }
-  auto parsed = parse_command(argc, argv, visible, "input", "");
-  if (parsed.vm.count("input") == 0) throw UsageError("no result file given");
-  const auto inputs = parsed.vm["input"].as<std::vector<std::string>>();
+  if (print_help(argc, argv, visible)) return 0;
+  const auto inputs = parse_command(argc, argv, visible, kNoResultFile).inputs;
   if (inputs.size() != 1) throw UsageError("give exactly one result file (got " + std::to_string(inputs.size()) + ")");
   if (options.top == 0) throw UsageError("option --top: must be at least 1");
   std::error_code ec;

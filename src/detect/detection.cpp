@@ -43,7 +43,7 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
     row.chunks = scores.chunks[i];
     row.labeled = scores.labeled[i];
     row.containment = scores.containment[i];
-    row.flagged = (row.containment > s.page_threshold && row.labeled >= options.min_labeled) ? 1 : 0;
+    row.flagged = page_flagged(row.containment, row.labeled, s.page_threshold, options.min_labeled) ? 1 : 0;
     row.positions.assign(scores.positions.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i]),
                          scores.positions.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i + 1]));
     row.label_ids.assign(scores.label_ids.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i]),

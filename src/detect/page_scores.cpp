@@ -23,7 +23,7 @@ PageScores score_pages(std::span<const std::uint64_t> page_offsets, std::span<co
     out.page.push_back(static_cast<std::uint32_t>(p));
     out.chunks.push_back(chunks);
     out.labeled.push_back(labeled);
-    out.containment.push_back(static_cast<double>(labeled) / static_cast<double>(chunks));
+    out.containment.push_back(containment(labeled, chunks));
     out.match_offsets.push_back(out.positions.size());
   }
   return out;

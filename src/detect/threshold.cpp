@@ -1,4 +1,4 @@
-// Threshold and badness-mode parsing.
+// Threshold parsing.
 #include "crd/detect/threshold.hpp"
 
 #include <cmath>
@@ -28,13 +28,5 @@ std::string Threshold::to_string() const {
   out << value;
   return out.str();
 }
-
-BadnessMode parse_badness(const std::string& text) {
-  if (text == "pages") return BadnessMode::Pages;
-  if (text == "chunks") return BadnessMode::Chunks;
-  throw UsageError("option --badness: expected 'pages' or 'chunks', got '" + text + "'");
-}
-
-const char* to_string(BadnessMode mode) { return mode == BadnessMode::Pages ? "pages" : "chunks"; }
 
 }  // namespace crd::detect

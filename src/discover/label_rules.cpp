@@ -53,4 +53,8 @@ StopList StopList::load(const std::string& path) {
   return list;
 }
 
+StopItems::StopItems(const std::string& list_path, std::uint64_t min_chunk_length)
+    : list_(list_path.empty() ? nullptr : std::make_unique<const StopList>(StopList::load(list_path))),
+      min_chunk_length_(min_chunk_length) {}
+
 }  // namespace crd::discover

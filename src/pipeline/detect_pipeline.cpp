@@ -26,25 +26,23 @@ std::vector<std::uint8_t> stop_flags(const discover::LocalTally& chunks, const d
 // or loads its checkpoint; writes /detection.
 void detect_and_write(output::ResultFile& file, comm::Transport& transport, const CommonOptions& common,
                       ScanPhase& p, const std::function<std::vector<std::uint64_t>()>& label_of,
-                      const discover::LabelRules& stop_rules, const detect::LabelSlice& labels,
-                      std::uint64_t label_total, const DetectPipelineOptions& options, const std::string& join_mode,
-                      PhaseTimer& timer) {
+                      const detect::LabelSlice& labels, std::uint64_t label_total,
+                      const detect::DetectOptions& options, const std::string& join_mode, PhaseTimer& timer) {
   timer.start("detect");
   // Label ids are stored as uint32 per page match (docs/schema.md); the same test on every rank.
   if (label_total > 0xFFFFFFFFull) throw FatalError("more than 2^32 - 1 labels: split the labeled set");
-  const detect::DetectOptions detect_options = to_detect_options(options);
   detect::DetectionResult result;
   if (!p.checkpoints->load_agreed("detect", [&](BinaryFileReader& in) { result = load_detection(in); })) {
-    const auto stop = stop_flags(p.shard.chunks, stop_rules);
+    const auto stop = stop_flags(p.shard.chunks, p.stop.chunk_rules());
     const detect::PageScores scores =
         detect::score_pages(p.shard.page_offsets, p.shard.page_chunk_ids, label_of(), stop);
-    result = detect::detect(transport, p.shard.keys, scores, labels, detect_options, common.round_bytes);
+    result = detect::detect(transport, p.shard.keys, scores, labels, options, common.round_bytes);
     p.checkpoints->save("detect", [&](BinaryFileWriter& out) { save_detection(out, result); });
     p.checkpoints->agree_saved();
   }
   fault_point("after_detect", transport.rank());
   timer.start("write");
-  write_detection(file, std::move(result), labels, label_total, detect_options, join_mode);
+  write_detection(file, std::move(result), labels, label_total, options, join_mode);
 }
 
 }  // namespace
@@ -56,8 +54,8 @@ void run_label(const CommonOptions& common, const DiscoverOptions& options, comm
     timer.start("label");
     discover::ShuffleTotals shuffled;
     // Every chunk of the expert corpus is a label (count > 0), minus stop chunks.
-    const discover::LabelRules rules{0, options.min_chunk_length, p.stop_list()};
-    auto result = discover::discover_labels(transport, p.shard.chunks, p.shard.keys, rules, common.round_bytes, shuffled);
+    auto result = discover::discover_labels(transport, p.shard.chunks, p.shard.keys, p.stop.chunk_rules(),
+                                            common.round_bytes, shuffled);
     timer.start("write");
     // Rows are already in hash order across ranks (owner_of is monotone in the hash).
     write_labeled_table(*file, output::schema::kLabels, output::schema::kLabelsHistogram, result, options.min_chunk_length);
@@ -68,17 +66,14 @@ void run_label(const CommonOptions& common, const DiscoverOptions& options, comm
 void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options,
                 const DetectPipelineOptions& options, comm::Transport& transport) {
   PhaseTimer timer;
-  to_detect_options(options);  // validate before any work
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
     timer.start("load_labels");
-    const LabelSet labels =
-        load_label_set(transport, options.labels, parse_join_mode(options.join), options.replicate_max);
+    const LabelSet labels = load_label_set(transport, options.labels, options.join, options.replicate_max);
     ScanPhase p = run_scan_phase(common, stop_options, true, transport, timer, file);
     discover::ShuffleTotals shuffled;
     const auto label_of = [&] { return join_labels(transport, labels, p.shard.chunks, common.round_bytes, shuffled); };
-    const discover::LabelRules stop_rules{0, stop_options.min_chunk_length, p.stop_list()};
-    detect_and_write(*file, transport, common, p, label_of, stop_rules, labels.owned, labels.total, options,
-                     labels.replicated ? "replicated" : "partitioned", timer);
+    detect_and_write(*file, transport, common, p, label_of, labels.owned, labels.total, options.detect,
+                     name_of(labels.replicated ? JoinMode::Replicated : JoinMode::Partitioned), timer);
     finish_run(*file, transport, common, p, shuffled, timer);
   });
 }
@@ -86,7 +81,6 @@ void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options
 void run_discover_detect(const CommonOptions& common, const DiscoverOptions& discover_options,
                          const DetectPipelineOptions& options, comm::Transport& transport) {
   PhaseTimer timer;
-  to_detect_options(options);
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
     ScanPhase p = run_scan_phase(common, discover_options, true, transport, timer, file);
     discover::ShuffleTotals shuffled;
@@ -111,9 +105,8 @@ void run_discover_detect(const CommonOptions& common, const DiscoverOptions& dis
     timer.start("write_discovery");
     write_discovery(*file, transport, chunks, files, discover_options, common.round_bytes);
 
-    const discover::LabelRules stop_rules{0, discover_options.min_chunk_length, p.stop_list()};
-    detect_and_write(*file, transport, common, p, label_of, stop_rules, labels, chunks.table.labeled, options,
-                     "partitioned", timer);
+    detect_and_write(*file, transport, common, p, label_of, labels, chunks.table.labeled, options.detect,
+                     name_of(JoinMode::Partitioned), timer);
     finish_run(*file, transport, common, p, shuffled, timer);
   });
 }

@@ -7,17 +7,6 @@ namespace crd::pipeline {
 
 namespace schema = output::schema;
 
-detect::DetectOptions to_detect_options(const DetectPipelineOptions& o) {
-  detect::DetectOptions d;
-  d.page_threshold = detect::Threshold::parse(o.page_threshold, "page-threshold");
-  d.neighborhood_threshold = detect::Threshold::parse(o.neighborhood_threshold, "neighborhood-threshold");
-  d.min_labeled = o.min_labeled;
-  d.badness = detect::parse_badness(o.badness);
-  d.max_neighborhood_depth = o.max_neighborhood_depth;
-  d.provenance_samples = o.provenance_samples;
-  return d;
-}
-
 namespace {
 
 void write_labels(output::ResultFile& file, const detect::LabelSlice& labels,
@@ -50,7 +39,7 @@ void write_detection(output::ResultFile& file, detect::DetectionResult&& result,
   set(attr::kNeighborhoodMean, s.neighborhood_mean);
   set(attr::kNeighborhoodSigma, s.neighborhood_sigma);
   set(attr::kNeighborhoodThreshold, s.neighborhood_threshold);
-  set(attr::kBadnessMode, detect::to_string(options.badness));
+  set(attr::kBadnessMode, name_of(options.badness));
   set(attr::kJoinMode, join_mode);
   set(attr::kMinLabeled, options.min_labeled);
   set(attr::kLabelCount, label_total);

@@ -49,10 +49,10 @@ DiscoveryPhase discover_phase(comm::Transport& transport, ScanPhase& scan, const
       })) {
     return d;
   }
-  const discover::LabelRules chunk_rules{options.chunk_threshold, options.min_chunk_length, scan.stop_list()};
-  d.chunks = discover::discover_labels(transport, scan.shard.chunks, scan.shard.keys, chunk_rules, round_bytes, shuffled);
-  const discover::LabelRules file_rules{options.file_threshold, 0, scan.stop_list()};
-  d.files = discover::discover_labels(transport, scan.shard.files, scan.shard.keys, file_rules, round_bytes, shuffled);
+  d.chunks = discover::discover_labels(transport, scan.shard.chunks, scan.shard.keys,
+                                       scan.stop.chunk_rules(options.chunk_threshold), round_bytes, shuffled);
+  d.files = discover::discover_labels(transport, scan.shard.files, scan.shard.keys,
+                                      scan.stop.file_rules(options.file_threshold), round_bytes, shuffled);
   scan.checkpoints->save("discover", [&](BinaryFileWriter& out) {
     save_discovery(out, d.chunks);
     save_discovery(out, d.files);

@@ -11,13 +11,6 @@
 
 namespace crd::pipeline {
 
-JoinMode parse_join_mode(const std::string& text) {
-  if (text == "auto") return JoinMode::Auto;
-  if (text == "replicated") return JoinMode::Replicated;
-  if (text == "partitioned") return JoinMode::Partitioned;
-  throw UsageError("option --join: expected auto, replicated or partitioned, got '" + text + "'");
-}
-
 std::string labels_group(const output::ResultReader& r) {
   for (const char* g : output::schema::kLabelSources) {
     if (r.has(output::Table<discover::LabelRow>{g}.column(&discover::LabelRow::hash))) {

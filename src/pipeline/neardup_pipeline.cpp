@@ -42,14 +42,7 @@ std::vector<std::uint64_t> page_degrees(comm::Transport& transport, const std::v
 
 }  // namespace
 
-std::string method_name(neardup::Method m) {
-  switch (m) {
-    case neardup::Method::MinHash: return "minhash";
-    case neardup::Method::SimHash: return "simhash";
-    case neardup::Method::Combined: return "combined";
-  }
-  return "?";
-}
+std::string method_name(neardup::Method m) { return name_of(m); }
 
 void run_neardup(const CommonOptions& common_options, const NeardupOptions& options, comm::Transport& transport) {
   CommonOptions common = common_options;

@@ -35,7 +35,7 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   const auto files = scan::expand_everywhere(transport, common.inputs, common.expand, p.expand_log);
   check_output_is_not_input(transport, common.output, files);
   const auto shards = io::assign_shards(files, transport.size());
-  if (!options.stop_chunks.empty()) p.stop = discover::StopList::load(options.stop_chunks);
+  p.stop = discover::StopItems(options.stop_chunks, options.min_chunk_length);
   // The fingerprint stats every input again: only worth it when checkpoints are kept.
   const std::string fingerprint =
       common.work_dir.empty() ? std::string()
@@ -52,8 +52,8 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
   const int usable = sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : 1;
-  scan.reader_thread = common.reader_thread == "on" ||
-                       (common.reader_thread == "auto" && usable >= 2 &&
+  scan.reader_thread = common.reader_thread == ReaderThread::On ||
+                       (common.reader_thread == ReaderThread::Auto && usable >= 2 &&
                         cores >= 2u * static_cast<unsigned>(transport.ranks_on_node()));
   const auto& mine = shards[static_cast<std::size_t>(transport.rank())];
   std::uint64_t shard_bytes = 0;

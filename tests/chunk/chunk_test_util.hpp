@@ -20,7 +20,7 @@ inline std::vector<std::string> run(std::string_view kind, std::string_view page
                                     std::string_view charset = "") {
   ChunkerOptions options;
   options.tags = std::move(tags);
-  auto chunker = make_chunker(kind, options);
+  auto chunker = make_chunker(*parse_enum<ChunkerKind>(kind), options);
   return run(*chunker, page, charset);
 }
 

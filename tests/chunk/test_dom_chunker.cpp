@@ -107,12 +107,12 @@ TEST(DomChunker, ByteOrderMarksDecideTheEncodingWithoutACharset) {
 TEST(DomChunker, NestingIsMeasuredOnTheDecodedPage) {
   std::u16string deep;
   for (int i = 0; i < 5000; ++i) deep += u"<div>";
-  auto chunker = crd::chunk::make_chunker("dom", {});
+  auto chunker = crd::chunk::make_chunker(crd::chunk::ChunkerKind::Dom, {});
   EXPECT_EQ(chunker->chunk(utf16(deep, false), "", [](std::string_view) {}), "dom.too_deep");
 }
 
 TEST(DomChunker, RandomBytesNeverCrash) {
-  auto chunker = crd::chunk::make_chunker("dom", {});
+  auto chunker = crd::chunk::make_chunker(crd::chunk::ChunkerKind::Dom, {});
   std::mt19937 rng(99);
   std::uniform_int_distribution<int> byte(0, 255);
   const char* charsets[] = {"", "iso-8859-1", "shift_jis", "iso-2022-jp", "utf-16", "bogus"};
@@ -133,7 +133,7 @@ TEST(DomChunker, RandomBytesNeverCrash) {
 // Pages nested deeper than the cap are skipped with a reason (gumbo is quadratic in depth); pages
 // with many elements whose end tags HTML lets authors omit, or void elements, are not deep.
 TEST(DomChunker, SkipsPagesNestedBeyondTheCapButNotFlatOnes) {
-  auto chunker = crd::chunk::make_chunker("dom", {});
+  auto chunker = crd::chunk::make_chunker(crd::chunk::ChunkerKind::Dom, {});
   std::string deep;
   for (int i = 0; i < 5000; ++i) deep += "<div>";
   deep += "x";

@@ -110,14 +110,16 @@ TEST(ScanChunker, CustomTagLists) {
 TEST(ScanChunker, BadOptionsAreUsageErrors) {
   crd::chunk::ChunkerOptions bad;
   bad.tags = {""};
-  EXPECT_THROW(crd::chunk::make_chunker("scan", bad), crd::UsageError);
+  EXPECT_THROW(crd::chunk::make_chunker(crd::chunk::ChunkerKind::Scan, bad), crd::UsageError);
   bad.tags = {"p>"};
-  EXPECT_THROW(crd::chunk::make_chunker("scan", bad), crd::UsageError);
-  EXPECT_THROW(crd::chunk::make_chunker("regex", {}), crd::UsageError);
+  EXPECT_THROW(crd::chunk::make_chunker(crd::chunk::ChunkerKind::Scan, bad), crd::UsageError);
+  EXPECT_FALSE(crd::parse_enum<crd::chunk::ChunkerKind>("regex").has_value());
+  EXPECT_EQ(crd::parse_enum<crd::chunk::ChunkerKind>("dom"), crd::chunk::ChunkerKind::Dom);
+  EXPECT_STREQ(crd::name_of(crd::chunk::ChunkerKind::Scan), "scan");
 }
 
 TEST(ScanChunker, ChunkHashIsSha1OfNormalizedBytes) {
-  auto chunker = crd::chunk::make_chunker("scan", {});
+  auto chunker = crd::chunk::make_chunker(crd::chunk::ChunkerKind::Scan, {});
   std::vector<crd::Digest> hashes;
   std::vector<std::size_t> lengths;
   chunker->chunk("<p>a  b</p>\n<P>a\tb</p>", "", [&](std::string_view c) {
@@ -131,7 +133,7 @@ TEST(ScanChunker, ChunkHashIsSha1OfNormalizedBytes) {
 }
 
 TEST(ScanChunker, ReusableAcrossPages) {
-  auto chunker = crd::chunk::make_chunker("scan", {});
+  auto chunker = crd::chunk::make_chunker(crd::chunk::ChunkerKind::Scan, {});
   const std::string big = "<p>" + std::string(100000, 'a') + "<p>b";
   EXPECT_EQ(crd::chunk::test::run(*chunker, big).size(), 2U);
   EXPECT_EQ(crd::chunk::test::run(*chunker, "<p>x<p>y"), (Chunks{"<p>x", "<p>y"}));

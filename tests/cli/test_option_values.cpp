@@ -55,14 +55,14 @@ struct Parsed {
 
 void parse(Parsed& p, std::vector<std::string> args) {
   po::options_description visible;
-  visible.add(input_options(p.common)).add(discovery_options(p.discover, true)).add(detection_options(p.detect, false));
+  visible.add(corpus_options(p.common, true)).add(chunking_options(p.common)).add(discovery_options(p.discover, true)).add(detection_options(p.detect, false));
   visible.add(run_options(p.common, p.config));
   args.insert(args.begin(), "crd-test");
   args.push_back("-o");
   args.push_back("out.h5");
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
-  parse_command(static_cast<int>(argv.size()), argv.data(), visible, "input", "config");
+  parse_command(static_cast<int>(argv.size()), argv.data(), visible, nullptr, "config");
 }
 
 std::string usage_error(std::vector<std::string> args) {
@@ -104,18 +104,18 @@ TEST(Options, ValidNumbersLandInTheOptions) {
   EXPECT_EQ(p.common.memory_budget, 8ull << 30);
   EXPECT_EQ(p.common.scan.read.max_record_bytes, 1u << 20);
   EXPECT_EQ(p.common.round_bytes, 4096u);
-  EXPECT_EQ(p.detect.max_neighborhood_depth, -1);
+  EXPECT_EQ(p.detect.detect.max_neighborhood_depth, -1);
   EXPECT_EQ(p.common.scan.sample_bytes, 65536u);
 }
 
 TEST(Options, EffectiveConfigKeepsSizesAsWritten) {
   po::options_description visible;
   Parsed p;
-  visible.add(input_options(p.common)).add(discovery_options(p.discover, true)).add(run_options(p.common, p.config));
+  visible.add(corpus_options(p.common, true)).add(chunking_options(p.common)).add(discovery_options(p.discover, true)).add(run_options(p.common, p.config));
   std::vector<std::string> args{"crd-test", "--memory", "8G", "--chunk-threshold", "7", "-o", "o.h5"};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
-  const auto parsed = parse_command(static_cast<int>(argv.size()), argv.data(), visible, "input", "config");
+  const auto parsed = parse_command(static_cast<int>(argv.size()), argv.data(), visible, nullptr, "config");
   EXPECT_NE(parsed.config_ini.find("memory = 8G\n"), std::string::npos) << parsed.config_ini;
   EXPECT_NE(parsed.config_ini.find("chunk-threshold = 7\n"), std::string::npos) << parsed.config_ini;
   EXPECT_NE(parsed.config_ini.find("max-record-bytes = 64M\n"), std::string::npos) << parsed.config_ini;

@@ -1,4 +1,5 @@
-// score_pages: stop chunks removed before counting and positions; empty pages omitted.
+// score_pages: stop chunks removed before counting and positions; empty pages omitted. The page
+// rule detect and crd check share: strictly above the threshold, at least min_labeled.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -50,6 +51,16 @@ TEST(ScorePages, AllLabeledAndNoStops) {
   EXPECT_EQ(s.containment[0], 1.0);
   EXPECT_EQ(s.positions, (std::vector<std::uint32_t>{0, 1, 2}));
   EXPECT_EQ(s.label_ids, (std::vector<std::uint32_t>{1, 0, 1}));
+}
+
+TEST(PageRule, StrictlyAboveTheThresholdAndAtLeastMinLabeled) {
+  EXPECT_EQ(containment(1, 2), 0.5);
+  EXPECT_EQ(containment(0, 0), 0.0);
+  EXPECT_FALSE(page_flagged(containment(1, 2), 1, 0.5, 1));  // equal to the threshold: not above
+  EXPECT_TRUE(page_flagged(containment(1, 2), 1, 0.4999, 1));
+  EXPECT_FALSE(page_flagged(containment(1, 2), 1, 0.4999, 2));
+  EXPECT_FALSE(page_flagged(containment(0, 0), 0, 0.0, 0));  // a page without chunks never is
+  EXPECT_TRUE(page_flagged(containment(2, 3), 2, 0.0, 2));
 }
 
 }  // namespace

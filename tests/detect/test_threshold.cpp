@@ -44,11 +44,12 @@ TEST(Threshold, EmptyValueIsRejected) {
 }
 
 TEST(Badness, ParseAndName) {
-  EXPECT_EQ(parse_badness("pages"), BadnessMode::Pages);
-  EXPECT_EQ(parse_badness("chunks"), BadnessMode::Chunks);
-  EXPECT_STREQ(to_string(BadnessMode::Pages), "pages");
-  EXPECT_STREQ(to_string(BadnessMode::Chunks), "chunks");
-  EXPECT_THROW(parse_badness("page"), UsageError);
+  EXPECT_EQ(parse_enum<BadnessMode>("pages"), BadnessMode::Pages);
+  EXPECT_EQ(parse_enum<BadnessMode>("chunks"), BadnessMode::Chunks);
+  EXPECT_STREQ(name_of(BadnessMode::Pages), "pages");
+  EXPECT_STREQ(name_of(BadnessMode::Chunks), "chunks");
+  EXPECT_FALSE(parse_enum<BadnessMode>("page").has_value());
+  EXPECT_EQ(enum_choices<BadnessMode>(), "'pages' or 'chunks'");
 }
 
 }  // namespace

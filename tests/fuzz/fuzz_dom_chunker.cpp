@@ -31,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const auto chunker = [] {
     crd::chunk::ChunkerOptions options;
     options.tags = {"p", "div", "li", "my-tag"};  // a custom (unknown to gumbo) tag too
-    return crd::chunk::make_chunker("dom", options);
+    return crd::chunk::make_chunker(crd::chunk::ChunkerKind::Dom, options);
   }();
   chunker->chunk(page, charset, [&](std::string_view chunk) {
     check(!chunk.empty(), "empty chunk emitted");

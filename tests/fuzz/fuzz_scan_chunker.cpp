@@ -50,7 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   crd::chunk::normalize_whitespace(page, normalized);
   check(normalized == reference_normalize(page), "normalize_whitespace differs from the byte-loop rule");
 
-  static const auto chunker = crd::chunk::make_chunker("scan", crd::chunk::ChunkerOptions{});
+  static const auto chunker = crd::chunk::make_chunker(crd::chunk::ChunkerKind::Scan, crd::chunk::ChunkerOptions{});
   std::string joined;  // every chunk without whitespace, in order
   std::size_t n = 0;
   chunker->chunk(page, "", [&](std::string_view chunk) {

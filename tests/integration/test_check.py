@@ -99,5 +99,43 @@ class CheckAgreesWithDetect(unittest.TestCase):
         self.assertGreater(got["-"][0], 0)
 
 
+class BorderlinePage(unittest.TestCase):
+    """One page, 1 of its 2 chunks labeled: containment 0.5 exactly. At --page-threshold 0.5 neither
+    detect nor check flags it (the rule is strictly above); just below, both do, unless
+    --min-labeled asks for more labeled chunks than the page has (1 = enough: at least)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = t = ci.TempDir("borderline")
+        for path, text in (("expert/bank/a.html", "<p>the labeled paragraph</p>"),
+                           ("corpus/site/page.html", "<p>the labeled paragraph</p><p>a paragraph of its own</p>")):
+            os.makedirs(os.path.dirname(t(path)), exist_ok=True)
+            with open(t(path), "w") as f:
+                f.write(text)
+        ci.run_crd(ci.quiet(["label", t("expert"), "-o", t("L.h5")]), nranks=2)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def scores(self, threshold, min_labeled):
+        t = self.tmp
+        options = ["--labels", t("L.h5"), "--page-threshold", threshold, "--min-labeled", min_labeled]
+        ci.run_crd(ci.quiet(["detect", t("corpus"), "-o", t("d.h5")] + options), nranks=2)
+        pages = ci.open_results(t("d.h5")).pages
+        detected = [(int(l), int(c), float(x), bool(fl)) for l, c, x, fl in
+                    zip(pages["labeled"], pages["chunks"], pages["containment"], pages["flagged"])]
+        os.remove(t("d.h5"))
+        checked = parse(ci.run_crd(["check"] + options + [t("corpus", "site", "page.html")]).stdout)
+        return detected, list(checked.values())
+
+    def test_detect_and_check_agree_at_the_threshold(self):
+        for threshold, min_labeled, flagged in (("0.5", "1", False), ("0.4999", "1", True), ("0.4999", "2", False)):
+            with self.subTest(threshold=threshold, min_labeled=min_labeled):
+                detected, checked = self.scores(threshold, min_labeled)
+                self.assertEqual(detected, [(1, 2, 0.5, flagged)])
+                self.assertEqual(checked, [(1, 2, 0.5, flagged)])
+
+
 if __name__ == "__main__":
     ci.main()

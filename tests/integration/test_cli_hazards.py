@@ -292,7 +292,7 @@ NUMBER_OPTIONS = {
     "label": ["--min-chunk-length", "--max-record-bytes", "--memory"],
     "detect": ["--replicate-max", "--min-labeled", "--provenance-samples", "--min-chunk-length"],
     "run": ["--chunk-threshold", "--min-labeled", "--provenance-samples", "--memory", "--max-record-bytes"],
-    "check": ["--min-labeled", "--show", "--min-chunk-length", "--max-record-bytes", "--sample-bytes"],
+    "check": ["--min-labeled", "--show", "--min-chunk-length", "--max-record-bytes"],
     "inspect": ["--top"],
     "report": ["--top"],
     "neardup": ["--shingle-tokens", "--minvalues", "--supershingles", "--min-b-similarity", "--simhash-bits",

@@ -80,10 +80,10 @@ TEST_P(JoinLabels, ReplicatedAndPartitionedAgreeWithDirectLookup) {
 INSTANTIATE_TEST_SUITE_P(Ranks, JoinLabels, ::testing::Values(1, 2, 3, 4, 5));
 
 TEST(JoinMode, Parse) {
-  EXPECT_EQ(parse_join_mode("auto"), JoinMode::Auto);
-  EXPECT_EQ(parse_join_mode("replicated"), JoinMode::Replicated);
-  EXPECT_EQ(parse_join_mode("partitioned"), JoinMode::Partitioned);
-  EXPECT_ANY_THROW(parse_join_mode("Replicated"));
+  EXPECT_EQ(parse_enum<JoinMode>("auto"), JoinMode::Auto);
+  EXPECT_EQ(parse_enum<JoinMode>("replicated"), JoinMode::Replicated);
+  EXPECT_EQ(parse_enum<JoinMode>("partitioned"), JoinMode::Partitioned);
+  EXPECT_FALSE(parse_enum<JoinMode>("Replicated").has_value());
 }
 
 }  // namespace

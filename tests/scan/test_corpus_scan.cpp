@@ -48,7 +48,7 @@ std::string make_site() {
 
 std::vector<std::string> chunks_of(const std::string& body) {
   std::vector<std::string> out;
-  chunk::make_chunker("scan", {})->chunk(body, "", [&](std::string_view c) { out.emplace_back(c); });
+  chunk::make_chunker(crd::chunk::ChunkerKind::Scan, {})->chunk(body, "", [&](std::string_view c) { out.emplace_back(c); });
   return out;
 }
 

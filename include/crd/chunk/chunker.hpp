@@ -2,12 +2,19 @@
 #pragma once
 
 #include <functional>
+#include <array>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "crd/base/enum_names.hpp"
+
 namespace crd::chunk {
+
+// scan: raw markup (the contract in docs/chunking.md); dom: the gumbo HTML5 tree's visible text.
+enum class ChunkerKind { Scan, Dom };
+constexpr std::array<EnumName<ChunkerKind>, 2> enum_names(ChunkerKind) { return {{{"scan", ChunkerKind::Scan}, {"dom", ChunkerKind::Dom}}}; }
 
 struct ChunkerOptions {
   std::vector<std::string> tags{"p", "div"};  // boundary tag names, lowercase ASCII
@@ -24,9 +31,8 @@ class Chunker {
                                  const std::function<void(std::string_view normalized)>& emit) = 0;
 };
 
-// kind: "scan" (raw markup, the contract in docs/chunking.md) or "dom" (gumbo HTML5 tree).
-// Throws UsageError on an unknown kind.
-std::unique_ptr<Chunker> make_chunker(std::string_view kind, const ChunkerOptions& options);
+// Throws UsageError on bad options (a tag name that cannot be one).
+std::unique_ptr<Chunker> make_chunker(ChunkerKind kind, const ChunkerOptions& options);
 
 // Collapses every run of ASCII whitespace (tab, LF, FF, CR, space) to one space and trims both ends.
 void normalize_whitespace(std::string_view in, std::string& out);

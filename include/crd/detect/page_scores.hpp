@@ -25,6 +25,16 @@ struct PageScores {
   std::size_t size() const { return page.size(); }
 };
 
+// The page rule of detect and crd check alike (paper §4.3): containment = labeled / chunks, both
+// counted after stop-chunk removal (0 for a page without chunks); a page is flagged when its
+// containment is strictly above the threshold and it holds at least min_labeled labeled chunks.
+inline double containment(std::uint32_t labeled, std::uint32_t chunks) {
+  return chunks == 0 ? 0.0 : static_cast<double>(labeled) / static_cast<double>(chunks);
+}
+inline bool page_flagged(double containment, std::uint64_t labeled, double threshold, std::uint64_t min_labeled) {
+  return containment > threshold && labeled >= min_labeled;
+}
+
 // page_offsets (n + 1) and chunk_ids: each page's chunk ids in page order. label_of and is_stop are
 // indexed by chunk id: its label id (or kNoLabel), and whether it is a stop chunk.
 PageScores score_pages(std::span<const std::uint64_t> page_offsets, std::span<const std::uint32_t> chunk_ids,

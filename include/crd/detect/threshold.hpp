@@ -1,7 +1,10 @@
 // Detection thresholds: a fixed value, or "auto" = mean + σ over all items (paper §4.1).
 #pragma once
 
+#include <array>
 #include <string>
+
+#include "crd/base/enum_names.hpp"
 
 namespace crd::detect {
 
@@ -16,8 +19,6 @@ struct Threshold {
 };
 
 enum class BadnessMode { Pages, Chunks };
-
-BadnessMode parse_badness(const std::string& text);
-const char* to_string(BadnessMode mode);
+constexpr std::array<EnumName<BadnessMode>, 2> enum_names(BadnessMode) { return {{{"pages", BadnessMode::Pages}, {"chunks", BadnessMode::Chunks}}}; }
 
 }  // namespace crd::detect

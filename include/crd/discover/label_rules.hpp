@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_set>
 
@@ -35,6 +36,23 @@ struct LabelRules {
   bool labeled(const Digest& d, std::uint64_t count, std::uint64_t length) const {
     return count > threshold && !is_stop(d, length);
   }
+};
+
+// A job's stop items, loaded once: the --stop-chunks list ("" = none) and --min-chunk-length.
+// Every LabelRules of a job comes from here, so discovery, labeling, detection and crd check drop
+// the same chunks.
+class StopItems {
+ public:
+  StopItems() = default;
+  StopItems(const std::string& list_path, std::uint64_t min_chunk_length);  // throws UsageError
+
+  LabelRules chunk_rules(std::uint64_t threshold = 0) const { return {threshold, min_chunk_length_, list_.get()}; }
+  // Whole files are stop items only by the list: the minimum length is for chunks.
+  LabelRules file_rules(std::uint64_t threshold) const { return {threshold, 0, list_.get()}; }
+
+ private:
+  std::unique_ptr<const StopList> list_;  // on the heap: the rules point to it, and StopItems moves
+  std::uint64_t min_chunk_length_ = 0;
 };
 
 }  // namespace crd::discover

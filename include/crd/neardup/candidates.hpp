@@ -9,6 +9,7 @@
 // All are collective, and give the same rows on any rank count.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <tuple>
@@ -17,6 +18,7 @@
 #include "crd/comm/transport.hpp"
 #include "crd/hash/digest.hpp"
 #include "crd/neardup/neardup_rows.hpp"
+#include "crd/base/enum_names.hpp"
 #include "crd/neardup/sketch.hpp"
 #include "crd/shuffle/fields.hpp"
 #include "crd/shuffle/reduce_by_key.hpp"
@@ -24,6 +26,9 @@
 namespace crd::neardup {
 
 enum class Method { MinHash, SimHash, Combined };
+constexpr std::array<EnumName<Method>, 3> enum_names(Method) {
+  return {{{"minhash", Method::MinHash}, {"simhash", Method::SimHash}, {"combined", Method::Combined}}};
+}
 
 struct PairRules {
   Method method = Method::MinHash;

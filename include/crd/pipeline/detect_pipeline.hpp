@@ -24,6 +24,4 @@ void write_detection(output::ResultFile& file, detect::DetectionResult&& result,
                      const detect::LabelSlice& labels, std::uint64_t label_total,
                      const detect::DetectOptions& options, const std::string& join_mode);
 
-detect::DetectOptions to_detect_options(const DetectPipelineOptions& options);
-
 }  // namespace crd::pipeline

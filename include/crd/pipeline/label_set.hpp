@@ -17,11 +17,9 @@
 #include "crd/discover/local_tally.hpp"
 #include "crd/discover/owner_tally.hpp"
 #include "crd/output/result_reader.hpp"
+#include "crd/pipeline/options.hpp"
 
 namespace crd::pipeline {
-
-enum class JoinMode { Auto, Replicated, Partitioned };
-JoinMode parse_join_mode(const std::string& text);
 
 struct LabelSet {
   detect::LabelSlice owned;      // this rank's labels, by hash

@@ -1,16 +1,31 @@
-// Options shared by the pipelines, as the CLI fills them in.
+// Options shared by the pipelines, as the CLI fills them in: typed, parsed once. Each member's
+// initializer is the option's default (the CLI's --help and /config read it from here).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "crd/scan/corpus_scan.hpp"
+#include "crd/base/enum_names.hpp"
 #include "crd/detect/detection.hpp"
 #include "crd/io/inputs.hpp"
 #include "crd/pipeline/run_report.hpp"
 
 namespace crd::pipeline {
+
+// --reader-thread: auto = when the node has a spare core per rank (run_scan_phase).
+enum class ReaderThread { Auto, On, Off };
+constexpr std::array<EnumName<ReaderThread>, 3> enum_names(ReaderThread) {
+  return {{{"auto", ReaderThread::Auto}, {"on", ReaderThread::On}, {"off", ReaderThread::Off}}};
+}
+
+// --join: how detection joins chunks with the labeled set (label_set.hpp).
+enum class JoinMode { Auto, Replicated, Partitioned };
+constexpr std::array<EnumName<JoinMode>, 3> enum_names(JoinMode) {
+  return {{{"auto", JoinMode::Auto}, {"replicated", JoinMode::Replicated}, {"partitioned", JoinMode::Partitioned}}};
+}
 
 struct CommonOptions {
   std::vector<std::string> inputs;
@@ -20,33 +35,24 @@ struct CommonOptions {
   std::size_t round_bytes = 64u << 20;  // shuffle payload per rank per round
   double progress_interval = 10;        // seconds between progress lines; 0 = quiet
   std::uint64_t memory_budget = 0;      // bytes per rank, 0 = unlimited (--memory)
-  std::string reader_thread = "auto";   // auto | on | off (--reader-thread)
+  ReaderThread reader_thread = ReaderThread::Auto;
   std::string work_dir;                 // checkpoints of completed phases ("" = none)
   bool resume = false;                  // continue from the checkpoints in work_dir
   RunInfo info;
 };
 
 struct DiscoverOptions {
-  std::uint64_t chunk_threshold = 1;
-  std::uint64_t file_threshold = 1;
+  std::uint64_t chunk_threshold = 10;
+  std::uint64_t file_threshold = 10;
   std::string stop_chunks;            // path, "" = none
   std::uint64_t min_chunk_length = 0;
 };
 
-}  // namespace crd::pipeline
-
-namespace crd::pipeline {
-
 struct DetectPipelineOptions {
   std::vector<std::string> labels;        // result files holding labeled sets (detect only)
-  std::string join = "auto";              // auto | replicated | partitioned
+  JoinMode join = JoinMode::Auto;
   std::uint64_t replicate_max = 2000000;  // auto: replicate L up to this many labels
-  std::string page_threshold = "auto";
-  std::string neighborhood_threshold = "auto";
-  std::uint64_t min_labeled = 1;
-  std::string badness = "pages";
-  int max_neighborhood_depth = -1;
-  std::uint64_t provenance_samples = 5;
+  detect::DetectOptions detect;           // thresholds, badness, depth, provenance samples
 };
 
 }  // namespace crd::pipeline

@@ -19,11 +19,9 @@ namespace crd::pipeline {
 
 struct ScanPhase {
   std::optional<Checkpoints> checkpoints;
-  std::optional<discover::StopList> stop;
+  discover::StopItems stop;
   scan::ScannedShard shard;
   io::InputLog expand_log;  // what this rank left out while expanding the inputs
-
-  const discover::StopList* stop_list() const { return stop ? &*stop : nullptr; }
 };
 
 // Runs a pipeline body that creates its result file in `file`. An exception only this rank knows of

@@ -18,7 +18,7 @@
 namespace crd::scan {
 
 struct ScanOptions {
-  std::string chunker = "scan";
+  chunk::ChunkerKind chunker = chunk::ChunkerKind::Scan;
   chunk::ChunkerOptions chunking;
   url::RecursionRules recursion;
   std::size_t sample_bytes = 256;

@@ -41,6 +41,10 @@ po::options_description input_options(pipeline::CommonOptions& c) {
          if (tags.empty()) throw UsageError("option --tags: needs at least one tag name");
          c.scan.chunking.tags = tags;
        }), "boundary tags, comma-separated")
+      ("boundary-match", po::value<std::string>()->default_value("tag")->notifier([&c](const std::string& v) {
+         if (v != "tag" && v != "prefix") throw UsageError("option --boundary-match: expected 'tag' or 'prefix', got '" + v + "'");
+         c.scan.chunking.tag_prefix = v == "prefix";
+       }), "tag: <p> but not <pre>; prefix: any tag name starting with a boundary tag (<p also splits at <pre, <param), as the paper's released code")
       ("max-depth", po::value<int>()->default_value(c.scan.recursion.max_depth)->notifier([&c](int v) {
          if (v < 1) throw UsageError("option --max-depth: must be at least 1");
          c.scan.recursion.max_depth = v;
@@ -94,7 +98,11 @@ po::options_description discovery_options(pipeline::DiscoverOptions& o, bool wit
         ("chunk-threshold", count_value(o.chunk_threshold, 10),
          "label chunks occurring more than this many times")
         ("file-threshold", count_value(o.file_threshold, 10),
-         "label whole files occurring more than this many times");
+         "label whole files occurring more than this many times")
+        ("chunk-top", count_value(o.chunk_top, 0),
+         "of those, label only the N most frequent chunks (ties by hash; 0 = no limit)")
+        ("file-top", count_value(o.file_top, 0),
+         "of those, label only the N most frequent files (ties by hash; 0 = no limit)");
   }
   d.add_options()
       ("stop-chunks", po::value<std::string>(&o.stop_chunks),
@@ -120,6 +128,8 @@ po::options_description detection_options(pipeline::DetectPipelineOptions& o, bo
        "flag pages whose containment exceeds this (auto = mean + σ over all pages)")
       ("min-labeled", count_value(o.min_labeled, 1),
        "flag a page only with at least this many labeled chunks")
+      ("min-neighborhood-labeled", count_value(o.min_neighborhood_labeled, 0),
+       "flag a neighborhood only with at least this many labeled chunks (paper §8.1: 1001)")
       ("neighborhood-threshold", po::value<std::string>(&o.neighborhood_threshold)->default_value("auto"),
        "flag neighborhoods whose badness exceeds this (auto = mean + σ over all neighborhoods)")
       ("badness", po::value<std::string>(&o.badness)->default_value("pages"),

@@ -12,6 +12,7 @@ detect::DetectOptions to_detect_options(const DetectPipelineOptions& o) {
   d.page_threshold = detect::Threshold::parse(o.page_threshold, "page-threshold");
   d.neighborhood_threshold = detect::Threshold::parse(o.neighborhood_threshold, "neighborhood-threshold");
   d.min_labeled = o.min_labeled;
+  d.min_neighborhood_labeled = o.min_neighborhood_labeled;
   d.badness = detect::parse_badness(o.badness);
   d.max_neighborhood_depth = o.max_neighborhood_depth;
   d.provenance_samples = o.provenance_samples;
@@ -56,6 +57,15 @@ void write_detection(output::ResultFile& file, detect::DetectionResult&& result,
   set(attr::kLabelCount, label_total);
   set(attr::kPagesFlagged, s.flagged_pages);
   set(attr::kNeighborhoodsFlagged, s.flagged_neighborhoods);
+  set(attr::kPageThresholdRule, options.page_threshold.to_string());
+  set(attr::kPageThresholdClamped, std::uint64_t{s.page_threshold_clamped});
+  set(attr::kPageMedian, s.page_median);
+  set(attr::kPageMad, s.page_mad);
+  set(attr::kNeighborhoodThresholdRule, options.neighborhood_threshold.to_string());
+  set(attr::kNeighborhoodThresholdClamped, std::uint64_t{s.neighborhood_threshold_clamped});
+  set(attr::kNeighborhoodMedian, s.neighborhood_median);
+  set(attr::kNeighborhoodMad, s.neighborhood_mad);
+  set(attr::kMinNeighborhoodLabeled, options.min_neighborhood_labeled);
   write_labels(file, labels, result.label_use);
   output::write_table(file, schema::kPages, result.pages);
   output::write_table(file, schema::kNeighborhoods, result.neighborhoods);

@@ -20,6 +20,8 @@ void write_labeled_table(output::ResultFile& file, const output::Table<discover:
   file.set_attribute(table.group, attr::kDistinct, t.distinct);
   file.set_attribute(table.group, attr::kLabeled, t.labeled);
   file.set_attribute(table.group, attr::kStopRemoved, t.stop_removed);
+  file.set_attribute(table.group, attr::kTop, t.top);
+  file.set_attribute(table.group, attr::kTopRemoved, t.top_removed);
   if (table.stores(&discover::LabelRow::sample)) file.set_attribute(table.group, attr::kMinChunkLength, min_length);
   output::write_table(file, histogram, result.histogram);
 }
@@ -49,9 +51,10 @@ DiscoveryPhase discover_phase(comm::Transport& transport, ScanPhase& scan, const
       })) {
     return d;
   }
-  const discover::LabelRules chunk_rules{options.chunk_threshold, options.min_chunk_length, scan.stop_list()};
+  const discover::LabelRules chunk_rules{options.chunk_threshold, options.min_chunk_length, scan.stop_list(),
+                                         options.chunk_top};
   d.chunks = discover::discover_labels(transport, scan.shard.chunks, scan.shard.keys, chunk_rules, round_bytes, shuffled);
-  const discover::LabelRules file_rules{options.file_threshold, 0, scan.stop_list()};
+  const discover::LabelRules file_rules{options.file_threshold, 0, scan.stop_list(), options.file_top};
   d.files = discover::discover_labels(transport, scan.shard.files, scan.shard.keys, file_rules, round_bytes, shuffled);
   scan.checkpoints->save("discover", [&](BinaryFileWriter& out) {
     save_discovery(out, d.chunks);

@@ -11,6 +11,9 @@ namespace crd::chunk {
 
 struct ChunkerOptions {
   std::vector<std::string> tags{"p", "div"};  // boundary tag names, lowercase ASCII
+  // --boundary-match prefix: a boundary is '<' + a tag name as a mere prefix (so "p" also splits
+  // at <pre, <param, <path), as the paper's released Hadoop code splits; scan chunker only.
+  bool tag_prefix = false;
 };
 
 class Chunker {

@@ -31,6 +31,8 @@ struct DiscoverOptions {
   std::uint64_t file_threshold = 1;
   std::string stop_chunks;            // path, "" = none
   std::uint64_t min_chunk_length = 0;
+  std::uint64_t chunk_top = 0;        // label only the N most frequent chunks (0 = no limit)
+  std::uint64_t file_top = 0;         // the same for files
 };
 
 }  // namespace crd::pipeline
@@ -44,6 +46,7 @@ struct DetectPipelineOptions {
   std::string page_threshold = "auto";
   std::string neighborhood_threshold = "auto";
   std::uint64_t min_labeled = 1;
+  std::uint64_t min_neighborhood_labeled = 0;
   std::string badness = "pages";
   int max_neighborhood_depth = -1;
   std::uint64_t provenance_samples = 5;

@@ -15,9 +15,9 @@ namespace crd::discover {
 // An exact sorted table of digests, 20 bytes per entry on every rank plus a 256 KiB index by the
 // first two bytes (a 10^7-entry list: 191 MiB, loaded in seconds; perf/RESULTS.md). Not a Bloom filter, which §4.4.2 suggests for large lists:
 // its false positives would silently drop real content from L and from every page's count, the
-// imprecision crd's exact hashing exists to avoid (§6.5); and not a hash set, which took 58
-// bytes per entry and 575 ns per lookup here against the table's 20 bytes and ~1 µs per lookup —
-// lookups happen once per distinct chunk, not per occurrence, so the table's cost is small.
+// imprecision crd's exact hashing exists to avoid (§6.5); and not a hash set, which took 58 bytes
+// per entry and 3× the load time — its lookups are ~2× faster, but crd looks up each distinct
+// chunk once, not each occurrence, so memory is what limits the list's size.
 class StopList {
  public:
   // One entry per line: 40 hex digits = a SHA-1; any other line = a literal chunk, normalized

@@ -86,7 +86,7 @@ TABLES = {
 # List columns (CSR: NAME and NAME_offsets) after a table's plain columns, with their value types.
 LISTS = {PAGES: {"positions": "u4", "label_ids": "u4"}}
 _TALLY_ATTRS = {"threshold": "u8", "total": "u8", "distinct": "u8", "labeled": "u8",
-                "stop_removed": "u8"}
+                "stop_removed": "u8", "top": "u8", "top_removed": "u8"}
 GROUP_ATTRS = {
     CHUNKS: {**_TALLY_ATTRS, "min_chunk_length": "u8"},
     FILES: _TALLY_ATTRS,
@@ -95,11 +95,16 @@ GROUP_ATTRS = {
                 "neighborhood_mean": "f8", "neighborhood_sigma": "f8",
                 "neighborhood_threshold": "f8", "badness_mode": STR, "join_mode": STR,
                 "min_labeled": "u8", "labels": "u8", "pages_flagged": "u8",
-                "neighborhoods_flagged": "u8"},
+                "neighborhoods_flagged": "u8", "page_threshold_rule": STR,
+                "page_threshold_clamped": "u8", "page_median": "f8", "page_mad": "f8",
+                "neighborhood_threshold_rule": STR, "neighborhood_threshold_clamped": "u8",
+                "neighborhood_median": "f8", "neighborhood_mad": "f8",
+                "min_neighborhood_labeled": "u8"},
     NEARDUP: {"method": STR, "pages": "u8", "identity_sets": "u8", "pairs": "u8",
               "same_site_pairs": "u8", "different_site_pairs": "u8", "capped_buckets": "u8",
               "capped_pages": "u8", "capped_pairs": "u8"},
 }
+RANK_KEYS = ("badness", "labeled", "pages")  # crd inspect --rank
 _RUN_TABLES = [COUNTERS, RESOURCES, TIMINGS, ERRORS]
 _DISCOVERY_TABLES = [CHUNKS, CHUNK_HISTOGRAM, FILES, FILE_HISTOGRAM]
 _DETECTION_TABLES = [DETECTION_LABELS, PROVENANCE, PAGES, NEIGHBORHOODS]
@@ -346,6 +351,23 @@ class CrdResult:
             return None
         under = (pages["url"] == prefix) | pages["url"].str.startswith(prefix.rstrip("/") + "/")
         return pages[under]
+
+    def rank_neighborhoods(self, by: str = "badness", depth: int | None = None,
+                           top: int | None = None) -> pd.DataFrame | None:
+        """Neighborhoods as `crd inspect --rank BY [--depth D] [--top N]` lists them: BY (badness,
+        labeled or pages) descending, ties by prefix ascending; only depth D if given (0 = hosts,
+        1 = the paper's path length 1). §8.1's "40 neighborhoods with the most bad chunks" is
+        rank_neighborhoods("labeled", depth=1, top=40) of a run with --min-neighborhood-labeled."""
+        if by not in RANK_KEYS:
+            raise ValueError("rank by %r: expected one of %s" % (by, ", ".join(RANK_KEYS)))
+        hoods = self.neighborhoods
+        if hoods is None:
+            return None
+        if depth is not None:
+            hoods = hoods[hoods["depth"] == depth]
+        # Stored by prefix: a stable sort on the key alone breaks ties by prefix.
+        ranked = hoods.sort_values(by, ascending=False, kind="stable")
+        return ranked if top is None else ranked.head(top)
 
     def page_matches(self, url: str) -> pd.DataFrame | None:
         """The labeled chunks matched on one page: position, label id and the label's row."""

@@ -69,7 +69,7 @@ const char* find_candidate(const char* p, const char* end, const std::uint8_t* f
 
 }  // namespace
 
-BoundaryFinder::BoundaryFinder(const std::vector<std::string>& tags) {
+BoundaryFinder::BoundaryFinder(const std::vector<std::string>& tags, bool prefix) : prefix_(prefix) {
   for (const std::string& tag : tags) {
     std::string name;
     for (char c : tag) name += ascii_lower(c);
@@ -89,7 +89,7 @@ BoundaryFinder::BoundaryFinder(const std::vector<std::string>& tags) {
 
 bool BoundaryFinder::is_boundary_tag(const char* p, const char* end) const {
   for (const std::string& tag : tags_) {
-    if (tag_name_at(p, end, tag)) return true;
+    if (prefix_ ? name_prefix_at(p, end, tag) : tag_name_at(p, end, tag)) return true;
   }
   return false;
 }

@@ -13,7 +13,8 @@ namespace crd::chunk::detail {
 class BoundaryFinder {
  public:
   // tags: boundary tag names; lowercased here. Throws UsageError on an empty or odd name.
-  explicit BoundaryFinder(const std::vector<std::string>& tags);
+  // prefix: a name matches as a prefix of the tag name (<p matches <pre), whatever follows it.
+  explicit BoundaryFinder(const std::vector<std::string>& tags, bool prefix = false);
 
   // The offset of the first boundary '<' at or after `pos`, or page.size() when there is none.
   // `pos` is advanced past the returned boundary (and past any raw text it opens), so repeated
@@ -30,6 +31,7 @@ class BoundaryFinder {
   static const char* skip_raw_text(const char* name, std::size_t len, const char* after, const char* end);
 
   std::vector<std::string> tags_;
+  bool prefix_ = false;
   std::array<std::uint8_t, 256> first_{};  // what a byte after '<' may start
 };
 
@@ -38,13 +40,19 @@ inline char ascii_lower(char c) noexcept {
   return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
 }
 
-// True if [p, end) starts with `name` (lowercase) case-insensitively, followed by whitespace,
-// '/', '>' or the end: the contract's notion of "this is that tag".
-inline bool tag_name_at(const char* p, const char* end, std::string_view name) noexcept {
+// True if [p, end) starts with `name` (lowercase) case-insensitively.
+inline bool name_prefix_at(const char* p, const char* end, std::string_view name) noexcept {
   if (static_cast<std::size_t>(end - p) < name.size()) return false;
   for (std::size_t i = 0; i < name.size(); ++i) {
     if (ascii_lower(p[i]) != name[i]) return false;
   }
+  return true;
+}
+
+// True if [p, end) starts with `name` (lowercase) case-insensitively, followed by whitespace,
+// '/', '>' or the end: the contract's notion of "this is that tag".
+inline bool tag_name_at(const char* p, const char* end, std::string_view name) noexcept {
+  if (!name_prefix_at(p, end, name)) return false;
   if (p + name.size() == end) return true;
   const char c = p[name.size()];
   return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == '/' || c == '>';

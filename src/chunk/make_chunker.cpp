@@ -1,12 +1,16 @@
 // make_chunker: picks the chunker implementation.
+#include "crd/base/error.hpp"
 #include "dom_chunker.hpp"
 #include "scan_chunker.hpp"
 
 namespace crd::chunk {
 
 std::unique_ptr<Chunker> make_chunker(ChunkerKind kind, const ChunkerOptions& options) {
-  if (kind == ChunkerKind::Dom) return std::make_unique<detail::DomChunker>(options);
-  return std::make_unique<detail::ScanChunker>(options);
+  if (kind == ChunkerKind::Scan) return std::make_unique<detail::ScanChunker>(options);
+  // The DOM chunker splits at elements, whose names are whole: a name prefix means nothing there.
+  if (options.boundary_match == BoundaryMatch::Prefix)
+    throw UsageError("--boundary-match prefix needs --chunker scan (dom splits at whole elements)");
+  return std::make_unique<detail::DomChunker>(options);
 }
 
 }  // namespace crd::chunk

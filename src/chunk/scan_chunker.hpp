@@ -10,7 +10,7 @@ namespace crd::chunk::detail {
 
 class ScanChunker final : public Chunker {
  public:
-  explicit ScanChunker(const ChunkerOptions& options) : finder_(options.tags) {}
+  explicit ScanChunker(const ChunkerOptions& options) : finder_(options.tags, options.boundary_match == BoundaryMatch::Prefix) {}
   // charset is ignored: the scan works on bytes and every boundary is ASCII.
   std::string_view chunk(std::string_view page, std::string_view charset,
                          const std::function<void(std::string_view normalized)>& emit) override;

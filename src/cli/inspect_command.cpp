@@ -1,5 +1,6 @@
 // crd inspect: a human summary of any crd result file (single process, no MPI job needed).
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <numeric>
 
@@ -59,7 +60,7 @@ void print_table(const output::ResultReader& r, const output::Table<LabelRow>& t
   if (!r.has(table.column(&LabelRow::hash))) return;
   const std::uint64_t n = r.rows(table.column(&LabelRow::hash));
   std::printf("\n%s: %llu labeled", title, static_cast<unsigned long long>(n));
-  for (const char* a : {attr::kThreshold, attr::kTotal, attr::kDistinct, attr::kStopRemoved})
+  for (const char* a : {attr::kThreshold, attr::kTotal, attr::kDistinct, attr::kStopRemoved, attr::kTop, attr::kTopRemoved})
     if (r.has_attribute(group, a)) std::printf(", %s %llu", a, static_cast<unsigned long long>(r.attribute_u64(group, a)));
   std::printf("\n");
   const auto counts = r.read_u64(table.column(&LabelRow::count));
@@ -77,34 +78,64 @@ void print_table(const output::ResultReader& r, const output::Table<LabelRow>& t
   }
 }
 
-void print_detection(const output::ResultReader& r, std::size_t top) {
+// crd inspect --rank KEY [--depth D]: how the neighborhood list is ordered and filtered.
+enum class RankKey { Badness, Labeled, Pages };
+constexpr std::array<EnumName<RankKey>, 3> enum_names(RankKey) {
+  return {{{"badness", RankKey::Badness}, {"labeled", RankKey::Labeled}, {"pages", RankKey::Pages}}};
+}
+
+struct Ranking {
+  RankKey by = RankKey::Badness;
+  int depth = -1;              // only neighborhoods of this depth; -1 = all
+};
+
+void print_detection(const output::ResultReader& r, std::size_t top, const Ranking& ranking) {
   if (!r.has(schema::kDetection)) return;
   const std::string g = schema::kDetection;
   const auto& pages = schema::kPages;
   const auto& hoods = schema::kNeighborhoods;
   std::printf("\ndetection: %llu labels, badness %s, join %s\n", static_cast<unsigned long long>(r.attribute_u64(g, attr::kLabelCount.name)),
               printable(r.attribute_string(g, attr::kBadnessMode.name)).c_str(), printable(r.attribute_string(g, attr::kJoinMode.name)).c_str());
-  std::printf("  pages:         mean %.4f σ %.4f threshold %.4f, %llu of %llu flagged\n", r.attribute_double(g, attr::kPageMean.name),
+  // Files written before issue 15 lack the rule, clamp and median attributes.
+  const auto rule = [&](const schema::Attribute& rule_attr, const schema::Attribute& clamped) {
+    std::string out;
+    if (schema::has_attribute(r, rule_attr)) out += " (" + printable(schema::attribute_string(r, rule_attr)) + ")";
+    if (schema::has_attribute(r, clamped) && schema::attribute_u64(r, clamped) != 0) out += " CLAMPED below 1";
+    return out;
+  };
+  std::printf("  pages:         mean %.4f σ %.4f threshold %.4f%s, %llu of %llu flagged\n", r.attribute_double(g, attr::kPageMean.name),
               r.attribute_double(g, attr::kPageSigma.name), r.attribute_double(g, attr::kPageThreshold.name),
+              rule(attr::kPageThresholdRule, attr::kPageThresholdClamped).c_str(),
               static_cast<unsigned long long>(r.attribute_u64(g, attr::kPagesFlagged.name)),
               static_cast<unsigned long long>(r.rows(pages.column(&PageRow::url))));
-  std::printf("  neighborhoods: mean %.4f σ %.4f threshold %.4f, %llu of %llu flagged\n",
+  std::printf("  neighborhoods: mean %.4f σ %.4f threshold %.4f%s, %llu of %llu flagged\n",
               r.attribute_double(g, attr::kNeighborhoodMean.name), r.attribute_double(g, attr::kNeighborhoodSigma.name),
               r.attribute_double(g, attr::kNeighborhoodThreshold.name),
+              rule(attr::kNeighborhoodThresholdRule, attr::kNeighborhoodThresholdClamped).c_str(),
               static_cast<unsigned long long>(r.attribute_u64(g, attr::kNeighborhoodsFlagged.name)),
               static_cast<unsigned long long>(r.rows(hoods.column(&NeighborhoodRow::prefix))));
 
   const auto badness = r.read_f64(hoods.column(&NeighborhoodRow::badness));
   const auto hood_pages = r.read_u64(hoods.column(&NeighborhoodRow::pages));
+  const auto hood_labeled = r.read_u64(hoods.column(&NeighborhoodRow::labeled));
+  const auto hood_depth = r.read_u32(hoods.column(&NeighborhoodRow::depth));
   const auto hood_flagged = r.read_u8(hoods.column(&NeighborhoodRow::flagged));
-  std::vector<std::size_t> order(badness.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return badness[a] > badness[b]; });
-  std::printf("\nworst neighborhoods:\n");
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < badness.size(); ++i)
+    if (ranking.depth < 0 || hood_depth[i] == static_cast<std::uint32_t>(ranking.depth)) order.push_back(i);
+  // Key descending; rows are stored by prefix, so the stable sort breaks ties by prefix ascending
+  // (analysis/crd_results.py rank_neighborhoods ranks the same way).
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (ranking.by == RankKey::Labeled) return hood_labeled[a] > hood_labeled[b];
+    if (ranking.by == RankKey::Pages) return hood_pages[a] > hood_pages[b];
+    return badness[a] > badness[b];
+  });
+  std::printf("\nneighborhoods by %s%s:\n", name_of(ranking.by),
+              ranking.depth < 0 ? "" : (" at depth " + std::to_string(ranking.depth)).c_str());
   for (std::size_t k = 0; k < std::min(top, order.size()); ++k) {
     const std::size_t i = order[k];
-    std::printf("  %s %.4f  %6llu pages  %s\n", hood_flagged[i] ? "FLAG" : "    ", badness[i],
-                static_cast<unsigned long long>(hood_pages[i]),
+    std::printf("  %s %.4f  %8llu labeled  %6llu pages  %s\n", hood_flagged[i] ? "FLAG" : "    ", badness[i],
+                static_cast<unsigned long long>(hood_labeled[i]), static_cast<unsigned long long>(hood_pages[i]),
                 printable(r.read_strings(hoods.column(&NeighborhoodRow::prefix), i, 1).at(0)).c_str());  // only the rows shown
   }
 
@@ -133,8 +164,17 @@ void print_detection(const output::ResultReader& r, std::size_t top) {
 
 int inspect_command(int argc, char** argv) {
   std::uint64_t top = 10;
-  po::options_description visible("crd inspect RESULT.h5 [--top N]\n\nHuman summary of a crd result file");
-  visible.add_options()("top", count_value(top), "rows shown per table")("help,h", "show this help");
+  Ranking ranking;
+  po::options_description visible(
+      "crd inspect RESULT.h5 [--top N] [--rank badness|labeled|pages] [--depth D]\n\n"
+      "Human summary of a crd result file");
+  visible.add_options()("top", count_value(top), "rows shown per table")(
+      "rank", choice_value(ranking.by, "rank"), "order neighborhoods by this, largest first (ties by prefix)")(
+      "depth", po::value<int>(&ranking.depth)->default_value(ranking.depth)->notifier([](int v) {
+        if (v < -1) throw UsageError("option --depth: must be ≥ -1 (-1 = every depth)");
+      }),
+      "list only neighborhoods of this depth (0 = hosts, 1 = host/a, the paper's path length 1)")(
+      "help,h", "show this help");
   if (print_help(argc, argv, visible)) return 0;
   for (const auto& path : parse_command(argc, argv, visible, kNoResultFile).inputs) {
     output::ResultReader r(path);
@@ -147,7 +187,7 @@ int inspect_command(int argc, char** argv) {
     print_table(r, schema::kDiscoveryChunks, "labeled chunks", top);
     print_table(r, schema::kDiscoveryFiles, "labeled files", top);
     print_table(r, schema::kLabels, "labels (informed)", top);
-    print_detection(r, top);
+    print_detection(r, top, ranking);
     print_neardup(r, top);
   }
   return 0;

@@ -72,7 +72,10 @@ po::options_description chunking_options(pipeline::CommonOptions& c, bool with_c
          auto tags = split_list(v);
          if (tags.empty()) throw UsageError("option --tags: needs at least one tag name");
          c.scan.chunking.tags = tags;
-       }), "boundary tags, comma-separated");
+       }), "boundary tags, comma-separated")
+      ("boundary-match", choice_value(c.scan.chunking.boundary_match, "boundary-match"),
+       "tag: <p> but not <pre>; prefix: any tag name starting with a boundary tag (<p also splits at "
+       "<pre, <param), as the paper's released code");
   return d;
 }
 
@@ -107,7 +110,9 @@ po::options_description discovery_options(pipeline::DiscoverOptions& o, bool wit
   if (with_thresholds) {
     d.add_options()
         ("chunk-threshold", count_value(o.chunk_threshold), "label chunks occurring more than this many times")
-        ("file-threshold", count_value(o.file_threshold), "label whole files occurring more than this many times");
+        ("file-threshold", count_value(o.file_threshold), "label whole files occurring more than this many times")
+        ("chunk-top", count_value(o.chunk_top), "of those, label only the N most frequent chunks (ties by hash; 0 = no limit)")
+        ("file-top", count_value(o.file_top), "of those, label only the N most frequent files (ties by hash; 0 = no limit)");
   }
   d.add_options()
       ("stop-chunks", po::value<std::string>(&o.stop_chunks),
@@ -132,6 +137,8 @@ po::options_description detection_options(pipeline::DetectPipelineOptions& o, bo
       ("page-threshold", threshold_value(t.page_threshold, "page-threshold"),
        "flag pages whose containment exceeds this (auto = mean + σ over all pages)")
       ("min-labeled", count_value(t.min_labeled), "flag a page only with at least this many labeled chunks")
+      ("min-neighborhood-labeled", count_value(t.min_neighborhood_labeled),
+       "flag a neighborhood only with at least this many labeled chunks (paper §8.1: 1001)")
       ("neighborhood-threshold", threshold_value(t.neighborhood_threshold, "neighborhood-threshold"),
        "flag neighborhoods whose badness exceeds this (auto = mean + σ over all neighborhoods)")
       ("badness", choice_value(t.badness, "badness"),

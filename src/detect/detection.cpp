@@ -1,6 +1,7 @@
 // detect(): statistics and thresholds over all pages and neighborhoods, flags, and output order.
 #include "crd/detect/detection.hpp"
 
+#include "exact_median.hpp"
 #include "exact_moments.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
 
@@ -19,6 +20,16 @@ ExactMoments global_moments(comm::Transport& transport, const ExactMoments& loca
   return merged;
 }
 
+// Every statistic a threshold rule may use, over all ranks' values.
+Population population(comm::Transport& transport, std::span<const double> values, std::uint64_t& count) {
+  ExactMoments local;
+  for (double v : values) local.add(v);
+  const ExactMoments all = global_moments(transport, local);
+  count = all.count();
+  const MedianMad m = exact_median_mad(transport, values);
+  return {all.mean(), all.sigma(), m.median, m.mad};
+}
+
 }  // namespace
 
 DetectionResult detect(comm::Transport& transport, const std::vector<std::string>& keys,
@@ -27,13 +38,14 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
   DetectionResult out;
   DetectionStats& s = out.stats;
 
-  ExactMoments page_local;
-  for (double c : scores.containment) page_local.add(c);
-  const ExactMoments pages = global_moments(transport, page_local);
-  s.pages = pages.count();
-  s.page_mean = pages.mean();
-  s.page_sigma = pages.sigma();
-  s.page_threshold = options.page_threshold.resolve(s.page_mean, s.page_sigma);
+  const Population pages = population(transport, scores.containment, s.pages);
+  s.page_mean = pages.mean;
+  s.page_sigma = pages.sigma;
+  s.page_median = pages.median;
+  s.page_mad = pages.mad;
+  const ResolvedThreshold page_threshold = options.page_threshold.resolve(pages);
+  s.page_threshold = page_threshold.value;
+  s.page_threshold_clamped = page_threshold.clamped ? 1 : 0;
 
   std::vector<PageRow> page_rows;
   page_rows.reserve(scores.size());
@@ -54,15 +66,19 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
 
   std::vector<std::vector<std::uint32_t>> hood_labels;
   auto hoods = aggregate_neighborhoods(transport, keys, scores, options, round_bytes, &hood_labels);
-  ExactMoments hood_local;
-  for (const auto& n : hoods) hood_local.add(n.badness);
-  const ExactMoments all_hoods = global_moments(transport, hood_local);
-  s.neighborhoods = all_hoods.count();
-  s.neighborhood_mean = all_hoods.mean();
-  s.neighborhood_sigma = all_hoods.sigma();
-  s.neighborhood_threshold = options.neighborhood_threshold.resolve(s.neighborhood_mean, s.neighborhood_sigma);
+  std::vector<double> badness;
+  badness.reserve(hoods.size());
+  for (const auto& n : hoods) badness.push_back(n.badness);
+  const Population all_hoods = population(transport, badness, s.neighborhoods);
+  s.neighborhood_mean = all_hoods.mean;
+  s.neighborhood_sigma = all_hoods.sigma;
+  s.neighborhood_median = all_hoods.median;
+  s.neighborhood_mad = all_hoods.mad;
+  const ResolvedThreshold hood_threshold = options.neighborhood_threshold.resolve(all_hoods);
+  s.neighborhood_threshold = hood_threshold.value;
+  s.neighborhood_threshold_clamped = hood_threshold.clamped ? 1 : 0;
   for (auto& n : hoods) {
-    n.flagged = n.badness > s.neighborhood_threshold ? 1 : 0;
+    n.flagged = (n.badness > s.neighborhood_threshold && n.labeled >= options.min_neighborhood_labeled) ? 1 : 0;
     s.flagged_neighborhoods += n.flagged;
   }
   std::uint64_t flagged[2] = {s.flagged_pages, s.flagged_neighborhoods};

@@ -1,4 +1,4 @@
-// Threshold parsing.
+// Threshold parsing, and the resolution of a threshold rule over a population.
 #include "crd/detect/threshold.hpp"
 
 #include <cmath>
@@ -8,23 +8,48 @@
 
 namespace crd::detect {
 
-Threshold Threshold::parse(const std::string& text, const std::string& option) {
-  if (text == "auto") return {};
+namespace {
+
+// A finite number ≥ 0 spelling all of `text`, or NaN.
+double parse_number(const std::string& text) {
   std::size_t pos = 0;
   double v = 0;
   try {
     v = std::stod(text, &pos);
   } catch (const std::exception&) {
-    pos = 0;
+    return NAN;
   }
-  if (text.empty() || pos != text.size() || !std::isfinite(v) || v < 0)
-    throw UsageError("option --" + option + ": expected 'auto' or a number ≥ 0, got '" + text + "'");
+  if (text.empty() || pos != text.size() || !std::isfinite(v) || v < 0) return NAN;
+  return v;
+}
+
+}  // namespace
+
+Threshold Threshold::parse(const std::string& text, const std::string& option) {
+  if (text == "auto") return {};
+  if (text == "robust") return {true, kDefaultRobustK, true};
+  if (text.rfind("robust:", 0) == 0) {
+    const double k = parse_number(text.substr(7));
+    if (!(k > 0)) throw UsageError("option --" + option + ": expected robust:K with a number K > 0, got '" + text + "'");
+    return {true, k, true};
+  }
+  const double v = parse_number(text);
+  if (std::isnan(v))
+    throw UsageError("option --" + option + ": expected 'auto', 'robust', 'robust:K' or a number ≥ 0, got '" + text + "'");
   return {false, v};
 }
 
+ResolvedThreshold Threshold::resolve(const Population& p) const {
+  if (!automatic) return {value, false};
+  const double raw = robust ? p.median + value * kMadToSigma * p.mad : p.mean + p.sigma;
+  if (raw >= 1) return {kClampedThreshold, true};
+  return {raw, false};
+}
+
 std::string Threshold::to_string() const {
-  if (automatic) return "auto";
+  if (automatic && !robust) return "auto";
   std::ostringstream out;
+  if (robust) out << "robust:";
   out << value;
   return out.str();
 }

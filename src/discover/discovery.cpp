@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "top_cut.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
 
 namespace crd::discover {
@@ -34,6 +35,16 @@ TallyDiscovery discover_labels(comm::Transport& transport, const LocalTally& loc
     }
   }
   // selected ascends by hash: owner ids follow the hash order of reduce_by_key's results.
+  std::vector<std::uint64_t> selected_counts;
+  selected_counts.reserve(selected.size());
+  for (std::uint32_t id : selected) selected_counts.push_back(owned.counts[id]);
+  const std::vector<std::uint8_t> keep = top_cut(transport, selected_counts, rules.top);
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < selected.size(); ++i) {
+    if (keep[i] != 0) selected[kept++] = selected[i];
+  }
+  const std::uint64_t top_removed = selected.size() - kept;
+  selected.resize(kept);
 
   TallyDiscovery out;
   out.first_label_id = transport.exscan_sum(selected.size());
@@ -50,13 +61,15 @@ TallyDiscovery discover_labels(comm::Transport& transport, const LocalTally& loc
                               std::move(notes[id].sample), std::move(notes[id].sample_url)});
   }
 
-  std::uint64_t sums[4] = {local.total(), owned.distinct(), selected.size(), stop_removed};
-  transport.allreduce(std::span<std::uint64_t>(sums, 4), comm::ReduceOp::Sum);
+  std::uint64_t sums[5] = {local.total(), owned.distinct(), selected.size(), stop_removed, top_removed};
+  transport.allreduce(std::span<std::uint64_t>(sums, 5), comm::ReduceOp::Sum);
   out.table.threshold = rules.threshold;
   out.table.total = sums[0];
   out.table.distinct = sums[1];
   out.table.labeled = sums[2];
   out.table.stop_removed = sums[3];
+  out.table.top = rules.top;
+  out.table.top_removed = sums[4];
   out.histogram = build_histogram(transport, owned.counts, round_bytes);
   return out;
 }

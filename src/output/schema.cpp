@@ -31,11 +31,14 @@ std::vector<Attribute> all_attributes() {
                              kPageSigma,       kPageThreshold,    kNeighborhoodMean,  kNeighborhoodSigma,
                              kNeighborhoodThreshold, kBadnessMode, kJoinMode,         kMinLabeled,
                              kLabelCount,      kPagesFlagged,     kNeighborhoodsFlagged,
+                             kPageThresholdRule, kPageThresholdClamped, kPageMedian, kPageMad,
+                             kNeighborhoodThresholdRule, kNeighborhoodThresholdClamped, kNeighborhoodMedian,
+                             kNeighborhoodMad, kMinNeighborhoodLabeled,
                              kNeardupMethod,   kNeardupPages,     kNeardupIdentitySets, kNeardupPairCount,
                              kNeardupSameSite, kNeardupDifferentSite, kNeardupCappedBuckets, kNeardupCappedPages,
                              kNeardupCappedPairs};
   for (const char* table : {kDiscoveryChunks.group, kDiscoveryFiles.group, kLabels.group})
-    for (const char* name : {kThreshold, kTotal, kDistinct, kLabeled, kStopRemoved})
+    for (const char* name : {kThreshold, kTotal, kDistinct, kLabeled, kStopRemoved, kTop, kTopRemoved})
       out.push_back({table, name, "uint64"});
   for (const char* table : {kDiscoveryChunks.group, kLabels.group}) out.push_back({table, kMinChunkLength, "uint64"});
   return out;

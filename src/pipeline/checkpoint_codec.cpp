@@ -37,7 +37,9 @@ scan::ScannedShard load_shard(BinaryFileReader& in) {
 void save_discovery(BinaryFileWriter& out, const discover::TallyDiscovery& d) {
   const auto& t = d.table;
   shuffle::write_value(out, t.rows);
-  for (std::uint64_t v : {t.threshold, t.total, t.distinct, t.labeled, t.stop_removed, d.first_label_id}) out.pod(v);
+  for (std::uint64_t v : {t.threshold, t.total, t.distinct, t.labeled, t.stop_removed, t.top, t.top_removed,
+                          d.first_label_id})
+    out.pod(v);
   out.vec(d.histogram);
   out.vec(d.labeled_local);
 }
@@ -46,7 +48,8 @@ discover::TallyDiscovery load_discovery(BinaryFileReader& in) {
   discover::TallyDiscovery d;
   auto& t = d.table;
   shuffle::read_value(in, t.rows);
-  for (std::uint64_t* v : {&t.threshold, &t.total, &t.distinct, &t.labeled, &t.stop_removed, &d.first_label_id})
+  for (std::uint64_t* v : {&t.threshold, &t.total, &t.distinct, &t.labeled, &t.stop_removed, &t.top, &t.top_removed,
+                           &d.first_label_id})
     *v = in.pod<std::uint64_t>();
   d.histogram = in.vec<discover::HistogramRow>();
   d.labeled_local = in.vec<discover::TaggedId>();

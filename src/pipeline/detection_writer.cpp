@@ -45,6 +45,15 @@ void write_detection(output::ResultFile& file, detect::DetectionResult&& result,
   set(attr::kLabelCount, label_total);
   set(attr::kPagesFlagged, s.flagged_pages);
   set(attr::kNeighborhoodsFlagged, s.flagged_neighborhoods);
+  set(attr::kPageThresholdRule, options.page_threshold.to_string());
+  set(attr::kPageThresholdClamped, std::uint64_t{s.page_threshold_clamped});
+  set(attr::kPageMedian, s.page_median);
+  set(attr::kPageMad, s.page_mad);
+  set(attr::kNeighborhoodThresholdRule, options.neighborhood_threshold.to_string());
+  set(attr::kNeighborhoodThresholdClamped, std::uint64_t{s.neighborhood_threshold_clamped});
+  set(attr::kNeighborhoodMedian, s.neighborhood_median);
+  set(attr::kNeighborhoodMad, s.neighborhood_mad);
+  set(attr::kMinNeighborhoodLabeled, options.min_neighborhood_labeled);
   write_labels(file, labels, result.label_use);
   output::write_table(file, schema::kPages, result.pages);
   output::write_table(file, schema::kNeighborhoods, result.neighborhoods);

@@ -20,6 +20,8 @@ void write_labeled_table(output::ResultFile& file, const output::Table<discover:
   file.set_attribute(table.group, attr::kDistinct, t.distinct);
   file.set_attribute(table.group, attr::kLabeled, t.labeled);
   file.set_attribute(table.group, attr::kStopRemoved, t.stop_removed);
+  file.set_attribute(table.group, attr::kTop, t.top);
+  file.set_attribute(table.group, attr::kTopRemoved, t.top_removed);
   if (table.stores(&discover::LabelRow::sample)) file.set_attribute(table.group, attr::kMinChunkLength, min_length);
   output::write_table(file, histogram, result.histogram);
 }
@@ -50,9 +52,11 @@ DiscoveryPhase discover_phase(comm::Transport& transport, ScanPhase& scan, const
     return d;
   }
   d.chunks = discover::discover_labels(transport, scan.shard.chunks, scan.shard.keys,
-                                       scan.stop.chunk_rules(options.chunk_threshold), round_bytes, shuffled);
+                                       scan.stop.chunk_rules(options.chunk_threshold, options.chunk_top), round_bytes,
+                                       shuffled);
   d.files = discover::discover_labels(transport, scan.shard.files, scan.shard.keys,
-                                      scan.stop.file_rules(options.file_threshold), round_bytes, shuffled);
+                                      scan.stop.file_rules(options.file_threshold, options.file_top), round_bytes,
+                                      shuffled);
   scan.checkpoints->save("discover", [&](BinaryFileWriter& out) {
     save_discovery(out, d.chunks);
     save_discovery(out, d.files);

@@ -16,7 +16,9 @@ using crd::chunk::test::Chunks;
 
 class ReferenceChunker {
  public:
-  explicit ReferenceChunker(std::vector<std::string> tags) : tags_(std::move(tags)) {
+  // prefix: --boundary-match prefix, a tag name need only start with a boundary name.
+  explicit ReferenceChunker(std::vector<std::string> tags, bool prefix = false)
+      : tags_(std::move(tags)), prefix_(prefix) {
     for (auto& t : tags_) {
       for (char& c : t) c = lower(c);
     }
@@ -33,7 +35,7 @@ class ReferenceChunker {
       }
       if (page[i] == '<') {
         for (const std::string& tag : tags_) {
-          if (is_tag(page, i + 1, tag)) {
+          if (prefix_ ? starts_with_name(page, i + 1, tag) : is_tag(page, i + 1, tag)) {
             starts.push_back(i);
             break;
           }
@@ -66,11 +68,16 @@ class ReferenceChunker {
   static char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
   static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
 
-  static bool is_tag(std::string_view page, std::size_t at, std::string_view name) {
+  static bool starts_with_name(std::string_view page, std::size_t at, std::string_view name) {
     if (at + name.size() > page.size()) return false;
     for (std::size_t k = 0; k < name.size(); ++k) {
       if (lower(page[at + k]) != name[k]) return false;
     }
+    return true;
+  }
+
+  static bool is_tag(std::string_view page, std::size_t at, std::string_view name) {
+    if (!starts_with_name(page, at, name)) return false;
     const std::size_t after = at + name.size();
     return after == page.size() || is_space(page[after]) || page[after] == '/' || page[after] == '>';
   }
@@ -89,6 +96,7 @@ class ReferenceChunker {
   }
 
   std::vector<std::string> tags_;
+  bool prefix_ = false;
 };
 
 std::string read_file(const std::filesystem::path& p) {
@@ -98,10 +106,15 @@ std::string read_file(const std::filesystem::path& p) {
   return s;
 }
 
-void expect_same(const std::vector<std::string>& tags, std::string_view page, const std::string& what) {
-  const ReferenceChunker reference(tags);
+void expect_same(const std::vector<std::string>& tags, std::string_view page, const std::string& what,
+                 bool prefix = false) {
+  const ReferenceChunker reference(tags, prefix);
   const Chunks want = reference.chunk(page);
-  const Chunks got = crd::chunk::test::run("scan", page, tags);
+  crd::chunk::ChunkerOptions options;
+  options.tags = tags;
+  options.boundary_match = prefix ? crd::chunk::BoundaryMatch::Prefix : crd::chunk::BoundaryMatch::Tag;
+  auto chunker = crd::chunk::make_chunker(crd::chunk::ChunkerKind::Scan, options);
+  const Chunks got = crd::chunk::test::run(*chunker, page);
   ASSERT_EQ(got.size(), want.size()) << what;
   for (std::size_t k = 0; k < want.size(); ++k) ASSERT_EQ(got[k], want[k]) << what << " chunk " << k;
 }
@@ -122,6 +135,7 @@ TEST(ChunkCrosscheck, RandomMarkupSoup) {
     const std::vector<std::string> tags =
         round % 3 == 0 ? std::vector<std::string>{"li", "H2", "script"} : std::vector<std::string>{"p", "div"};
     expect_same(tags, page, "round " + std::to_string(round));
+    expect_same(tags, page, "prefix mode, round " + std::to_string(round), true);
     if (HasFatalFailure()) return;
   }
 }
@@ -137,11 +151,17 @@ TEST(ChunkCrosscheck, EveryCorpusPageMatchesReference) {
   }
   std::sort(pages.begin(), pages.end());
   ASSERT_FALSE(pages.empty());
+  std::size_t differ = 0;  // pages the released code's prefix chunking cuts differently
   for (const fs::path& p : pages) {
-    expect_same({"p", "div"}, read_file(p), p.string());
+    const std::string page = read_file(p);
+    expect_same({"p", "div"}, page, p.string());
+    expect_same({"p", "div"}, page, "prefix mode, " + p.string(), true);
     if (HasFatalFailure()) return;
+    differ += ReferenceChunker({"p", "div"}).chunk(page) != ReferenceChunker({"p", "div"}, true).chunk(page);
   }
-  std::cout << "cross-checked " << pages.size() << " corpus pages\n";
+  std::cout << "cross-checked " << pages.size() << " corpus pages in both boundary modes; " << differ
+            << " are chunked differently by --boundary-match prefix\n";
+  EXPECT_GT(differ, 0u) << "the corpus has <pre> pages: the two modes must differ somewhere";
 }
 
 }  // namespace

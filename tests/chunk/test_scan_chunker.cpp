@@ -141,3 +141,45 @@ TEST(ScanChunker, ReusableAcrossPages) {
 }
 
 }  // namespace
+
+namespace {
+
+// --boundary-match prefix (configs/released-code.ini): the paper's released code splits at every
+// "<p", so <pre>, <param> and <path> start chunks too; the contract's tag mode does not (issue 15).
+Chunks scan_prefix(std::string_view page) {
+  crd::chunk::ChunkerOptions options;
+  options.boundary_match = crd::chunk::BoundaryMatch::Prefix;
+  auto chunker = crd::chunk::make_chunker(crd::chunk::ChunkerKind::Scan, options);
+  return crd::chunk::test::run(*chunker, page);
+}
+
+constexpr std::string_view kPrefixPage =
+    "<html><p>Intro text</p>\n<pre>code  block</pre><object><param name=a></object>"
+    "<P>Two</P><div2>x</div2><!-- <pre> --><script>'<pre>'</script></p>";
+
+TEST(ScanChunkerPrefixMode, SplitsAtEveryTagNameStartingWithABoundaryTag) {
+  const Chunks tag = scan(kPrefixPage);
+  EXPECT_EQ(tag, (Chunks{"<html>", "<p>Intro text</p> <pre>code block</pre><object><param name=a></object>",
+                         "<P>Two</P><div2>x</div2><!-- <pre> --><script>'<pre>'</script></p>"}));
+  const Chunks prefix = scan_prefix(kPrefixPage);
+  EXPECT_EQ(prefix, (Chunks{"<html>", "<p>Intro text</p>", "<pre>code block</pre><object>", "<param name=a></object>",
+                            "<P>Two</P>", "<div2>x</div2><!-- <pre> --><script>'<pre>'</script></p>"}))
+      << "<pre, <param, <div2 split; comments and script still hide boundaries; </p does not split";
+  // So do the digests: the paragraph before <pre> is its own chunk only in prefix mode.
+  EXPECT_EQ(crd::sha1(prefix[1]), crd::sha1("<p>Intro text</p>"));
+  EXPECT_EQ(crd::sha1(tag[1]), crd::sha1("<p>Intro text</p> <pre>code block</pre><object><param name=a></object>"));
+  EXPECT_NE(crd::sha1(prefix[1]), crd::sha1(tag[1]));
+}
+
+TEST(ScanChunkerPrefixMode, DomChunkerRefusesIt) {
+  crd::chunk::ChunkerOptions options;
+  options.boundary_match = crd::chunk::BoundaryMatch::Prefix;
+  try {
+    crd::chunk::make_chunker(crd::chunk::ChunkerKind::Dom, options);
+    ADD_FAILURE() << "dom accepted --boundary-match prefix";
+  } catch (const crd::UsageError& e) {
+    EXPECT_STREQ(e.what(), "--boundary-match prefix needs --chunker scan (dom splits at whole elements)");
+  }
+}
+
+}  // namespace

@@ -119,6 +119,123 @@ TEST(DetectExample, BadnessByChunksFixedThresholds) {
   });
 }
 
+// Issue 15: more than half the pages have containment 1 (an informed run over a mirror-heavy crawl).
+// Mirrors m1, m2, m3 (two pages each, every chunk labeled), c1 (one page, nothing labeled), c2 (one
+// page with nothing labeled, one with 1 of 4). Pages: six at 1, two at 0, one at 0.25: mean 0.694,
+// σ 0.437, mean + σ = 1.13. Neighborhoods (the hosts): 1, 1, 1, 0, 0.125: mean + σ = 1.086. Unclamped,
+// nothing would be flagged; clamped, exactly the mirror pages and hosts are.
+World mirror_world() {
+  World w;
+  w.labels = 3;
+  w.label_of = {0, 1, 2, kNoLabel, kNoLabel, kNoLabel};
+  w.is_stop = {0, 0, 0, 0, 0, 0};
+  for (const char* host : {"m1", "m2", "m3"})
+    for (const char* page : {"/a", "/b"}) w.pages.push_back({std::string(host) + page, {0, 1, 2}, 0});
+  w.pages.push_back({"c1/x", {3, 4}, 0});
+  w.pages.push_back({"c2/x", {3, 5}, 0});
+  w.pages.push_back({"c2/y", {0, 3, 4, 5}, 0});
+  return w;
+}
+
+void expect_only_mirrors_flagged(const std::vector<testing::RankOutput>& out) {
+  const DetectionStats& s = out[0].result.stats;
+  EXPECT_EQ(s.page_threshold, Threshold::kClampedThreshold);
+  EXPECT_EQ(s.page_threshold_clamped, 1);
+  EXPECT_EQ(s.neighborhood_threshold, Threshold::kClampedThreshold);
+  EXPECT_EQ(s.neighborhood_threshold_clamped, 1);
+  std::vector<std::string> flagged;
+  for (const auto& p : testing::all_pages(out))
+    if (p.flagged != 0) flagged.push_back(p.url);
+  EXPECT_EQ(flagged, (std::vector<std::string>{"m1/a", "m1/b", "m2/a", "m2/b", "m3/a", "m3/b"}));
+  flagged.clear();
+  for (const auto& n : testing::all_neighborhoods(out))
+    if (n.flagged != 0) flagged.push_back(n.prefix);
+  EXPECT_EQ(flagged, (std::vector<std::string>{"m1", "m2", "m3"}));
+  EXPECT_EQ(s.flagged_pages, 6u);
+  EXPECT_EQ(s.flagged_neighborhoods, 3u);
+}
+
+TEST(DetectExample, AutoThresholdAboveOneIsClampedSoFullyLabeledPagesAreFlagged) {
+  DetectOptions options;  // auto
+  for_each_distribution(mirror_world(), options, [](const std::vector<testing::RankOutput>& out) {
+    const DetectionStats& s = out[0].result.stats;
+    EXPECT_NEAR(s.page_mean, 6.25 / 9, 1e-15);
+    EXPECT_GT(s.page_mean + s.page_sigma, 1.0) << "the failing case: mean + σ above 1";
+    EXPECT_GT(s.neighborhood_mean + s.neighborhood_sigma, 1.0);
+    expect_only_mirrors_flagged(out);
+  });
+}
+
+TEST(DetectExample, RobustThresholdIsClampedTooAndRecordsMedianAndMad) {
+  DetectOptions options;
+  options.page_threshold = Threshold::parse("robust", "page-threshold");
+  options.neighborhood_threshold = Threshold::parse("robust:1", "neighborhood-threshold");
+  for_each_distribution(mirror_world(), options, [](const std::vector<testing::RankOutput>& out) {
+    const DetectionStats& s = out[0].result.stats;
+    // Pages: median 1; |x − 1| = six 0s, 1, 1, 0.75: MAD 0. Hosts: median 1, MAD 0.
+    EXPECT_EQ(s.page_median, 1.0);
+    EXPECT_EQ(s.page_mad, 0.0);
+    EXPECT_EQ(s.neighborhood_median, 1.0);
+    EXPECT_EQ(s.neighborhood_mad, 0.0);
+    expect_only_mirrors_flagged(out);
+  });
+}
+
+TEST(DetectExample, RobustThresholdOnAMostlyCleanCorpus) {
+  // small_world: pages 0.5, 1, 0 (median 0.5, MAD 0.5); neighborhoods 0.5, 0.75 (an even count:
+  // median 0.625, MAD 0.125). robust:0.1 → pages 0.5 + 0.1·1.4826·0.5 = 0.57413: only h/a/p2;
+  // robust:0.5 → neighborhoods 0.625 + 0.5·1.4826·0.125 = 0.7176: only h/a.
+  DetectOptions options;
+  options.page_threshold = Threshold::parse("robust:0.1", "page-threshold");
+  options.neighborhood_threshold = Threshold::parse("robust:0.5", "neighborhood-threshold");
+  for_each_distribution(small_world(), options, [](const std::vector<testing::RankOutput>& out) {
+    const DetectionStats& s = out[0].result.stats;
+    EXPECT_EQ(s.page_median, 0.5);
+    EXPECT_EQ(s.page_mad, 0.5);
+    EXPECT_DOUBLE_EQ(s.page_threshold, 0.5 + 0.1 * 1.4826 * 0.5);
+    EXPECT_EQ(s.page_threshold_clamped, 0);
+    EXPECT_EQ(s.neighborhood_median, 0.625);
+    EXPECT_EQ(s.neighborhood_mad, 0.125);
+    EXPECT_DOUBLE_EQ(s.neighborhood_threshold, 0.625 + 0.5 * 1.4826 * 0.125);
+    const auto pages = testing::all_pages(out);
+    ASSERT_EQ(pages.size(), 3u);
+    EXPECT_EQ(pages[0].flagged + pages[1].flagged * 2 + pages[2].flagged * 4, 2) << "only h/a/p2";
+    const auto hoods = testing::all_neighborhoods(out);
+    ASSERT_EQ(hoods.size(), 2u);
+    EXPECT_EQ(hoods[0].flagged, 0);
+    EXPECT_EQ(hoods[1].flagged, 1);
+  });
+}
+
+TEST(DetectExample, FixedThresholdAtOneIsNotClamped) {
+  DetectOptions options;
+  options.page_threshold = {false, 1.0};
+  for_each_distribution(mirror_world(), options, [](const std::vector<testing::RankOutput>& out) {
+    EXPECT_EQ(out[0].result.stats.page_threshold, 1.0);
+    EXPECT_EQ(out[0].result.stats.page_threshold_clamped, 0);
+    EXPECT_EQ(out[0].result.stats.flagged_pages, 0u) << "a fixed threshold is taken as given";
+  });
+}
+
+// --min-neighborhood-labeled (paper §8.1: neighborhoods duplicating more than 1,000 chunks).
+// small_world, fixed threshold 0.4, badness pages: h 0.5 (3 labeled), h/a 0.75 (3 labeled).
+TEST(DetectExample, MinNeighborhoodLabeled) {
+  for (std::uint64_t min : {0u, 3u, 4u}) {
+    DetectOptions options;
+    options.neighborhood_threshold = {false, 0.4};
+    options.min_neighborhood_labeled = min;
+    for_each_distribution(small_world(), options, [min](const std::vector<testing::RankOutput>& out) {
+      const auto hoods = testing::all_neighborhoods(out);
+      ASSERT_EQ(hoods.size(), 2u);
+      const std::uint8_t want = min <= 3 ? 1 : 0;
+      EXPECT_EQ(hoods[0].flagged, want) << "h, min " << min;
+      EXPECT_EQ(hoods[1].flagged, want) << "h/a, min " << min;
+      EXPECT_EQ(out[0].result.stats.flagged_neighborhoods, want * 2u);
+      EXPECT_EQ(out[0].result.stats.neighborhood_threshold, 0.4) << "statistics ignore the minimum";
+    });
+  }
+}
+
 TEST(DetectExample, MinLabeled) {
   DetectOptions options;
   options.page_threshold = {false, 0.4};

@@ -2,6 +2,7 @@
 // single-threaded computation, and bit-identical for any rank count and page distribution.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -35,6 +36,7 @@ struct Reference {
   std::map<std::string, RefNeighborhood> hoods;
   std::vector<RefUse> use;
   long double page_mean = 0, page_sigma = 0;
+  double page_median = 0, page_mad = 0;
 };
 
 long double mean_of(const std::vector<long double>& xs) {
@@ -42,6 +44,23 @@ long double mean_of(const std::vector<long double>& xs) {
   for (auto x : xs) s += x;
   return xs.empty() ? 0 : s / static_cast<long double>(xs.size());
 }
+// Median and MAD by sorting, on values rounded to ExactMoments' fixed point as detect rounds them,
+// in long double (64-bit mantissa: sums and differences of 2^-60 multiples in [0, 2] are exact).
+long double fixed(double x) { return static_cast<long double>(std::llround(x * 0x1p60)) / 0x1p60L; }
+long double median_ld(std::vector<long double> xs) {
+  if (xs.empty()) return 0;
+  std::sort(xs.begin(), xs.end());
+  const std::size_t n = xs.size();
+  return (xs[(n - 1) / 2] + xs[n / 2]) / 2;
+}
+double median_of(const std::vector<long double>& xs) { return static_cast<double>(median_ld(xs)); }
+double mad_of(const std::vector<long double>& xs) {
+  const long double m = median_ld(xs);
+  std::vector<long double> d;
+  for (long double x : xs) d.push_back(x > m ? x - m : m - x);
+  return static_cast<double>(median_ld(d));
+}
+
 long double sigma_of(const std::vector<long double>& xs) {
   const long double m = mean_of(xs);
   long double s = 0;
@@ -90,6 +109,10 @@ Reference reference(const World& w, int max_depth) {
   std::sort(ref.pages.begin(), ref.pages.end(), [](const PageRow& a, const PageRow& b) { return a.url < b.url; });
   ref.page_mean = mean_of(containments);
   ref.page_sigma = sigma_of(containments);
+  std::vector<long double> rounded;
+  for (long double c : containments) rounded.push_back(fixed(static_cast<double>(c)));
+  ref.page_median = median_of(rounded);
+  ref.page_mad = mad_of(rounded);
   return ref;
 }
 
@@ -104,10 +127,15 @@ void check_against_reference(const World& w, const DetectOptions& options, const
   }
   EXPECT_NEAR(s.page_mean, static_cast<double>(ref.page_mean), 1e-15);
   EXPECT_NEAR(s.page_sigma, static_cast<double>(ref.page_sigma), 1e-12);
-  if (options.page_threshold.automatic) {
-    EXPECT_EQ(s.page_threshold, s.page_mean + s.page_sigma);
-  } else {
+  EXPECT_EQ(s.page_median, static_cast<double>(ref.page_median));
+  EXPECT_EQ(s.page_mad, ref.page_mad);
+  const ResolvedThreshold pt = options.page_threshold.resolve({s.page_mean, s.page_sigma, s.page_median, s.page_mad});
+  EXPECT_EQ(s.page_threshold, pt.value);
+  EXPECT_EQ(s.page_threshold_clamped, pt.clamped ? 1 : 0);
+  if (!options.page_threshold.automatic) {
     EXPECT_EQ(s.page_threshold, options.page_threshold.value);
+  } else if (!options.page_threshold.robust && !pt.clamped) {
+    EXPECT_EQ(s.page_threshold, s.page_mean + s.page_sigma);
   }
 
   const auto pages = testing::all_pages(out);
@@ -148,7 +176,9 @@ void check_against_reference(const World& w, const DetectOptions& options, const
                               : static_cast<long double>(want.labeled) / static_cast<long double>(want.chunks);
     EXPECT_NEAR(got.badness, static_cast<double>(b), 1e-15) << got.prefix;
     badness.push_back(got.badness);
-    EXPECT_EQ(got.flagged, got.badness > s.neighborhood_threshold ? 1 : 0) << got.prefix;
+    EXPECT_EQ(got.flagged,
+              got.badness > s.neighborhood_threshold && got.labeled >= options.min_neighborhood_labeled ? 1 : 0)
+        << got.prefix;
     hoods_flagged += got.flagged;
     if (options.max_neighborhood_depth >= 0) {
       EXPECT_LE(got.depth, static_cast<std::uint32_t>(options.max_neighborhood_depth));
@@ -157,6 +187,14 @@ void check_against_reference(const World& w, const DetectOptions& options, const
   EXPECT_EQ(s.flagged_neighborhoods, hoods_flagged);
   EXPECT_NEAR(s.neighborhood_mean, static_cast<double>(mean_of(badness)), 1e-15);
   EXPECT_NEAR(s.neighborhood_sigma, static_cast<double>(sigma_of(badness)), 1e-12);
+  std::vector<long double> rounded;
+  for (long double b : badness) rounded.push_back(fixed(static_cast<double>(b)));
+  EXPECT_EQ(s.neighborhood_median, median_of(rounded));
+  EXPECT_EQ(s.neighborhood_mad, mad_of(rounded));
+  const ResolvedThreshold nt = options.neighborhood_threshold.resolve(
+      {s.neighborhood_mean, s.neighborhood_sigma, s.neighborhood_median, s.neighborhood_mad});
+  EXPECT_EQ(s.neighborhood_threshold, nt.value);
+  EXPECT_EQ(s.neighborhood_threshold_clamped, nt.clamped ? 1 : 0);
 
   const auto use = testing::all_label_use(out);
   ASSERT_EQ(use.size(), w.labels);
@@ -218,7 +256,9 @@ void expect_identical(const std::vector<testing::RankOutput>& a, const std::vect
   for (auto [p, q] : {std::pair{x.page_mean, y.page_mean}, {x.page_sigma, y.page_sigma},
                       {x.page_threshold, y.page_threshold}, {x.neighborhood_mean, y.neighborhood_mean},
                       {x.neighborhood_sigma, y.neighborhood_sigma},
-                      {x.neighborhood_threshold, y.neighborhood_threshold}})
+                      {x.neighborhood_threshold, y.neighborhood_threshold}, {x.page_median, y.page_median},
+                      {x.page_mad, y.page_mad}, {x.neighborhood_median, y.neighborhood_median},
+                      {x.neighborhood_mad, y.neighborhood_mad}})
     EXPECT_EQ(bits(p), bits(q));
   EXPECT_EQ(x.pages, y.pages);
   EXPECT_EQ(x.flagged_pages, y.flagged_pages);
@@ -234,6 +274,10 @@ std::vector<DetectOptions> option_sets() {
   o.max_neighborhood_depth = 1;
   o.provenance_samples = 2;
   o.min_labeled = 2;
+  o.min_neighborhood_labeled = 4;
+  v.push_back(o);
+  o.page_threshold = Threshold::parse("robust:0.7", "page-threshold");
+  o.neighborhood_threshold = Threshold::parse("robust", "neighborhood-threshold");
   v.push_back(o);
   o.page_threshold = {false, 0.25};
   o.neighborhood_threshold = {false, 0.3};

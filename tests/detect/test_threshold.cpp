@@ -1,6 +1,8 @@
 // Threshold and badness-mode parsing: auto vs fixed, resolve, rejected values.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "crd/base/error.hpp"
 #include "crd/detect/threshold.hpp"
 
@@ -10,7 +12,9 @@ namespace {
 TEST(Threshold, AutoResolvesToMeanPlusSigma) {
   const Threshold t = Threshold::parse("auto", "page-threshold");
   EXPECT_TRUE(t.automatic);
-  EXPECT_EQ(t.resolve(0.25, 0.125), 0.375);
+  const ResolvedThreshold r = t.resolve({0.25, 0.125, 0.9, 0.5});
+  EXPECT_EQ(r.value, 0.375);
+  EXPECT_FALSE(r.clamped);
   EXPECT_EQ(t.to_string(), "auto");
   EXPECT_TRUE(Threshold{}.automatic) << "default is auto";
 }
@@ -19,15 +23,48 @@ TEST(Threshold, FixedIgnoresStatistics) {
   const Threshold t = Threshold::parse("0.6", "page-threshold");
   EXPECT_FALSE(t.automatic);
   EXPECT_EQ(t.value, 0.6);
-  EXPECT_EQ(t.resolve(0.1, 0.2), 0.6);
+  EXPECT_EQ(t.resolve({0.1, 0.2, 0, 0}).value, 0.6);
+  EXPECT_EQ(Threshold::parse("1.5", "x").resolve({0.9, 0.9, 1, 0}).value, 1.5) << "fixed: never clamped";
+  EXPECT_FALSE(Threshold::parse("1.5", "x").resolve({0.9, 0.9, 1, 0}).clamped);
   EXPECT_EQ(t.to_string(), "0.6");
   EXPECT_EQ(Threshold::parse("0", "x").value, 0.0);
   EXPECT_EQ(Threshold::parse("1e-3", "x").value, 1e-3);
   EXPECT_EQ(Threshold::parse("2", "x").value, 2.0);
 }
 
+TEST(Threshold, RobustIsMedianPlusKScaledMad) {
+  const Threshold t = Threshold::parse("robust", "page-threshold");
+  EXPECT_TRUE(t.automatic);
+  EXPECT_TRUE(t.robust);
+  EXPECT_EQ(t.value, 3.0) << "K defaults to 3";
+  EXPECT_EQ(t.to_string(), "robust:3");
+  EXPECT_DOUBLE_EQ(t.resolve({0.9, 0.3, 0.1, 0.02}).value, 0.1 + 3 * 1.4826 * 0.02);
+  const Threshold k = Threshold::parse("robust:0.5", "page-threshold");
+  EXPECT_EQ(k.value, 0.5);
+  EXPECT_EQ(k.to_string(), "robust:0.5");
+  EXPECT_EQ(Threshold::parse(k.to_string(), "x").value, 0.5) << "to_string is read back by parse";
+}
+
+// Scores lie in [0, 1] and flags need score > threshold: an automatic threshold ≥ 1 would flag
+// nothing, so it is clamped to the largest double below 1 (issue 15).
+TEST(Threshold, AutomaticThresholdsAtOrAboveOneAreClamped) {
+  EXPECT_EQ(Threshold::kClampedThreshold, std::nextafter(1.0, 0.0));
+  EXPECT_GT(1.0, Threshold::kClampedThreshold);
+  EXPECT_GT(Threshold::kClampedThreshold, 1.0 - 1.0 / 4294967296.0) << "above every score below 1";
+  for (const Population p : {Population{0.9, 0.182, 0, 0}, Population{1, 0, 1, 0}}) {
+    const ResolvedThreshold r = Threshold{}.resolve(p);
+    EXPECT_EQ(r.value, Threshold::kClampedThreshold);
+    EXPECT_TRUE(r.clamped);
+  }
+  const ResolvedThreshold r = Threshold::parse("robust", "x").resolve({0.5, 0.1, 1.0, 0.0});
+  EXPECT_EQ(r.value, Threshold::kClampedThreshold);
+  EXPECT_TRUE(r.clamped);
+  EXPECT_FALSE(Threshold{}.resolve({0.5, 0.4999, 0, 0}).clamped);
+}
+
 TEST(Threshold, RejectsBadValuesNamingTheOption) {
-  for (const char* bad : {"-0.1", "abc", "0.5x", "nan", "inf", "AUTO"}) {
+  for (const char* bad : {"-0.1", "abc", "0.5x", "nan", "inf", "AUTO", "robust:", "robust:0", "robust:-1",
+                          "robust:x", "robust3", "ROBUST"}) {
     try {
       Threshold::parse(bad, "neighborhood-threshold");
       ADD_FAILURE() << "accepted '" << bad << "'";

@@ -96,11 +96,8 @@ TEST_P(DiscoverLabels, MatchesSingleThreadedReference) {
   for (std::uint64_t seed : {1u, 2u, 3u}) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     const Corpus corpus = testing::make_corpus(seed, nranks, 400, 300);
-    StopList stop;
     // Stop two frequent items (low indexes are the most reused) and one that never occurs.
-    stop.add(corpus.items[0].hash);
-    stop.add(corpus.items[3].hash);
-    stop.add(sha1("never seen"));
+    const StopList stop = StopList::from_digests({corpus.items[0].hash, corpus.items[3].hash, sha1("never seen")});
     LabelRules rules{2, 6, &stop};
     const Reference ref = testing::reference(corpus, rules, kSample);
     ASSERT_GT(ref.by_hash.size(), 10u) << "fixture too small to be interesting";
@@ -159,8 +156,7 @@ TEST(DiscoverLabelsEdges, ThresholdIsStrictAndStopItemsAreCounted) {
   const Digest thrice = sha1("seen three times");
   const Digest tiny = sha1("ab");
   const Digest stopped = sha1("stopped item text");
-  StopList stop;
-  stop.add(stopped);
+  const StopList stop = StopList::from_digests({stopped});
   const LabelRules rules{2, 3, &stop};
   for (int nranks = 1; nranks <= 3; ++nranks) {
     std::vector<RankResult> results(static_cast<std::size_t>(nranks));

@@ -88,11 +88,32 @@ TEST(StopList, EndlessLineAndDirectoryAreUsageErrors) {
   }
 }
 
+// The table is sorted and deduplicated: order and repeats in the file do not matter, and a line
+// split across the loader's 1 MiB read blocks is read whole.
+TEST(StopList, DuplicatesUnorderedAndLinesAcrossReadBlocks) {
+  std::string content;
+  std::vector<Digest> want;
+  for (int i = 0; i < 40000; ++i) {  // 40,000 × 41 bytes: lines straddle the 1 MiB blocks
+    want.push_back(sha1("chunk " + std::to_string(i)));
+    content += to_hex(want.back()) + "\n";
+  }
+  content += to_hex(want[7]) + "\n" + to_hex(want[0]) + "\n";  // repeats
+  const std::string long_literal(3u << 20, 'z');                   // a 3 MiB literal line spans blocks
+  content += long_literal + "\n";
+  const StopList list = StopList::load(write_file("many.txt", content));
+  EXPECT_EQ(list.size(), want.size() + 1);
+  for (const Digest& d : want) ASSERT_TRUE(list.contains(d));
+  EXPECT_TRUE(list.contains(sha1(long_literal)));
+  EXPECT_FALSE(list.contains(sha1("chunk 40000")));
+  EXPECT_LE(list.memory_bytes(), (content.size() / 41 + 1) * sizeof(Digest) + 65537 * sizeof(std::uint32_t))
+      << "sized from the file, never doubled";
+  EXPECT_EQ(StopList::from_digests({want[2], want[1], want[2]}).size(), 2u);
+}
+
 TEST(LabelRules, StrictThresholdMinLengthAndStop) {
-  StopList stop;
   const Digest s = sha1("s");
   const Digest x = sha1("x");
-  stop.add(s);
+  const StopList stop = StopList::from_digests({s});
   const LabelRules rules{3, 5, &stop};
   EXPECT_FALSE(rules.labeled(x, 3, 10)) << "count == threshold is not labeled";
   EXPECT_TRUE(rules.labeled(x, 4, 10));

@@ -8,24 +8,26 @@ import unittest
 
 import crd_integ as ci
 
-CORPUS = {"skip-missing", "chunker", "tags", "max-depth", "max-repeat", "max-record-bytes", "reader-thread"}
+CORPUS = {"skip-missing", "chunker", "tags", "boundary-match", "max-depth", "max-repeat", "max-record-bytes",
+          "reader-thread"}
 STOP = {"stop-chunks", "min-chunk-length"}
+THRESHOLDS = {"chunk-threshold", "file-threshold", "chunk-top", "file-top"}
 RUN_CONTROL = {"output", "config", "shuffle-buffer", "work-dir", "resume", "memory", "progress-interval", "help"}
-SCORING = {"page-threshold", "min-labeled", "neighborhood-threshold", "badness", "max-neighborhood-depth",
+SCORING = {"page-threshold", "min-labeled", "min-neighborhood-labeled", "neighborhood-threshold", "badness", "max-neighborhood-depth",
            "provenance-samples"}
 NEARDUP = {"method", "shingle-tokens", "minvalues", "supershingles", "min-b-similarity", "simhash-bits",
            "simhash-pieces", "min-c-similarity", "combined-c-similarity", "max-bucket"}
 EXPECTED = {
-    "discover": CORPUS | {"sample-bytes", "chunk-threshold", "file-threshold"} | STOP | RUN_CONTROL,
+    "discover": CORPUS | {"sample-bytes"} | THRESHOLDS | STOP | RUN_CONTROL,
     "label": CORPUS | {"sample-bytes"} | STOP | RUN_CONTROL,
     # detect's labels bring their samples: it keeps none of its own, so --sample-bytes does nothing.
     "detect": CORPUS | STOP | {"labels", "join", "replicate-max"} | SCORING | RUN_CONTROL,
-    "run": CORPUS | {"sample-bytes", "chunk-threshold", "file-threshold"} | STOP | SCORING | RUN_CONTROL,
-    "check": {"chunker", "tags", "max-record-bytes", "labels", "page-threshold", "min-labeled", "show", "config",
+    "run": CORPUS | {"sample-bytes"} | THRESHOLDS | STOP | SCORING | RUN_CONTROL,
+    "check": {"chunker", "tags", "boundary-match", "max-record-bytes", "labels", "page-threshold", "min-labeled", "show", "config",
               "help"} | STOP,
     # neardup tokenizes instead of chunking, and keeps no checkpoints (its sketches live in memory).
-    "neardup": CORPUS - {"chunker", "tags"} | NEARDUP | RUN_CONTROL - {"work-dir", "resume"},
-    "inspect": {"top", "help"},
+    "neardup": CORPUS - {"chunker", "tags", "boundary-match"} | NEARDUP | RUN_CONTROL - {"work-dir", "resume"},
+    "inspect": {"top", "rank", "depth", "help"},
     "report": {"output", "top", "help"},
 }
 OPTION = re.compile(r"^  (?:-\w \[ )?--([a-z][a-z-]*)")
@@ -81,6 +83,12 @@ class CommandHelp(unittest.TestCase):
             "resume": (["--resume"], "--resume needs --work-dir"),
             "memory": (["--memory", "lots"], "memory"),
             "progress-interval": (["--progress-interval", "-1"], "progress-interval"),
+            "boundary-match": (["--boundary-match", "suffix"], "boundary-match"),
+            "chunk-top": (["--chunk-top", "-1"], "chunk-top"),
+            "file-top": (["--file-top", "-1"], "file-top"),
+            "min-neighborhood-labeled": (["--min-neighborhood-labeled", "-1"], "min-neighborhood-labeled"),
+            "rank": (["--rank", "worst"], "rank"),
+            "depth": (["--depth", "-2"], "depth"),
             "method": (["--method", "lsh"], "method"),
             "shingle-tokens": (["--shingle-tokens", "0"], "shingle-tokens"),
             "minvalues": (["--minvalues", "85"], "minvalues"),

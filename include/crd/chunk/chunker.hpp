@@ -1,8 +1,8 @@
 // Chunker: splits a page into chunks at boundary tags and hands out each chunk's normalized bytes.
 #pragma once
 
-#include <functional>
 #include <array>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -16,8 +16,17 @@ namespace crd::chunk {
 enum class ChunkerKind { Scan, Dom };
 constexpr std::array<EnumName<ChunkerKind>, 2> enum_names(ChunkerKind) { return {{{"scan", ChunkerKind::Scan}, {"dom", ChunkerKind::Dom}}}; }
 
+// --boundary-match. tag: a boundary is a whole tag name (<p>, not <pre>); prefix: '<' + a tag name
+// as a mere prefix (so "p" also splits at <pre, <param, <path), as the paper's released Hadoop
+// code splits; scan chunker only.
+enum class BoundaryMatch { Tag, Prefix };
+constexpr std::array<EnumName<BoundaryMatch>, 2> enum_names(BoundaryMatch) {
+  return {{{"tag", BoundaryMatch::Tag}, {"prefix", BoundaryMatch::Prefix}}};
+}
+
 struct ChunkerOptions {
   std::vector<std::string> tags{"p", "div"};  // boundary tag names, lowercase ASCII
+  BoundaryMatch boundary_match = BoundaryMatch::Tag;
 };
 
 class Chunker {

@@ -19,6 +19,7 @@ struct DetectOptions {
   Threshold page_threshold;
   Threshold neighborhood_threshold;
   std::uint64_t min_labeled = 1;
+  std::uint64_t min_neighborhood_labeled = 0;  // flag a neighborhood only with ≥ this many labeled chunks
   BadnessMode badness = BadnessMode::Pages;
   int max_neighborhood_depth = -1;  // < 0: unlimited; 0: hosts only
   std::uint64_t provenance_samples = 5;
@@ -84,6 +85,8 @@ struct DetectionStats {
   double page_mean = 0, page_sigma = 0, page_threshold = 0;
   double neighborhood_mean = 0, neighborhood_sigma = 0, neighborhood_threshold = 0;
   std::uint64_t pages = 0, flagged_pages = 0, neighborhoods = 0, flagged_neighborhoods = 0;
+  double page_median = 0, page_mad = 0, neighborhood_median = 0, neighborhood_mad = 0;
+  std::uint8_t page_threshold_clamped = 0, neighborhood_threshold_clamped = 0;  // Threshold::resolve
 };
 
 struct DetectionResult {

@@ -1,4 +1,5 @@
-// Detection thresholds: a fixed value, or "auto" = mean + σ over all items (paper §4.1).
+// Detection thresholds: a fixed value, "auto" = mean + σ over all items (paper §4.1), or
+// "robust[:K]" = median + K · 1.4826 · MAD. Automatic thresholds are clamped below 1 (see resolve).
 #pragma once
 
 #include <array>
@@ -8,14 +9,36 @@
 
 namespace crd::detect {
 
-struct Threshold {
-  bool automatic = true;
-  double value = 0;
+// The statistics of one population (all pages' containments, or all neighborhoods' badness).
+struct Population {
+  double mean = 0, sigma = 0;
+  double median = 0, mad = 0;  // MAD = median of |x − median|, unscaled
+};
 
-  // "auto" or a number ≥ 0. Throws UsageError naming the option.
+struct ResolvedThreshold {
+  double value = 0;
+  bool clamped = false;  // an automatic rule gave ≥ 1 and value was lowered to kClampedThreshold
+};
+
+struct Threshold {
+  bool automatic = true;  // computed from the population (auto or robust)
+  double value = 0;       // fixed: the threshold; robust: K
+  bool robust = false;    // median + K · 1.4826 · MAD instead of mean + σ
+
+  // 1.4826 · MAD estimates σ for normally distributed values, so robust:1 is the analogue of auto.
+  static constexpr double kMadToSigma = 1.4826;
+  static constexpr double kDefaultRobustK = 3;
+  // Items are flagged when their score exceeds the threshold. Scores lie in [0, 1], so an
+  // automatic threshold ≥ 1 would flag nothing, not even items made entirely of labeled chunks —
+  // which happens whenever more than half the items score 1 (a mirror-heavy crawl). It is then
+  // clamped to the largest double below 1: exactly the items scoring 1 are flagged (a score below
+  // 1 is labeled/chunks ≤ 1 − 2^-32, far below it). A fixed threshold is taken as given.
+  static constexpr double kClampedThreshold = 0.99999999999999989;  // nextafter(1.0, 0.0)
+
+  // "auto", "robust", "robust:K" (K > 0) or a number ≥ 0. Throws UsageError naming the option.
   static Threshold parse(const std::string& text, const std::string& option);
-  double resolve(double mean, double sigma) const { return automatic ? mean + sigma : value; }
-  std::string to_string() const;
+  ResolvedThreshold resolve(const Population& p) const;
+  std::string to_string() const;  // the rule as parse() reads it: "auto", "robust:3", "0.25"
 };
 
 enum class BadnessMode { Pages, Chunks };

@@ -41,6 +41,8 @@ struct LabeledTable {
   std::uint64_t distinct = 0;       // distinct items, all ranks
   std::uint64_t labeled = 0;        // rows, all ranks
   std::uint64_t stop_removed = 0;   // distinct items over the threshold dropped as stop items
+  std::uint64_t top = 0;            // the --chunk-top / --file-top limit (0 = none)
+  std::uint64_t top_removed = 0;    // items passing threshold and stop rules but cut by `top`
 };
 
 struct TallyDiscovery {

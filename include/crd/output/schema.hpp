@@ -70,6 +70,8 @@ inline constexpr const char* kTotal = "total";
 inline constexpr const char* kDistinct = "distinct";
 inline constexpr const char* kLabeled = "labeled";
 inline constexpr const char* kStopRemoved = "stop_removed";
+inline constexpr const char* kTop = "top";                  // --chunk-top / --file-top (0 = none)
+inline constexpr const char* kTopRemoved = "top_removed";  // passed threshold and stop rules, cut by top
 inline constexpr const char* kMinChunkLength = "min_chunk_length";
 // /detection.
 inline constexpr Attribute kPageMean{kDetection, "page_mean", "float64"};
@@ -84,6 +86,17 @@ inline constexpr Attribute kMinLabeled{kDetection, "min_labeled", "uint64"};
 inline constexpr Attribute kLabelCount{kDetection, "labels", "uint64"};
 inline constexpr Attribute kPagesFlagged{kDetection, "pages_flagged", "uint64"};
 inline constexpr Attribute kNeighborhoodsFlagged{kDetection, "neighborhoods_flagged", "uint64"};
+// The threshold rules and the robust statistics (docs/method.md, "Thresholds").
+inline constexpr Attribute kPageThresholdRule{kDetection, "page_threshold_rule", "str"};
+inline constexpr Attribute kPageThresholdClamped{kDetection, "page_threshold_clamped", "uint64"};
+inline constexpr Attribute kPageMedian{kDetection, "page_median", "float64"};
+inline constexpr Attribute kPageMad{kDetection, "page_mad", "float64"};
+inline constexpr Attribute kNeighborhoodThresholdRule{kDetection, "neighborhood_threshold_rule", "str"};
+inline constexpr Attribute kNeighborhoodThresholdClamped{kDetection, "neighborhood_threshold_clamped", "uint64"};
+inline constexpr Attribute kNeighborhoodMedian{kDetection, "neighborhood_median", "float64"};
+inline constexpr Attribute kNeighborhoodMad{kDetection, "neighborhood_mad", "float64"};
+inline constexpr Attribute kMinNeighborhoodLabeled{kDetection, "min_neighborhood_labeled", "uint64"};
+
 // /neardup.
 inline constexpr Attribute kNeardupMethod{kNeardup, "method", "str"};
 inline constexpr Attribute kNeardupPages{kNeardup, "pages", "uint64"};

@@ -46,6 +46,8 @@ struct DiscoverOptions {
   std::uint64_t file_threshold = 10;
   std::string stop_chunks;            // path, "" = none
   std::uint64_t min_chunk_length = 0;
+  std::uint64_t chunk_top = 0;        // label only the N most frequent chunks (0 = no limit)
+  std::uint64_t file_top = 0;         // the same for files
 };
 
 struct DetectPipelineOptions {

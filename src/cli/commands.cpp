@@ -6,7 +6,7 @@
 namespace crd::cli {
 
 const Command* find_command(const std::string& name) {
-  static const std::array<Command, 7> commands{{
+  static const std::array<Command, 8> commands{{
       {"discover", &discover_command},
       {"label", &label_command},
       {"detect", &detect_command},
@@ -14,6 +14,7 @@ const Command* find_command(const std::string& name) {
       {"inspect", &inspect_command},
       {"check", &check_command},
       {"report", &report_command},
+      {"compare-hashing", &compare_hashing_command},
   }};
   for (const auto& c : commands)
     if (name == c.name) return &c;

@@ -28,5 +28,6 @@ int run_command(int argc, char** argv);
 int inspect_command(int argc, char** argv);
 int check_command(int argc, char** argv);
 int report_command(int argc, char** argv);
+int compare_hashing_command(int argc, char** argv);
 
 }  // namespace crd::cli

@@ -21,6 +21,13 @@ ExactMoments global_moments(comm::Transport& transport, const ExactMoments& loca
 
 }  // namespace
 
+GlobalMoments global_moments(comm::Transport& transport, std::span<const double> values) {
+  ExactMoments local;
+  for (double v : values) local.add(v);
+  const ExactMoments all = global_moments(transport, local);
+  return {all.count(), all.mean(), all.sigma()};
+}
+
 DetectionResult detect(comm::Transport& transport, const std::vector<std::string>& keys,
                        const PageScores& scores, const LabelSlice& labels, const DetectOptions& options,
                        std::size_t round_bytes) {

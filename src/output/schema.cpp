@@ -19,7 +19,8 @@ void add_datasets(std::vector<DatasetSpec>& out, const Tables&... tables) {
 std::vector<DatasetSpec> all_datasets() {
   std::vector<DatasetSpec> out;
   add_datasets(out, kCounters, kResources, kTimings, kErrors, kDiscoveryChunks, kChunkHistogram, kDiscoveryFiles,
-               kFileHistogram, kLabels, kLabelsHistogram, kDetectionLabels, kProvenance, kPages, kNeighborhoods);
+               kFileHistogram, kLabels, kLabelsHistogram, kDetectionLabels, kProvenance, kPages, kNeighborhoods,
+               kConfusion);
   return out;
 }
 
@@ -29,7 +30,10 @@ std::vector<Attribute> all_attributes() {
                              kNranks,          kCreated,          kConfig,            kPageMean,
                              kPageSigma,       kPageThreshold,    kNeighborhoodMean,  kNeighborhoodSigma,
                              kNeighborhoodThreshold, kBadnessMode, kJoinMode,         kMinLabeled,
-                             kLabelCount,      kPagesFlagged,     kNeighborhoodsFlagged};
+                             kLabelCount,      kPagesFlagged,     kNeighborhoodsFlagged,
+                             kComparePages,    kComparePositives, kCompareLabels,     kCompareLabelsWithText,
+                             kCompareChunks,   kCompareChunksWithoutTlsh, kCompareExtrapolatePages,
+                             kCompareMinLabeled};
   for (const char* table : {kDiscoveryChunks.group, kDiscoveryFiles.group, kLabels.group})
     for (const char* name : {kThreshold, kTotal, kDistinct, kLabeled, kStopRemoved})
       out.push_back({table, name, "uint64"});

@@ -21,6 +21,7 @@ inline constexpr const char* kRoot = "/";
 inline constexpr const char* kRun = "/run";
 inline constexpr const char* kDiscovery = "/discovery";
 inline constexpr const char* kDetection = "/detection";
+inline constexpr const char* kCompareHashing = "/compare_hashing";
 
 inline constexpr Table<NamedValueRow> kCounters{"/run/counters"};
 inline constexpr Table<NamedValueRow> kResources{"/run/resources"};
@@ -39,6 +40,7 @@ inline constexpr Table<DetectedLabelRow> kDetectionLabels{"/detection/labels"};
 inline constexpr Table<ProvenanceRow> kProvenance{"/detection/provenance"};
 inline constexpr Table<detect::PageRow> kPages{"/detection/pages"};
 inline constexpr Table<detect::NeighborhoodRow> kNeighborhoods{"/detection/neighborhoods"};
+inline constexpr Table<ConfusionRow> kConfusion{"/compare_hashing/confusion"};
 
 // Groups a labeled set may be read from (--labels, check), in the order they are looked for.
 inline constexpr const char* kLabelSources[] = {kLabels.group, kDiscoveryChunks.group, kDetectionLabels.group};
@@ -78,6 +80,15 @@ inline constexpr Attribute kMinLabeled{kDetection, "min_labeled", "uint64"};
 inline constexpr Attribute kLabelCount{kDetection, "labels", "uint64"};
 inline constexpr Attribute kPagesFlagged{kDetection, "pages_flagged", "uint64"};
 inline constexpr Attribute kNeighborhoodsFlagged{kDetection, "neighborhoods_flagged", "uint64"};
+// /compare_hashing.
+inline constexpr Attribute kComparePages{kCompareHashing, "pages", "uint64"};
+inline constexpr Attribute kComparePositives{kCompareHashing, "positives", "uint64"};
+inline constexpr Attribute kCompareLabels{kCompareHashing, "labels", "uint64"};
+inline constexpr Attribute kCompareLabelsWithText{kCompareHashing, "labels_with_text", "uint64"};
+inline constexpr Attribute kCompareChunks{kCompareHashing, "chunks", "uint64"};
+inline constexpr Attribute kCompareChunksWithoutTlsh{kCompareHashing, "chunks_without_tlsh", "uint64"};
+inline constexpr Attribute kCompareExtrapolatePages{kCompareHashing, "extrapolate_pages", "float64"};
+inline constexpr Attribute kCompareMinLabeled{kCompareHashing, "min_labeled", "uint64"};
 }  // namespace attr
 
 template <class V>

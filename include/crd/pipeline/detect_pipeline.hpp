@@ -3,6 +3,8 @@
 
 #include "crd/comm/mpi_transport.hpp"
 #include "crd/detect/detection.hpp"
+#include "crd/discover/label_rules.hpp"
+#include "crd/discover/local_tally.hpp"
 #include "crd/output/result_file.hpp"
 #include "crd/pipeline/options.hpp"
 
@@ -25,5 +27,9 @@ void write_detection(output::ResultFile& file, detect::DetectionResult&& result,
                      const detect::DetectOptions& options, const std::string& join_mode);
 
 detect::DetectOptions to_detect_options(const DetectPipelineOptions& options);
+
+// By local chunk id: 1 for a stop chunk (stop list or shorter than the minimum length), which
+// detection leaves out of a page's chunks.
+std::vector<std::uint8_t> stop_flags(const discover::LocalTally& chunks, const discover::LabelRules& rules);
 
 }  // namespace crd::pipeline

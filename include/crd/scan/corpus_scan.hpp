@@ -6,11 +6,13 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "crd/chunk/chunker.hpp"
 #include "crd/base/counters.hpp"
 #include "crd/discover/local_tally.hpp"
+#include "crd/hash/digest.hpp"
 #include "crd/io/inputs.hpp"
 #include "crd/url/url_key.hpp"
 
@@ -25,6 +27,10 @@ struct ScanOptions {
   // Read and inflate on a second thread, overlapping chunking and hashing (needs a spare core).
   bool reader_thread = false;
   io::ReadOptions read;
+  // Called with every chunk's SHA-1 and full normalized bytes (valid during the call), on the scan
+  // thread, before it is tallied: for the few commands that need more of a chunk than its sample
+  // (crd compare-hashing sketches it with LSH functions). Unset on the hot path of the others.
+  std::function<void(const Digest& digest, std::string_view normalized)> on_chunk;
 };
 
 struct ScannedShard {

@@ -1,0 +1,81 @@
+// crd compare-hashing: its option group, then the MPI job (compare/compare_hashing.hpp).
+#include <iostream>
+
+#include "commands.hpp"
+#include "crd/base/error.hpp"
+#include "crd/comm/mpi_transport.hpp"
+#include "crd/compare/compare_hashing.hpp"
+#include "crd/pipeline/output_check.hpp"
+#include "option_groups.hpp"
+#include "option_values.hpp"
+
+namespace crd::cli {
+namespace {
+
+po::options_description comparison_options(compare::CompareOptions& o) {
+  po::options_description d("Comparison (exact chunks against LSH, paper §6.5)");
+  d.add_options()
+      ("labels", po::value<std::vector<std::string>>(&o.labels)->required(),
+       "labeled set L: a crd label / discover / run result (repeatable; sets are merged)")
+      ("truth", po::value<std::string>(&o.truth)->required(),
+       "file of positive URL prefixes (page keys, host/path…), one per line; every other page is negative")
+      ("page-threshold", po::value<std::string>(&o.page_threshold)->default_value("auto"),
+       "flag pages whose containment exceeds this (auto = mean + σ over all pages, per method and threshold)")
+      ("min-labeled", count_value(o.min_labeled, 1), "flag a page only with at least this many matching chunks")
+      ("extrapolate-pages", po::value<double>(&o.extrapolate_pages)->default_value(2.86e9, "2.86e9"),
+       "corpus size the false-positive rate is extrapolated to (Common Crawl's files in §6.5)")
+      ("nilsimsa-threshold", po::value<int>(&o.nilsimsa_threshold)->default_value(115),
+       "Nilsimsa match: score ≥ this, of 128 (the paper's 115)")
+      ("nilsimsa-sweep", po::value<std::string>(&o.nilsimsa_sweep)->default_value(o.nilsimsa_sweep),
+       "Nilsimsa thresholds to sweep: A:B (every integer) or a,b,c")
+      ("tlsh-threshold", po::value<int>(&o.tlsh_threshold)->default_value(30), "TLSH match: distance ≤ this")
+      ("tlsh-sweep", po::value<std::string>(&o.tlsh_sweep)->default_value(o.tlsh_sweep), "TLSH distances to sweep")
+      ("ssdeep-threshold", po::value<int>(&o.ssdeep_threshold)->default_value(50),
+       "ssdeep match: score ≥ this, of 100")
+      ("ssdeep-sweep", po::value<std::string>(&o.ssdeep_sweep)->default_value(o.ssdeep_sweep),
+       "ssdeep scores to sweep");
+  return d;
+}
+
+}  // namespace
+
+int compare_hashing_command(int argc, char** argv) {
+  pipeline::CommonOptions common;
+  pipeline::DiscoverOptions stop_options;
+  compare::CompareOptions options;
+  std::string config_path;
+  po::options_description visible(
+      "crd compare-hashing [options] INPUT… --labels L.h5 --truth PREFIXES.txt -o OUT.h5\n\n"
+      "Page detection with SHA-1 chunk hashes against Nilsimsa, TLSH and ssdeep on a corpus with known\n"
+      "truth (paper §6.5, Table 1): confusion matrices, false-positive rates, and a sweep of each LSH\n"
+      "threshold; printed, and written to /compare_hashing");
+  visible.add(input_options(common));
+  visible.add(discovery_options(stop_options, false));
+  visible.add(comparison_options(options));
+  visible.add(run_options(common, config_path));
+  visible.add_options()("help,h", "show this help");
+  if (wants_help(argc, argv)) {
+    std::cout << visible << "\n";
+    return 0;
+  }
+  comm::MpiSession session(argc, argv);
+  comm::MpiTransport transport;
+  return run_reporting_errors(argv[0], transport.rank() == 0, true, [&] {
+    auto parsed = parse_command(argc, argv, visible, "input", "config");
+    if (parsed.vm.count("input") == 0) throw UsageError("no input given (files, directories or @LIST)");
+    // The LSH sketches live only in memory while the corpus is read; a scan checkpoint holds
+    // none, so a resumed scan could not be compared.
+    if (!common.work_dir.empty()) throw UsageError("--work-dir: compare-hashing keeps no checkpoints");
+    common.inputs = parsed.vm["input"].as<std::vector<std::string>>();
+    common.info = {argv[0], join_command_line(argc, argv), parsed.config_ini};
+    std::vector<std::string> reads = common.inputs;
+    for (const auto& path : {config_path, stop_options.stop_chunks, options.truth})
+      if (!path.empty()) reads.push_back(path);
+    reads.insert(reads.end(), options.labels.begin(), options.labels.end());
+    pipeline::check_output_before_run(transport, common.output, reads);
+    compare::run_compare_hashing(common, stop_options, options, transport);
+    return 0;
+  });
+}
+
+}  // namespace crd::cli

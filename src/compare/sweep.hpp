@@ -1,0 +1,43 @@
+// The methods compared and the thresholds swept (paper §6.5: Nilsimsa 128 … 114). A sweep point
+// says when a chunk matches the labeled set L: SHA-1, when its digest is a label's; an LSH
+// function, when its best score against any label passes the threshold.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "chunk_sketch.hpp"
+
+namespace crd::compare {
+
+enum class Method { Sha1, Nilsimsa, Tlsh, Ssdeep };
+
+const char* method_name(Method m);
+// How a threshold t reads for the method ("score >= t", "distance <= t", "identical digest").
+const char* method_rule(Method m);
+
+struct SweepPoint {
+  Method method = Method::Sha1;
+  int threshold = 0;
+  bool primary = false;  // the method's headline threshold (Table 1's column)
+};
+
+// Whether a chunk with these best scores matches L at this point (not for Sha1: exact lookup).
+bool lsh_matches(const SweepPoint& p, const BestScores& best);
+
+struct SweepOptions {
+  int nilsimsa_threshold = 115;  // the paper's choice
+  int tlsh_threshold = 30;
+  int ssdeep_threshold = 50;
+  std::string nilsimsa_sweep = "128:100";
+  std::string tlsh_sweep = "0,10,20,30,40,50,60,70,80,90,100,150,200";
+  std::string ssdeep_sweep = "100,90,80,70,60,50,40,30,20,10,1";
+};
+
+// SHA-1, then every Nilsimsa, TLSH and ssdeep threshold, each method's points in the order given
+// and its primary threshold added when the sweep lacks it. A sweep is "A:B" (every integer from A
+// to B, either direction) or "a,b,c"; a malformed one or a value out of the method's range
+// (Nilsimsa −128…128, TLSH ≥ 0, ssdeep 0…100) is a UsageError naming the option.
+std::vector<SweepPoint> sweep_points(const SweepOptions& options);
+
+}  // namespace crd::compare

@@ -1,0 +1,108 @@
+# Issue 13: crd compare-hashing on a corpus with known truth (truth_corpus.py): L = crd label of the
+# original site; positives = its six clones (two exact copies, add, delete, modify, mixed), negatives
+# = unrelated real documentation. Asserts SHA-1's confusion matrix exactly — zero false positives,
+# every page of the exact copies found — checks the LSH rows' consistency, records the LSH figures
+# (printed), and requires the same result file at 1 and 3 ranks.
+import os
+import subprocess
+import unittest
+
+import h5py
+
+import crd_integ as ci
+import truth_corpus
+
+
+class CompareHashing(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = ci.TempDir("compare")
+        cls.corpus, original, cls.truth, cls.clones, cls.unrelated = truth_corpus.build(cls.tmp)
+        cls.labels = cls.tmp("L.h5")
+        ci.run_crd(ci.quiet(["label", original, "-o", cls.labels]), nranks=1)
+        cls.out = {}
+        cls.stdout = {}
+        for n in (1, 3):
+            cls.out[n] = cls.tmp("cmp%d.h5" % n)
+            r = ci.run_crd(ci.quiet(["compare-hashing", cls.corpus, "--labels", cls.labels, "--truth", cls.truth,
+                                     "-o", cls.out[n]]), nranks=n)
+            cls.stdout[n] = r.stdout
+        print(cls.stdout[1])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def rows(self, n=1):
+        with h5py.File(self.out[n], "r") as f:
+            g = f["/compare_hashing/confusion"]
+            cols = {k: g[k][:] for k in g.keys()}
+            attrs = dict(f["/compare_hashing"].attrs)
+        out = []
+        for i in range(len(cols["method"])):
+            out.append({k: (v[i].decode() if isinstance(v[i], bytes) else v[i].item()) for k, v in cols.items()})
+        return out, attrs
+
+    def test_sha1_has_no_false_positive_and_finds_the_exact_copies(self):
+        rows, attrs = self.rows()
+        sha1 = [r for r in rows if r["method"] == "sha1"]
+        self.assertEqual(len(sha1), 1)
+        s = sha1[0]
+        self.assertEqual(s["fp"], 0, "exact chunk hashes flag no unrelated page")
+        self.assertEqual(s["fpr"], 0.0)
+        pages_per_clone = attrs["positives"] // len(self.clones)
+        self.assertEqual(attrs["positives"], pages_per_clone * len(self.clones))
+        self.assertGreaterEqual(s["tp"], 2 * pages_per_clone, "every page of both exact copies")
+        self.assertEqual(s["tp"] + s["fn"], attrs["positives"])
+        self.assertEqual(s["tp"] + s["fp"] + s["fn"] + s["tn"], attrs["pages"])
+        self.assertEqual(attrs["labels_with_text"], attrs["labels"], "every label's text was found")
+
+    def test_exact_copy_pages_are_the_sha1_true_positives(self):
+        # Run crd detect with the same labels: the pages SHA-1 flags in compare-hashing are
+        # detect's flagged pages (the same containment and threshold).
+        det = self.tmp("detect.h5")
+        ci.run_crd(ci.quiet(["detect", self.corpus, "--labels", self.labels, "-o", det]), nranks=1)
+        with h5py.File(det, "r") as f:
+            urls = [u.decode() for u in f["/detection/pages/url"][:]]
+            flagged = f["/detection/pages/flagged"][:]
+        flagged_urls = {u for u, fl in zip(urls, flagged) if fl}
+        for host in ("copy1.example", "copy2.example"):
+            pages = {u for u in urls if u.startswith(host + "/")}
+            self.assertEqual(pages & flagged_urls, pages, host)
+        self.assertEqual({u.split("/")[0] for u in flagged_urls} - set(self.clones), set())
+        rows, _ = self.rows()
+        sha1 = [r for r in rows if r["method"] == "sha1"][0]
+        self.assertEqual(sha1["tp"], len(flagged_urls))
+
+    def test_lsh_rows(self):
+        rows, attrs = self.rows()
+        methods = {r["method"] for r in rows}
+        self.assertEqual(methods, {"sha1", "nilsimsa", "tlsh", "ssdeep"})
+        primary = {r["method"]: r["threshold"] for r in rows if r["primary"]}
+        self.assertEqual(primary, {"sha1": 160.0, "nilsimsa": 115.0, "tlsh": 30.0, "ssdeep": 50.0})
+        nil = [r["threshold"] for r in rows if r["method"] == "nilsimsa"]
+        self.assertEqual(nil[:29], [float(t) for t in range(128, 99, -1)])
+        for r in rows:
+            self.assertEqual(r["tp"] + r["fp"] + r["fn"] + r["tn"], attrs["pages"], r)
+            self.assertAlmostEqual(r["extrapolated_fp"], r["fpr"] * 2.86e9, delta=1e-6 * max(1, r["extrapolated_fp"]))
+        # Nilsimsa at 128 matches exactly equal digests: at least what SHA-1 matches.
+        n128 = [r for r in rows if r["method"] == "nilsimsa" and r["threshold"] == 128][0]
+        sha1 = [r for r in rows if r["method"] == "sha1"][0]
+        self.assertGreaterEqual(n128["tp"] + n128["fp"], 1)
+        self.assertIn("Page detection against L", self.stdout[1])
+        self.assertIn("nilsimsa>=115", self.stdout[1])
+        self.assertIn("FP at 2.86e+09 pages", self.stdout[1])
+        del sha1
+
+    def test_identical_at_1_and_3_ranks(self):
+        drop = ("nranks", "created", "command_line")
+        a, a_attrs = ci.comparable(self.out[1], drop)
+        b, b_attrs = ci.comparable(self.out[3], drop)
+        ci.assert_same_datasets(self, a, b, "at np=3")
+        self.assertEqual(a_attrs, b_attrs)
+        self.assertEqual(self.rows(1), self.rows(3))
+        self.assertEqual(self.stdout[1], self.stdout[3])
+
+
+if __name__ == "__main__":
+    ci.main()

@@ -20,7 +20,7 @@ po::options_description comparison_options(compare::CompareOptions& o) {
       ("truth", po::value<std::string>(&o.truth)->required(),
        "file of positive URL prefixes (page keys, host/path…), one per line; every other page is negative")
       ("page-threshold", po::value<std::string>(&o.page_threshold)->default_value("auto"),
-       "flag pages whose containment exceeds this (auto = mean + σ over all pages, per method and threshold)")
+       "flag pages whose containment exceeds this, for every method (auto = mean + σ of the SHA-1 containments over all pages)")
       ("min-labeled", count_value(o.min_labeled, 1), "flag a page only with at least this many matching chunks")
       ("extrapolate-pages", po::value<double>(&o.extrapolate_pages)->default_value(2.86e9, "2.86e9"),
        "corpus size the false-positive rate is extrapolated to (Common Crawl's files in §6.5)")

@@ -45,7 +45,7 @@ std::vector<std::string> ssdeep_keys(const std::string& signature) {
   return keys;
 }
 
-LabelSketches::LabelSketches(const std::vector<ChunkSketch>& labels) {
+LabelSketches::LabelSketches(const std::vector<ChunkSketch>& labels) : stamp_(labels.size(), 0) {
   for (std::uint32_t i = 0; i < labels.size(); ++i) {
     nilsimsa_.push_back(labels[i].nilsimsa);
     if (!labels[i].tlsh.empty())
@@ -58,20 +58,24 @@ LabelSketches::LabelSketches(const std::vector<ChunkSketch>& labels) {
   }
 }
 
-BestScores LabelSketches::best(const ChunkSketch& chunk) const {
+BestScores LabelSketches::best(const ChunkSketch& chunk) {
   BestScores b;
-  for (const auto& n : nilsimsa_) b.nilsimsa = std::max(b.nilsimsa, nilsimsa_compare(chunk.nilsimsa, n));
+  b.nilsimsa = best_nilsimsa(chunk.nilsimsa, nilsimsa_);
   if (!chunk.tlsh.empty()) {
     if (auto t = TlshDigest::parse(chunk.tlsh))
       for (const auto& l : tlsh_) b.tlsh = std::min(b.tlsh, t->distance(l));
   }
-  std::vector<std::uint32_t> candidates;
-  for (const auto& key : ssdeep_keys(chunk.ssdeep))
-    if (auto it = ssdeep_grams_.find(key); it != ssdeep_grams_.end())
-      candidates.insert(candidates.end(), it->second.begin(), it->second.end());
-  std::sort(candidates.begin(), candidates.end());
-  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
-  for (const std::uint32_t i : candidates) b.ssdeep = std::max(b.ssdeep, ssdeep_compare(chunk.ssdeep, ssdeep_[i]));
+  // Each candidate once: a label is compared when first met in this query (stamp_ marks it).
+  ++query_;
+  for (const auto& key : ssdeep_keys(chunk.ssdeep)) {
+    const auto it = ssdeep_grams_.find(key);
+    if (it == ssdeep_grams_.end()) continue;
+    for (const std::uint32_t i : it->second) {
+      if (stamp_[i] == query_) continue;
+      stamp_[i] = query_;
+      b.ssdeep = std::max(b.ssdeep, ssdeep_compare(chunk.ssdeep, ssdeep_[i]));
+    }
+  }
   return b;
 }
 

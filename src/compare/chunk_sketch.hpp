@@ -35,7 +35,8 @@ class LabelSketches {
  public:
   explicit LabelSketches(const std::vector<ChunkSketch>& labels);
   std::size_t size() const { return nilsimsa_.size(); }
-  BestScores best(const ChunkSketch& chunk) const;
+  // Not thread-safe (it marks the candidates it has compared): one object per thread.
+  BestScores best(const ChunkSketch& chunk);
 
  private:
   std::vector<NilsimsaDigest> nilsimsa_;
@@ -46,6 +47,8 @@ class LabelSketches {
   // indexed by (block size, 7-gram) and by reduced signature, and fuzzy_compare (~2 µs) runs on
   // those candidates only. test_chunk_sketch checks it against comparing with every label.
   std::unordered_map<std::string, std::vector<std::uint32_t>> ssdeep_grams_;
+  std::vector<std::uint64_t> stamp_;  // by label: the last query that compared it
+  std::uint64_t query_ = 0;
 };
 
 // ssdeep's candidate keys of a signature ("bs:h1:h2"): "bs/gram" for every 7-gram of h1 at bs and

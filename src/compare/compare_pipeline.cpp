@@ -100,7 +100,7 @@ void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::
     std::vector<ChunkSketch> label_sketches;
     for (auto& s : by_label)
       if (s) label_sketches.push_back(std::move(*s));
-    const LabelSketches index(label_sketches);
+    LabelSketches index(label_sketches);
 
     timer.start("compare");
     const auto& chunks = p.shard.chunks;

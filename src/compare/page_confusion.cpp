@@ -36,6 +36,8 @@ std::vector<output::ConfusionRow> evaluate(comm::Transport& transport, const Sha
   std::vector<output::ConfusionRow> rows;
   std::vector<std::uint64_t> counts;  // tp, fp, fn, tn per point, summed over ranks at the end
   std::vector<std::uint64_t> label_of(shard.best.size());
+  bool resolved = false;
+  double page_threshold = options.page_threshold.value;
   for (const SweepPoint& point : points) {
     for (std::size_t id = 0; id < label_of.size(); ++id)
       label_of[id] = point.method == Method::Sha1 ? shard.sha1_label[id]
@@ -43,8 +45,16 @@ std::vector<output::ConfusionRow> evaluate(comm::Transport& transport, const Sha
                                                           : detect::kNoLabel;
     // Containment exactly as crd detect computes it, then its threshold over all pages.
     const detect::PageScores scores = detect::score_pages(shard.page_offsets, shard.chunk_ids, label_of, shard.is_stop);
-    const detect::GlobalMoments m = detect::global_moments(transport, scores.containment);
-    const double page_threshold = options.page_threshold.resolve(m.mean, m.sigma);
+    // One page threshold for every row, so that only the chunk matching differs between methods:
+    // `auto` is resolved once, on the first point (SHA-1: the threshold crd detect would use).
+    // Resolved per row instead, it would rise with every near-match an LSH admits — at Nilsimsa
+    // 115 nearly every chunk of every page matches something, mean + σ exceeds 1 and nothing at
+    // all is flagged, which says nothing about false positives.
+    if (!resolved) {
+      const detect::GlobalMoments m = detect::global_moments(transport, scores.containment);
+      page_threshold = options.page_threshold.resolve(m.mean, m.sigma);
+      resolved = true;
+    }
     std::uint64_t c[4] = {0, 0, 0, 0};
     for (std::size_t i = 0; i < scores.size(); ++i) {
       const bool flagged = scores.containment[i] > page_threshold && scores.labeled[i] >= options.min_labeled;

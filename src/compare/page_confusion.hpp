@@ -47,7 +47,8 @@ struct EvaluationOptions {
 };
 
 // Collective. One row per sweep point, identical on every rank and for any rank count. Pages are
-// those crd detect scores (≥ 1 chunk after stop-chunk removal).
+// those crd detect scores (≥ 1 chunk after stop-chunk removal). One page threshold serves every
+// row; `auto` is mean + σ of the first point's containments (SHA-1's, as crd detect computes it).
 std::vector<output::ConfusionRow> evaluate(comm::Transport& transport, const ShardMatches& shard,
                                            const TruthPrefixes& truth, const std::vector<SweepPoint>& points,
                                            const EvaluationOptions& options);

@@ -43,7 +43,7 @@ TEST(LabelSketches, BestEqualsComparingWithEveryLabel) {
     if (i % 6 == 0 && text.size() > 10) text[text.size() / 2] ^= 1;
     labels.push_back(sketch(text));
   }
-  const LabelSketches index(labels);
+  LabelSketches index(labels);
   std::size_t ssdeep_hits = 0, tlsh_digests = 0;
   for (const auto& c : chunks) {
     const ChunkSketch s = sketch(c);

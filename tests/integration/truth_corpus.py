@@ -56,7 +56,7 @@ def write(path, body):
         f.write(body)
 
 
-def build(tmp, site_pages=30, unrelated_pages=150, seed=13):
+def build(tmp, site_pages=20, unrelated_pages=180, per_host=15, seed=13):
     """Writes tmp('corpus'), tmp('original') and tmp('truth.txt'); returns (corpus, original, truth,
     clone hosts, unrelated hosts). Skips the test when the documentation corpus is absent."""
     site = ci.sphinx_html()
@@ -79,7 +79,7 @@ def build(tmp, site_pages=30, unrelated_pages=150, seed=13):
         if os.path.isdir(os.path.join(python, d)) and not d.startswith("_")]
     left = unrelated_pages
     for host, src in sources:
-        for path in html_files(src)[:max(0, min(left, 40))]:
+        for path in html_files(src)[:max(0, min(left, per_host))]:
             target = os.path.join(corpus, host, os.path.relpath(path, src))
             os.makedirs(os.path.dirname(target), exist_ok=True)
             os.symlink(path, target)

@@ -14,7 +14,7 @@ namespace crd::compare {
 struct CompareOptions {
   std::vector<std::string> labels;       // result files holding L (as crd detect --labels)
   std::string truth;                     // file: one positive URL prefix (page key) per line
-  std::string page_threshold = "auto";   // as crd detect: auto = mean + σ, per method and threshold
+  std::string page_threshold = "auto";   // one for all methods; auto = mean + σ of SHA-1 containments
   std::uint64_t min_labeled = 1;
   double extrapolate_pages = 2.86e9;     // Common Crawl's files in §6.5
   int nilsimsa_threshold = 115;

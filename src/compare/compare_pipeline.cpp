@@ -5,9 +5,10 @@
 // TLSH, ssdeep). L is replicated on every rank. The LSH functions need L's text, which a result
 // file keeps only as a ≤ sample-bytes prefix: a label's text is its sample when that is the whole
 // chunk, else its bytes as met in the corpus (gathered from all ranks); labels whose text is in
-// neither are counted (labels_with_text) and can match by SHA-1 only. Every rank scores its chunks
-// against all label sketches, pages are scored as crd detect scores them, and the confusion
-// counts are summed by allreduce, so the result is identical for any rank count.
+// neither are counted (labels_with_text) and can match by SHA-1 only. Each distinct chunk is
+// compared with all label sketches once, on the rank owning its SHA-1 (owner_scores.hpp); pages
+// are scored as crd detect scores them, and the confusion counts are summed by allreduce, so the
+// result is identical for any rank count.
 #include "crd/compare/compare_hashing.hpp"
 
 #include <cstring>
@@ -17,6 +18,7 @@
 #include <unordered_map>
 
 #include "chunk_sketch.hpp"
+#include "owner_scores.hpp"
 #include "crd/base/error.hpp"
 #include "crd/detect/page_scores.hpp"
 #include "crd/output/schema.hpp"
@@ -105,11 +107,14 @@ void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::
     timer.start("compare");
     const auto& chunks = p.shard.chunks;
     std::vector<std::uint64_t> sha1_label(chunks.distinct(), detect::kNoLabel);
-    std::vector<BestScores> best(chunks.distinct());
+    std::vector<Digest> digests(chunks.distinct());
+    std::vector<const ChunkSketch*> chunk_sketches(chunks.distinct());
     for (std::uint32_t id = 0; id < chunks.distinct(); ++id) {
-      if (const std::uint64_t* label = labels.all.find(chunks.digest(id))) sha1_label[id] = *label;
-      best[id] = index.best(sketches[sketch_of.at(chunks.digest(id))]);
+      digests[id] = chunks.digest(id);
+      if (const std::uint64_t* label = labels.all.find(digests[id])) sha1_label[id] = *label;
+      chunk_sketches[id] = &sketches[sketch_of.at(digests[id])];
     }
+    const std::vector<BestScores> best = owner_best_scores(transport, digests, chunk_sketches, index);
     const discover::LabelRules stop_rules{0, stop_options.min_chunk_length, p.stop_list()};
     const auto is_stop = pipeline::stop_flags(chunks, stop_rules);
     std::uint64_t without_tlsh = 0;

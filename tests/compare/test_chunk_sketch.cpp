@@ -34,7 +34,7 @@ std::vector<std::string> corpus_chunks(std::size_t max_files) {
 }
 
 TEST(LabelSketches, BestEqualsComparingWithEveryLabel) {
-  auto chunks = corpus_chunks(12);
+  auto chunks = corpus_chunks(40);
   if (chunks.empty()) GTEST_SKIP() << "documentation corpus absent (scripts/fetch_corpus.sh)";
   // Labels: every other chunk, some of them lightly modified; queries: all chunks.
   std::vector<ChunkSketch> labels;

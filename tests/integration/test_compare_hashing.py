@@ -104,5 +104,48 @@ class CompareHashing(unittest.TestCase):
         self.assertEqual(self.stdout[1], self.stdout[3])
 
 
+class CompareHashingErrors(unittest.TestCase):
+    """Usage errors: one line on stderr, exit 2, no result file."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = ci.TempDir("compare-errors")
+        os.makedirs(cls.tmp("corpus", "a.example"))
+        with open(cls.tmp("corpus", "a.example", "p.html"), "w") as f:
+            f.write("<p>one paragraph of text</p><p>another paragraph</p>")
+        ci.run_crd(ci.quiet(["label", cls.tmp("corpus"), "-o", cls.tmp("L.h5")]), nranks=1)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def refused(self, truth_text, extra, message):
+        truth = self.tmp("truth.txt")
+        with open(truth, "w") as f:
+            f.write(truth_text)
+        out = self.tmp("out.h5")
+        r = ci.run_crd(["compare-hashing", self.tmp("corpus"), "--labels", self.tmp("L.h5"), "--truth", truth,
+                        "-o", out, "--progress-interval", "0"] + extra, nranks=2, check=False, mpi_quiet=True)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(r.stderr.strip().splitlines(), ["crd compare-hashing: error: " + message])
+        self.assertFalse(os.path.exists(out))
+
+    def test_truth_without_prefixes(self):
+        self.refused("# only a comment\n\n", [], "truth file '%s' names no positive URL prefix" % self.tmp("truth.txt"))
+
+    def test_missing_truth_file(self):
+        r = ci.run_crd(["compare-hashing", self.tmp("corpus"), "--labels", self.tmp("L.h5"), "--truth",
+                        self.tmp("nope.txt"), "-o", self.tmp("o.h5"), "--progress-interval", "0"], nranks=2, check=False, mpi_quiet=True)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertEqual(r.stderr.strip().splitlines(),
+                         ["crd compare-hashing: error: cannot read truth file '%s'" % self.tmp("nope.txt")])
+
+    def test_work_dir_is_refused(self):
+        self.refused("a.example\n", ["--work-dir", self.tmp("wd")], "--work-dir: compare-hashing keeps no checkpoints")
+
+    def test_bad_sweep(self):
+        self.refused("a.example\n", ["--tlsh-sweep", "10,-5"], "option --tlsh-sweep: -5 is outside 0…100000")
+
+
 if __name__ == "__main__":
     ci.main()

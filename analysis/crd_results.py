@@ -46,6 +46,8 @@ DETECTION_LABELS = "/detection/labels"
 PROVENANCE = "/detection/provenance"
 PAGES = "/detection/pages"
 NEIGHBORHOODS = "/detection/neighborhoods"
+COMPARE_HASHING = "/compare_hashing"
+CONFUSION = "/compare_hashing/confusion"
 
 # Stored types: STR a fixed-length byte string, HASH n × 20 uint8, else a numpy dtype code.
 STR, HASH = "S", "hash"
@@ -75,6 +77,8 @@ TABLES = {
     PAGES: {"url": STR, "chunks": "u4", "labeled": "u4", "containment": "f8", "flagged": "u1"},
     NEIGHBORHOODS: {"prefix": STR, "depth": "u4", "pages": "u8", "chunks": "u8", "labeled": "u8",
                     "badness": "f8", "flagged": "u1"},
+    CONFUSION: {"method": STR, "rule": STR, "threshold": "f8", "primary": "u1", "page_threshold": "f8",
+                "tp": "u8", "fp": "u8", "fn": "u8", "tn": "u8", "fpr": "f8", "extrapolated_fp": "f8"},
 }
 # List columns (CSR: NAME and NAME_offsets) after a table's plain columns, with their value types.
 LISTS = {PAGES: {"positions": "u4", "label_ids": "u4"}}
@@ -89,6 +93,9 @@ GROUP_ATTRS = {
                 "neighborhood_threshold": "f8", "badness_mode": STR, "join_mode": STR,
                 "min_labeled": "u8", "labels": "u8", "pages_flagged": "u8",
                 "neighborhoods_flagged": "u8"},
+    COMPARE_HASHING: {"pages": "u8", "positives": "u8", "labels": "u8", "labels_with_text": "u8",
+                      "chunks": "u8", "chunks_without_tlsh": "u8", "extrapolate_pages": "f8",
+                      "min_labeled": "u8"},
 }
 _RUN_TABLES = [COUNTERS, RESOURCES, TIMINGS, ERRORS]
 _DISCOVERY_TABLES = [CHUNKS, CHUNK_HISTOGRAM, FILES, FILE_HISTOGRAM]
@@ -98,6 +105,7 @@ TABLES_OF = {  # the tables each command writes
     "label": _RUN_TABLES + [LABELS, LABELS_HISTOGRAM],
     "detect": _RUN_TABLES + _DETECTION_TABLES,
     "run": _RUN_TABLES + _DISCOVERY_TABLES + _DETECTION_TABLES,
+    "compare-hashing": _RUN_TABLES + [CONFUSION],
 }
 
 

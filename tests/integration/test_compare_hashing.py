@@ -4,10 +4,7 @@
 # every page of the exact copies found — checks the LSH rows' consistency, records the LSH figures
 # (printed), and requires the same result file at 1 and 3 ranks.
 import os
-import subprocess
 import unittest
-
-import h5py
 
 import crd_integ as ci
 import truth_corpus
@@ -34,14 +31,11 @@ class CompareHashing(unittest.TestCase):
         cls.tmp.cleanup()
 
     def rows(self, n=1):
-        with h5py.File(self.out[n], "r") as f:
-            g = f["/compare_hashing/confusion"]
-            cols = {k: g[k][:] for k in g.keys()}
-            attrs = dict(f["/compare_hashing"].attrs)
-        out = []
-        for i in range(len(cols["method"])):
-            out.append({k: (v[i].decode() if isinstance(v[i], bytes) else v[i].item()) for k, v in cols.items()})
-        return out, attrs
+        r = ci.open_results(self.out[n])
+        rows = r.table(ci.results.CONFUSION).to_dict("records")
+        for row in rows:  # numpy scalars as plain numbers
+            row.update({k: v.item() for k, v in row.items() if hasattr(v, "item")})
+        return rows, r.group_attrs(ci.results.COMPARE_HASHING)
 
     def test_sha1_has_no_false_positive_and_finds_the_exact_copies(self):
         rows, attrs = self.rows()
@@ -62,9 +56,8 @@ class CompareHashing(unittest.TestCase):
         # detect's flagged pages (the same containment and threshold).
         det = self.tmp("detect.h5")
         ci.run_crd(ci.quiet(["detect", self.corpus, "--labels", self.labels, "-o", det]), nranks=1)
-        with h5py.File(det, "r") as f:
-            urls = [u.decode() for u in f["/detection/pages/url"][:]]
-            flagged = f["/detection/pages/flagged"][:]
+        pages = ci.open_results(det).table(ci.results.PAGES)
+        urls, flagged = list(pages["url"]), list(pages["flagged"])
         flagged_urls = {u for u, fl in zip(urls, flagged) if fl}
         for host in ("copy1.example", "copy2.example"):
             pages = {u for u in urls if u.startswith(host + "/")}
@@ -85,14 +78,20 @@ class CompareHashing(unittest.TestCase):
         for r in rows:
             self.assertEqual(r["tp"] + r["fp"] + r["fn"] + r["tn"], attrs["pages"], r)
             self.assertAlmostEqual(r["extrapolated_fp"], r["fpr"] * 2.86e9, delta=1e-6 * max(1, r["extrapolated_fp"]))
-        # Nilsimsa at 128 matches exactly equal digests: at least what SHA-1 matches.
-        n128 = [r for r in rows if r["method"] == "nilsimsa" and r["threshold"] == 128][0]
+        # One page threshold for all rows, and an LSH matches every chunk SHA-1 matches (equal
+        # bytes, equal sketches): each LSH row flags a superset of SHA-1's pages, and lowering an
+        # LSH threshold never unflags a page.
         sha1 = [r for r in rows if r["method"] == "sha1"][0]
-        self.assertGreaterEqual(n128["tp"] + n128["fp"], 1)
+        self.assertEqual({r["page_threshold"] for r in rows}, {sha1["page_threshold"]})
+        for m in ("nilsimsa", "ssdeep"):
+            sweep = [r for r in rows if r["method"] == m and not (r["primary"] and m == "nilsimsa")]
+            for r in sweep:
+                self.assertGreaterEqual(r["tp"], sha1["tp"], r)
+            for a, b in zip(sweep, sweep[1:]):  # thresholds descending: looser
+                self.assertGreaterEqual(b["tp"] + b["fp"], a["tp"] + a["fp"], (a, b))
         self.assertIn("Page detection against L", self.stdout[1])
         self.assertIn("nilsimsa>=115", self.stdout[1])
         self.assertIn("FP at 2.86e+09 pages", self.stdout[1])
-        del sha1
 
     def test_identical_at_1_and_3_ranks(self):
         drop = ("nranks", "created", "command_line", "config")  # -o differs

@@ -1,4 +1,5 @@
 // crd compare-hashing: its option group, then the MPI job (compare/compare_hashing.hpp).
+#include <cmath>
 #include <iostream>
 
 #include "commands.hpp"
@@ -22,7 +23,10 @@ po::options_description comparison_options(compare::CompareOptions& o) {
       ("page-threshold", po::value<std::string>(&o.page_threshold)->default_value("auto"),
        "flag pages whose containment exceeds this, for every method (auto = mean + σ of the SHA-1 containments over all pages)")
       ("min-labeled", count_value(o.min_labeled, 1), "flag a page only with at least this many matching chunks")
-      ("extrapolate-pages", po::value<double>(&o.extrapolate_pages)->default_value(2.86e9, "2.86e9"),
+      ("extrapolate-pages", po::value<double>()->default_value(2.86e9, "2.86e9")->notifier([&o](double v) {
+         if (!std::isfinite(v) || v < 0) throw UsageError("option --extrapolate-pages: must be a finite number ≥ 0");
+         o.extrapolate_pages = v;
+       }),
        "corpus size the false-positive rate is extrapolated to (Common Crawl's files in §6.5)")
       ("nilsimsa-threshold", po::value<int>(&o.nilsimsa_threshold)->default_value(115),
        "Nilsimsa match: score ≥ this, of 128 (the paper's 115)")

@@ -295,6 +295,7 @@ NUMBER_OPTIONS = {
     "check": ["--min-labeled", "--show", "--min-chunk-length", "--max-record-bytes", "--sample-bytes"],
     "inspect": ["--top"],
     "report": ["--top"],
+    "compare-hashing": ["--min-labeled", "--min-chunk-length", "--max-record-bytes", "--memory"],
 }
 
 
@@ -304,6 +305,8 @@ class NegativeNumbers(unittest.TestCase):
         cls.tmp = ci.TempDir("numbers")
         small_warc(cls.tmp("in.warc"))
         ci.run_crd(ci.quiet(["label", cls.tmp("in.warc"), "-o", cls.tmp("L.h5")]), timeout=120)
+        with open(cls.tmp("truth.txt"), "w") as f:
+            f.write("example.com\n")
 
     @classmethod
     def tearDownClass(cls):
@@ -318,6 +321,8 @@ class NegativeNumbers(unittest.TestCase):
         if command == "check":
             return ["check", "--labels", t("L.h5"), t("in.warc")]
         args = [command, t("in.warc"), "-o", t("o.h5"), "--progress-interval", "0"]
+        if command == "compare-hashing":
+            return args + ["--labels", t("L.h5"), "--truth", t("truth.txt")]
         return args + (["--labels", t("L.h5")] if command == "detect" else [])
 
     def test_every_unsigned_option_refuses_negative_and_malformed_numbers(self):

@@ -142,6 +142,9 @@ class CompareHashingErrors(unittest.TestCase):
     def test_work_dir_is_refused(self):
         self.refused("a.example\n", ["--work-dir", self.tmp("wd")], "--work-dir: compare-hashing keeps no checkpoints")
 
+    def test_negative_extrapolation(self):
+        self.refused("a.example\n", ["--extrapolate-pages", "-1"], "option --extrapolate-pages: must be a finite number ≥ 0")
+
     def test_bad_sweep(self):
         self.refused("a.example\n", ["--tlsh-sweep", "10,-5"], "option --tlsh-sweep: -5 is outside 0…100000")
 

@@ -13,6 +13,8 @@
 namespace crd::cli {
 namespace {
 
+// Boost's option tables read best one option a line (as in option_groups.cpp).
+// clang-format off
 po::options_description comparison_options(compare::CompareOptions& o) {
   po::options_description d("Comparison (exact chunks against LSH, paper §6.5)");
   d.add_options()
@@ -21,25 +23,29 @@ po::options_description comparison_options(compare::CompareOptions& o) {
       ("truth", po::value<std::string>(&o.truth)->required(),
        "file of positive URL prefixes (page keys, host/path…), one per line; every other page is negative")
       ("page-threshold", po::value<std::string>(&o.page_threshold)->default_value("auto"),
-       "flag pages whose containment exceeds this, for every method (auto = mean + σ of the SHA-1 containments over all pages)")
+       "flag pages whose containment exceeds this, for every method (auto = mean + σ of the SHA-1 "
+       "containments over all pages)")
       ("min-labeled", count_value(o.min_labeled, 1), "flag a page only with at least this many matching chunks")
       ("extrapolate-pages", po::value<double>()->default_value(2.86e9, "2.86e9")->notifier([&o](double v) {
          if (!std::isfinite(v) || v < 0) throw UsageError("option --extrapolate-pages: must be a finite number ≥ 0");
          o.extrapolate_pages = v;
        }),
        "corpus size the false-positive rate is extrapolated to (Common Crawl's files in §6.5)")
-      ("nilsimsa-threshold", po::value<int>(&o.nilsimsa_threshold)->default_value(115),
+      ("nilsimsa-threshold", po::value<int>(&o.sweep.nilsimsa_threshold)->default_value(o.sweep.nilsimsa_threshold),
        "Nilsimsa match: score ≥ this, of 128 (the paper's 115)")
-      ("nilsimsa-sweep", po::value<std::string>(&o.nilsimsa_sweep)->default_value(o.nilsimsa_sweep),
+      ("nilsimsa-sweep", po::value<std::string>(&o.sweep.nilsimsa_sweep)->default_value(o.sweep.nilsimsa_sweep),
        "Nilsimsa thresholds to sweep: A:B (every integer) or a,b,c")
-      ("tlsh-threshold", po::value<int>(&o.tlsh_threshold)->default_value(30), "TLSH match: distance ≤ this")
-      ("tlsh-sweep", po::value<std::string>(&o.tlsh_sweep)->default_value(o.tlsh_sweep), "TLSH distances to sweep")
-      ("ssdeep-threshold", po::value<int>(&o.ssdeep_threshold)->default_value(50),
+      ("tlsh-threshold", po::value<int>(&o.sweep.tlsh_threshold)->default_value(o.sweep.tlsh_threshold),
+       "TLSH match: distance ≤ this")
+      ("tlsh-sweep", po::value<std::string>(&o.sweep.tlsh_sweep)->default_value(o.sweep.tlsh_sweep),
+       "TLSH distances to sweep")
+      ("ssdeep-threshold", po::value<int>(&o.sweep.ssdeep_threshold)->default_value(o.sweep.ssdeep_threshold),
        "ssdeep match: score ≥ this, of 100")
-      ("ssdeep-sweep", po::value<std::string>(&o.ssdeep_sweep)->default_value(o.ssdeep_sweep),
+      ("ssdeep-sweep", po::value<std::string>(&o.sweep.ssdeep_sweep)->default_value(o.sweep.ssdeep_sweep),
        "ssdeep scores to sweep");
   return d;
 }
+// clang-format on
 
 }  // namespace
 

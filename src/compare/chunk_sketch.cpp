@@ -31,8 +31,7 @@ std::vector<std::string> ssdeep_keys(const std::string& signature) {
   const auto c1 = signature.find(':');
   const auto c2 = c1 == std::string::npos ? std::string::npos : signature.find(':', c1 + 1);
   unsigned long bs = 0;
-  if (c2 == std::string::npos ||
-      std::from_chars(signature.data(), signature.data() + c1, bs).ec != std::errc())
+  if (c2 == std::string::npos || std::from_chars(signature.data(), signature.data() + c1, bs).ec != std::errc())
     return keys;  // malformed: no candidates (fuzzy_compare would return -1 anyway)
   const std::string h1 = reduce_runs(std::string_view(signature).substr(c1 + 1, c2 - c1 - 1));
   const std::string h2 = reduce_runs(std::string_view(signature).substr(c2 + 1));

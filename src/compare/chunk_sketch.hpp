@@ -26,9 +26,9 @@ ChunkSketch sketch(std::string_view normalized);
 inline constexpr int kNoTlsh = INT_MAX;
 
 struct BestScores {
-  int nilsimsa = -129;   // highest nilsimsa_compare against any label (−129: no label)
-  int tlsh = kNoTlsh;    // lowest TLSH distance to any label
-  int ssdeep = 0;        // highest ssdeep score against any label
+  int nilsimsa = -129;  // highest nilsimsa_compare against any label (−129: no label)
+  int tlsh = kNoTlsh;   // lowest TLSH distance to any label
+  int ssdeep = 0;       // highest ssdeep score against any label
 };
 
 class LabelSketches {

@@ -9,8 +9,6 @@
 // compared with all label sketches once, on the rank owning its SHA-1 (owner_scores.hpp); pages
 // are scored as crd detect scores them, and the confusion counts are summed by allreduce, so the
 // result is identical for any rank count.
-#include "crd/compare/compare_hashing.hpp"
-
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -18,13 +16,14 @@
 #include <unordered_map>
 
 #include "chunk_sketch.hpp"
-#include "owner_scores.hpp"
 #include "crd/base/error.hpp"
+#include "crd/compare/compare_hashing.hpp"
 #include "crd/detect/page_scores.hpp"
 #include "crd/output/schema.hpp"
 #include "crd/pipeline/detect_pipeline.hpp"
 #include "crd/pipeline/label_set.hpp"
 #include "crd/pipeline/scan_phase.hpp"
+#include "owner_scores.hpp"
 #include "page_confusion.hpp"
 #include "result_table.hpp"
 
@@ -60,8 +59,7 @@ void append_record(std::vector<std::byte>& out, const Digest& d, std::string_vie
 void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::DiscoverOptions& stop_options,
                          const CompareOptions& options, comm::MpiTransport& transport) {
   const detect::Threshold page_threshold = detect::Threshold::parse(options.page_threshold, "page-threshold");
-  const auto points = sweep_points({options.nilsimsa_threshold, options.tlsh_threshold, options.ssdeep_threshold,
-                                    options.nilsimsa_sweep, options.tlsh_sweep, options.ssdeep_sweep});
+  const auto points = sweep_points(options.sweep);
   pipeline::PhaseTimer timer;
   pipeline::with_result_file([&](std::optional<output::ResultFile>& file) {
     timer.start("load_labels");

@@ -40,7 +40,7 @@ std::vector<output::ConfusionRow> evaluate(comm::Transport& transport, const Sha
   double page_threshold = options.page_threshold.value;
   for (const SweepPoint& point : points) {
     for (std::size_t id = 0; id < label_of.size(); ++id)
-      label_of[id] = point.method == Method::Sha1 ? shard.sha1_label[id]
+      label_of[id] = point.method == Method::Sha1         ? shard.sha1_label[id]
                      : lsh_matches(point, shard.best[id]) ? 0
                                                           : detect::kNoLabel;
     // Containment exactly as crd detect computes it, then its threshold over all pages.

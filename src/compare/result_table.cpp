@@ -47,8 +47,9 @@ std::string format_tables(const std::vector<output::ConfusionRow>& rows, double 
              "FP", "TN", "FPR", "FP_extrap");
   for (const auto& r : rows)
     out += fmt("%-9s %-16s %9g %8.4f %8llu %8llu %8llu %8llu %8.4f%% %12.4g\n", r.method.c_str(), r.rule.c_str(),
-               r.threshold, r.page_threshold, static_cast<unsigned long long>(r.tp), static_cast<unsigned long long>(r.fn),
-               static_cast<unsigned long long>(r.fp), static_cast<unsigned long long>(r.tn), 100 * r.fpr, r.extrapolated_fp);
+               r.threshold, r.page_threshold, static_cast<unsigned long long>(r.tp),
+               static_cast<unsigned long long>(r.fn), static_cast<unsigned long long>(r.fp),
+               static_cast<unsigned long long>(r.tn), 100 * r.fpr, r.extrapolated_fp);
   return out;
 }
 

@@ -10,30 +10,42 @@ namespace crd::compare {
 
 const char* method_name(Method m) {
   switch (m) {
-    case Method::Sha1: return "sha1";
-    case Method::Nilsimsa: return "nilsimsa";
-    case Method::Tlsh: return "tlsh";
-    case Method::Ssdeep: return "ssdeep";
+    case Method::Sha1:
+      return "sha1";
+    case Method::Nilsimsa:
+      return "nilsimsa";
+    case Method::Tlsh:
+      return "tlsh";
+    case Method::Ssdeep:
+      return "ssdeep";
   }
   return "?";
 }
 
 const char* method_rule(Method m) {
   switch (m) {
-    case Method::Sha1: return "identical digest";
-    case Method::Nilsimsa: return "score >= t";
-    case Method::Tlsh: return "distance <= t";
-    case Method::Ssdeep: return "score >= t";
+    case Method::Sha1:
+      return "identical digest";
+    case Method::Nilsimsa:
+      return "score >= t";
+    case Method::Tlsh:
+      return "distance <= t";
+    case Method::Ssdeep:
+      return "score >= t";
   }
   return "?";
 }
 
 bool lsh_matches(const SweepPoint& p, const BestScores& best) {
   switch (p.method) {
-    case Method::Nilsimsa: return best.nilsimsa >= p.threshold;
-    case Method::Tlsh: return best.tlsh != kNoTlsh && best.tlsh <= p.threshold;
-    case Method::Ssdeep: return best.ssdeep > 0 && best.ssdeep >= p.threshold;
-    case Method::Sha1: break;
+    case Method::Nilsimsa:
+      return best.nilsimsa >= p.threshold;
+    case Method::Tlsh:
+      return best.tlsh != kNoTlsh && best.tlsh <= p.threshold;
+    case Method::Ssdeep:
+      return best.ssdeep > 0 && best.ssdeep >= p.threshold;
+    case Method::Sha1:
+      break;
   }
   return false;
 }

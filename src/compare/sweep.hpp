@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "chunk_sketch.hpp"
+#include "crd/compare/compare_hashing.hpp"
 
 namespace crd::compare {
 
@@ -24,15 +25,6 @@ struct SweepPoint {
 
 // Whether a chunk with these best scores matches L at this point (not for Sha1: exact lookup).
 bool lsh_matches(const SweepPoint& p, const BestScores& best);
-
-struct SweepOptions {
-  int nilsimsa_threshold = 115;  // the paper's choice
-  int tlsh_threshold = 30;
-  int ssdeep_threshold = 50;
-  std::string nilsimsa_sweep = "128:100";
-  std::string tlsh_sweep = "0,10,20,30,40,50,60,70,80,90,100,150,200";
-  std::string ssdeep_sweep = "100,90,80,70,60,50,40,30,20,10,1";
-};
 
 // SHA-1, then every Nilsimsa, TLSH and ssdeep threshold, each method's points in the order given
 // and its primary threshold added when the sweep lacks it. A sweep is "A:B" (every integer from A

@@ -10,7 +10,8 @@ namespace crd::compare {
 namespace {
 
 TEST(Nilsimsa, PublishedDigests) {
-  EXPECT_EQ(to_hex(nilsimsa("The quick brown fox")), "0a31b4be01a0808a29e0ec60e9a258545dc0526770022348380a2128708f2fdb");
+  EXPECT_EQ(to_hex(nilsimsa("The quick brown fox")),
+            "0a31b4be01a0808a29e0ec60e9a258545dc0526770022348380a2128708f2fdb");
   EXPECT_EQ(to_hex(nilsimsa("The quicker brown fox")),
             "1a31bc3e02a080a28b642864ea224857ddd0526f78022b48380e2269329d3fdb");
   EXPECT_EQ(to_hex(nilsimsa("something")), "0008004000490a680001200400002008408074004100c00e02180a0810a44210");

@@ -18,10 +18,10 @@ TEST(Sweep, RangesListsAndPrimaries) {
   o.ssdeep_threshold = 91;
   const auto p = sweep_points(o);
   std::vector<std::string> got;
-  for (const auto& s : p) got.push_back(std::string(method_name(s.method)) + ":" + std::to_string(s.threshold) +
-                                        (s.primary ? "*" : ""));
-  EXPECT_EQ(got, (std::vector<std::string>{"sha1:160*", "nilsimsa:128", "nilsimsa:127", "nilsimsa:126",
-                                           "nilsimsa:115*", "tlsh:0", "tlsh:50*", "ssdeep:90", "ssdeep:91*"}));
+  for (const auto& s : p)
+    got.push_back(std::string(method_name(s.method)) + ":" + std::to_string(s.threshold) + (s.primary ? "*" : ""));
+  EXPECT_EQ(got, (std::vector<std::string>{"sha1:160*", "nilsimsa:128", "nilsimsa:127", "nilsimsa:126", "nilsimsa:115*",
+                                           "tlsh:0", "tlsh:50*", "ssdeep:90", "ssdeep:91*"}));
 }
 
 TEST(Sweep, BadValuesNameTheOption) {

@@ -50,6 +50,8 @@ NEARDUP = "/neardup"
 NEARDUP_PAIRS = "/neardup/pairs"
 NEARDUP_DEGREE = "/neardup/degree"
 NEARDUP_IDENTICAL = "/neardup/identical"
+COMPARE_HASHING = "/compare_hashing"
+CONFUSION = "/compare_hashing/confusion"
 
 # Stored types: STR a fixed-length byte string, HASH n × 20 uint8, else a numpy dtype code.
 STR, HASH = "S", "hash"
@@ -82,6 +84,8 @@ TABLES = {
     NEARDUP_PAIRS: {"page_a": STR, "page_b": STR, "b_sim": "u4", "c_sim": "u4", "same_site": "u1"},
     NEARDUP_DEGREE: _HISTOGRAM,
     NEARDUP_IDENTICAL: {"page": STR, "representative": STR},
+    CONFUSION: {"method": STR, "rule": STR, "threshold": "f8", "primary": "u1", "page_threshold": "f8",
+                "tp": "u8", "fp": "u8", "fn": "u8", "tn": "u8", "fpr": "f8", "extrapolated_fp": "f8"},
 }
 # List columns (CSR: NAME and NAME_offsets) after a table's plain columns, with their value types.
 LISTS = {PAGES: {"positions": "u4", "label_ids": "u4"}}
@@ -103,6 +107,9 @@ GROUP_ATTRS = {
     NEARDUP: {"method": STR, "pages": "u8", "identity_sets": "u8", "pairs": "u8",
               "same_site_pairs": "u8", "different_site_pairs": "u8", "capped_buckets": "u8",
               "capped_pages": "u8", "capped_pairs": "u8"},
+    COMPARE_HASHING: {"pages": "u8", "positives": "u8", "labels": "u8", "labels_with_text": "u8",
+                      "chunks": "u8", "chunks_without_tlsh": "u8", "extrapolate_pages": "f8",
+                      "min_labeled": "u8"},
 }
 RANK_KEYS = ("badness", "labeled", "pages")  # crd inspect --rank
 _RUN_TABLES = [COUNTERS, RESOURCES, TIMINGS, ERRORS]
@@ -114,6 +121,7 @@ TABLES_OF = {  # the tables each command writes
     "detect": _RUN_TABLES + _DETECTION_TABLES,
     "run": _RUN_TABLES + _DISCOVERY_TABLES + _DETECTION_TABLES,
     "neardup": _RUN_TABLES + [NEARDUP_PAIRS, NEARDUP_DEGREE, NEARDUP_IDENTICAL],
+    "compare-hashing": _RUN_TABLES + [CONFUSION],
 }
 
 

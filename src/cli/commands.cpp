@@ -6,7 +6,7 @@
 namespace crd::cli {
 
 const Command* find_command(const std::string& name) {
-  static const std::array<Command, 8> commands{{
+  static const Command commands[] = {
       {"discover", &discover_command},
       {"label", &label_command},
       {"detect", &detect_command},
@@ -15,7 +15,8 @@ const Command* find_command(const std::string& name) {
       {"check", &check_command},
       {"report", &report_command},
       {"neardup", &neardup_command},
-  }};
+      {"compare-hashing", &compare_hashing_command},
+  };
   for (const auto& c : commands)
     if (name == c.name) return &c;
   return nullptr;

@@ -37,5 +37,6 @@ int inspect_command(int argc, char** argv);
 int check_command(int argc, char** argv);
 int report_command(int argc, char** argv);
 int neardup_command(int argc, char** argv);
+int compare_hashing_command(int argc, char** argv);
 
 }  // namespace crd::cli

@@ -20,6 +20,8 @@ ExactMoments global_moments(comm::Transport& transport, const ExactMoments& loca
   return merged;
 }
 
+}  // namespace
+
 // Every statistic a threshold rule may use, over all ranks' values.
 Population population(comm::Transport& transport, std::span<const double> values, std::uint64_t& count) {
   ExactMoments local;
@@ -30,7 +32,12 @@ Population population(comm::Transport& transport, std::span<const double> values
   return {all.mean(), all.sigma(), m.median, m.mad};
 }
 
-}  // namespace
+GlobalMoments global_moments(comm::Transport& transport, std::span<const double> values) {
+  ExactMoments local;
+  for (double v : values) local.add(v);
+  const ExactMoments all = global_moments(transport, local);
+  return {all.count(), all.mean(), all.sigma()};
+}
 
 DetectionResult detect(comm::Transport& transport, const std::vector<std::string>& keys,
                        const PageScores& scores, const LabelSlice& labels, const DetectOptions& options,

@@ -20,7 +20,7 @@ std::vector<DatasetSpec> all_datasets() {
   std::vector<DatasetSpec> out;
   add_datasets(out, kCounters, kResources, kTimings, kErrors, kDiscoveryChunks, kChunkHistogram, kDiscoveryFiles,
                kFileHistogram, kLabels, kLabelsHistogram, kDetectionLabels, kProvenance, kPages, kNeighborhoods, kNeardupPairs, kNeardupDegree,
-               kNeardupIdentical);
+               kNeardupIdentical, kConfusion);
   return out;
 }
 
@@ -36,7 +36,11 @@ std::vector<Attribute> all_attributes() {
                              kNeighborhoodMad, kMinNeighborhoodLabeled,
                              kNeardupMethod,   kNeardupPages,     kNeardupIdentitySets, kNeardupPairCount,
                              kNeardupSameSite, kNeardupDifferentSite, kNeardupCappedBuckets, kNeardupCappedPages,
-                             kNeardupCappedPairs};
+                             kNeardupCappedPairs,
+
+                             kComparePages,    kComparePositives, kCompareLabels,     kCompareLabelsWithText,
+                             kCompareChunks,   kCompareChunksWithoutTlsh, kCompareExtrapolatePages,
+                             kCompareMinLabeled};
   for (const char* table : {kDiscoveryChunks.group, kDiscoveryFiles.group, kLabels.group})
     for (const char* name : {kThreshold, kTotal, kDistinct, kLabeled, kStopRemoved, kTop, kTopRemoved})
       out.push_back({table, name, "uint64"});

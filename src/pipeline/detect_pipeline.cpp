@@ -13,7 +13,6 @@
 #include "crd/pipeline/scan_phase.hpp"
 
 namespace crd::pipeline {
-namespace {
 
 std::vector<std::uint8_t> stop_flags(const discover::LocalTally& chunks, const discover::LabelRules& rules) {
   std::vector<std::uint8_t> stop(chunks.distinct(), 0);
@@ -21,6 +20,8 @@ std::vector<std::uint8_t> stop_flags(const discover::LocalTally& chunks, const d
     stop[id] = rules.is_stop(chunks.digest(id), chunks.length(id)) ? 1 : 0;
   return stop;
 }
+
+namespace {
 
 // Scores this rank's pages against label_of (computed on demand) and runs distributed detection,
 // or loads its checkpoint; writes /detection.

@@ -71,6 +71,7 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
       };
       const std::string_view skipped = chunker->chunk(doc.body, doc.charset, [&](std::string_view normalized) {
         const Digest digest = hasher.chunk(normalized);
+        if (options.on_chunk) options.on_chunk(digest, normalized);
         out.chunks.prefetch(digest);
         flush();
         pending = true;

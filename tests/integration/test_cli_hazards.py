@@ -297,6 +297,7 @@ NUMBER_OPTIONS = {
     "report": ["--top"],
     "neardup": ["--shingle-tokens", "--minvalues", "--supershingles", "--min-b-similarity", "--simhash-bits",
                 "--simhash-pieces", "--min-c-similarity", "--combined-c-similarity", "--max-bucket"],
+    "compare-hashing": ["--min-labeled", "--min-chunk-length", "--max-record-bytes", "--memory"],
 }
 
 
@@ -306,6 +307,8 @@ class NegativeNumbers(unittest.TestCase):
         cls.tmp = ci.TempDir("numbers")
         small_warc(cls.tmp("in.warc"))
         ci.run_crd(ci.quiet(["label", cls.tmp("in.warc"), "-o", cls.tmp("L.h5")]), timeout=120)
+        with open(cls.tmp("truth.txt"), "w") as f:
+            f.write("example.com\n")
 
     @classmethod
     def tearDownClass(cls):
@@ -320,6 +323,8 @@ class NegativeNumbers(unittest.TestCase):
         if command == "check":
             return ["check", "--labels", t("L.h5"), t("in.warc")]
         args = [command, t("in.warc"), "-o", t("o.h5"), "--progress-interval", "0"]
+        if command == "compare-hashing":
+            return args + ["--labels", t("L.h5"), "--truth", t("truth.txt")]
         return args + (["--labels", t("L.h5")] if command == "detect" else [])
 
     def test_every_unsigned_option_refuses_negative_and_malformed_numbers(self):

@@ -17,6 +17,8 @@ SCORING = {"page-threshold", "min-labeled", "min-neighborhood-labeled", "neighbo
            "provenance-samples"}
 NEARDUP = {"method", "shingle-tokens", "minvalues", "supershingles", "min-b-similarity", "simhash-bits",
            "simhash-pieces", "min-c-similarity", "combined-c-similarity", "max-bucket"}
+COMPARE = {"labels", "truth", "page-threshold", "min-labeled", "extrapolate-pages", "nilsimsa-threshold",
+           "nilsimsa-sweep", "tlsh-threshold", "tlsh-sweep", "ssdeep-threshold", "ssdeep-sweep"}
 EXPECTED = {
     "discover": CORPUS | {"sample-bytes"} | THRESHOLDS | STOP | RUN_CONTROL,
     "label": CORPUS | {"sample-bytes"} | STOP | RUN_CONTROL,
@@ -27,6 +29,8 @@ EXPECTED = {
               "help"} | STOP,
     # neardup tokenizes instead of chunking, and keeps no checkpoints (its sketches live in memory).
     "neardup": CORPUS - {"chunker", "tags", "boundary-match"} | NEARDUP | RUN_CONTROL - {"work-dir", "resume"},
+    # compare-hashing chunks like detect but keeps no samples and no checkpoints (its sketches live in memory).
+    "compare-hashing": CORPUS | STOP | COMPARE | RUN_CONTROL - {"work-dir", "resume"},
     "inspect": {"top", "rank", "depth", "help"},
     "report": {"output", "top", "help"},
 }
@@ -47,6 +51,8 @@ class CommandHelp(unittest.TestCase):
         with open(t("site", "host", "page.html"), "w") as f:
             f.write("<p>one paragraph of text</p><p>and another one</p>")
         os.makedirs(t("a_dir"))
+        with open(t("truth.txt"), "w") as f:
+            f.write("host\n")
         with open(t("notes.txt"), "w") as f:
             f.write("not a config\n")
         ci.run_crd(ci.quiet(["label", t("site"), "-o", t("L.h5")]), timeout=120)
@@ -89,6 +95,14 @@ class CommandHelp(unittest.TestCase):
             "min-neighborhood-labeled": (["--min-neighborhood-labeled", "-1"], "min-neighborhood-labeled"),
             "rank": (["--rank", "worst"], "rank"),
             "depth": (["--depth", "-2"], "depth"),
+            "truth": (["--truth", t("no-truth.txt")], "no-truth.txt"),
+            "extrapolate-pages": (["--extrapolate-pages", "-1"], "extrapolate-pages"),
+            "nilsimsa-threshold": (["--nilsimsa-threshold", "129"], "nilsimsa-threshold"),
+            "nilsimsa-sweep": (["--nilsimsa-sweep", "x"], "nilsimsa-sweep"),
+            "tlsh-threshold": (["--tlsh-threshold", "-1"], "tlsh-threshold"),
+            "tlsh-sweep": (["--tlsh-sweep", "x"], "tlsh-sweep"),
+            "ssdeep-threshold": (["--ssdeep-threshold", "101"], "ssdeep-threshold"),
+            "ssdeep-sweep": (["--ssdeep-sweep", "x"], "ssdeep-sweep"),
             "method": (["--method", "lsh"], "method"),
             "shingle-tokens": (["--shingle-tokens", "0"], "shingle-tokens"),
             "minvalues": (["--minvalues", "85"], "minvalues"),
@@ -105,7 +119,7 @@ class CommandHelp(unittest.TestCase):
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
-    def base(self, command, output=True):
+    def base(self, command, output=True, truth=True):
         """A command line that succeeds, so that the one bad option is what fails."""
         t = self.tmp
         out = ["-o", t("r.html" if command == "report" else "o.h5")] if output else []
@@ -115,7 +129,9 @@ class CommandHelp(unittest.TestCase):
             return ["report", t("L.h5")] + out
         if command == "check":
             return ["check", "--labels", t("L.h5"), t("site", "host", "page.html")]
-        labels = ["--labels", t("L.h5")] if command == "detect" else []
+        labels = ["--labels", t("L.h5")] if command in ("detect", "compare-hashing") else []
+        if command == "compare-hashing" and truth:
+            labels += ["--truth", t("truth.txt")]
         return [command, t("site"), "--progress-interval", "0"] + out + labels
 
     def test_help_lists_exactly_the_options_each_command_reads(self):
@@ -140,7 +156,8 @@ class CommandHelp(unittest.TestCase):
                     args, word = ["-o", self.tmp("L.h5")], "is the result file itself"
                 status, kind = (1, "fatal") if option == "work-dir" else (2, "error")
                 with self.subTest(command=command, option=option):
-                    proc = ci.run_crd(self.base(command, option != "output") + args, check=False, timeout=120)
+                    proc = ci.run_crd(self.base(command, option != "output", option != "truth") + args, check=False,
+                                      timeout=120)
                     lines = proc.stderr.splitlines()
                     self.assertEqual(proc.returncode, status, proc.stderr)
                     self.assertEqual(len(lines), 1, proc.stderr)

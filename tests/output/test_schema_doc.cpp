@@ -109,7 +109,7 @@ TEST(SchemaDoc, PathIndexIsTheHeader) {
 
 // Every path the prose mentions (`/group/`, `/group/column`, `/`) is one the header defines.
 TEST(SchemaDoc, ProsePathsExist) {
-  std::set<std::string> known{"/", schema::kRun, schema::kDiscovery, schema::kDetection};
+  std::set<std::string> known{"/", schema::kRun, schema::kDiscovery, schema::kDetection, schema::kCompareHashing};
   for (const auto& [path, dtype] : header_index()) {
     known.insert(path);
     for (std::string g = group_of(path); !g.empty(); g = group_of(g)) known.insert(g);
@@ -151,11 +151,16 @@ TEST(SchemaDoc, RealFilesHoldEveryPathWithItsType) {
   run_crd("run " + corpus + " --chunk-threshold 1 --file-threshold 1 -o " + dir + "/run.h5");
   run_crd("label " + corpus + " -o " + dir + "/label.h5");
   run_crd("neardup " + corpus + " -o " + dir + "/neardup.h5");
+  std::ofstream(dir + "/truth.txt") << "example.org/a\n";
+  run_crd("compare-hashing " + corpus + " --labels " + dir + "/label.h5 --truth " + dir + "/truth.txt -o " + dir +
+          "/compare.h5 > /dev/null");
   const ResultReader run(dir + "/run.h5");
   const ResultReader label(dir + "/label.h5");
   const ResultReader neardup(dir + "/neardup.h5");
+  const ResultReader compare(dir + "/compare.h5");
   auto file_for = [&](const std::string& group) -> const ResultReader& {
     if (group.rfind(schema::kNeardup, 0) == 0) return neardup;
+    if (group.rfind(schema::kCompareHashing, 0) == 0) return compare;
     return group.rfind(schema::kLabels.group, 0) == 0 ? label : run;
   };
   // same.html and a/same.html have the same tokens: one identity set, represented by the smaller key.
@@ -163,6 +168,7 @@ TEST(SchemaDoc, RealFilesHoldEveryPathWithItsType) {
   ASSERT_EQ(identical.size(), 1u);
   EXPECT_EQ(identical[0].page, "example.org/same.html");
   EXPECT_EQ(identical[0].representative, "example.org/a/same.html");
+  EXPECT_GT(compare.rows(schema::kConfusion.column(&ConfusionRow::method)), 0u);
   EXPECT_GT(run.rows(schema::kPages.column(&detect::PageRow::url)), 0u);
   EXPECT_GT(run.rows(schema::kProvenance.column(&ProvenanceRow::url)), 0u);
   EXPECT_GT(label.rows(schema::kLabels.column(&discover::LabelRow::hash)), 0u);

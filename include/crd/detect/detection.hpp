@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -24,6 +25,19 @@ struct DetectOptions {
   int max_neighborhood_depth = -1;  // < 0: unlimited; 0: hosts only
   std::uint64_t provenance_samples = 5;
 };
+
+// Count, mean and population σ of values in [0, 1] over every rank, bit-identical for any rank
+// count (ExactMoments). Collective. What `auto` thresholds resolve against.
+struct GlobalMoments {
+  std::uint64_t count = 0;
+  double mean = 0;
+  double sigma = 0;
+};
+GlobalMoments global_moments(comm::Transport& transport, std::span<const double> values);
+
+// Every statistic a threshold rule may use (mean, σ, exact median and MAD), over all ranks' values;
+// count = how many. Collective; the same for any rank count.
+Population population(comm::Transport& transport, std::span<const double> values, std::uint64_t& count);
 
 // The labeled set as this rank holds it: the labels it owns, by hash, ids first_id, first_id + 1, …
 struct LabelSlice {

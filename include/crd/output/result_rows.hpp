@@ -56,4 +56,26 @@ struct ProvenanceRow {
   }
 };
 
+// /compare_hashing/confusion: page detection with one method at one threshold (crd compare-hashing).
+struct ConfusionRow {
+  std::string method;  // sha1, nilsimsa, tlsh, ssdeep
+  std::string rule;    // how `threshold` reads: "score >= t", "distance <= t", "identical digest"
+  double threshold = 0;
+  std::uint8_t primary = 0;  // the method's headline threshold
+  double page_threshold = 0;  // containment a page must exceed (auto resolved per row)
+  std::uint64_t tp = 0;
+  std::uint64_t fp = 0;
+  std::uint64_t fn = 0;
+  std::uint64_t tn = 0;
+  double fpr = 0;              // fp / (fp + tn)
+  double extrapolated_fp = 0;  // fpr × the extrapolation's page count
+  static constexpr auto fields() {
+    return std::tuple(field("method", &ConfusionRow::method), field("rule", &ConfusionRow::rule),
+                      field("threshold", &ConfusionRow::threshold), field("primary", &ConfusionRow::primary),
+                      field("page_threshold", &ConfusionRow::page_threshold), field("tp", &ConfusionRow::tp),
+                      field("fp", &ConfusionRow::fp), field("fn", &ConfusionRow::fn), field("tn", &ConfusionRow::tn),
+                      field("fpr", &ConfusionRow::fpr), field("extrapolated_fp", &ConfusionRow::extrapolated_fp));
+  }
+};
+
 }  // namespace crd::output

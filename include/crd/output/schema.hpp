@@ -23,6 +23,7 @@ inline constexpr const char* kRun = "/run";
 inline constexpr const char* kDiscovery = "/discovery";
 inline constexpr const char* kDetection = "/detection";
 inline constexpr const char* kNeardup = "/neardup";
+inline constexpr const char* kCompareHashing = "/compare_hashing";
 
 inline constexpr Table<NamedValueRow> kCounters{"/run/counters"};
 inline constexpr Table<NamedValueRow> kResources{"/run/resources"};
@@ -41,6 +42,7 @@ inline constexpr Table<DetectedLabelRow> kDetectionLabels{"/detection/labels"};
 inline constexpr Table<ProvenanceRow> kProvenance{"/detection/provenance"};
 inline constexpr Table<detect::PageRow> kPages{"/detection/pages"};
 inline constexpr Table<detect::NeighborhoodRow> kNeighborhoods{"/detection/neighborhoods"};
+inline constexpr Table<ConfusionRow> kConfusion{"/compare_hashing/confusion"};
 
 inline constexpr Table<neardup::PairRow> kNeardupPairs{"/neardup/pairs"};
 inline constexpr Table<discover::HistogramRow> kNeardupDegree{"/neardup/degree"};
@@ -107,6 +109,16 @@ inline constexpr Attribute kNeardupDifferentSite{kNeardup, "different_site_pairs
 inline constexpr Attribute kNeardupCappedBuckets{kNeardup, "capped_buckets", "uint64"};
 inline constexpr Attribute kNeardupCappedPages{kNeardup, "capped_pages", "uint64"};
 inline constexpr Attribute kNeardupCappedPairs{kNeardup, "capped_pairs", "uint64"};
+
+// /compare_hashing.
+inline constexpr Attribute kComparePages{kCompareHashing, "pages", "uint64"};
+inline constexpr Attribute kComparePositives{kCompareHashing, "positives", "uint64"};
+inline constexpr Attribute kCompareLabels{kCompareHashing, "labels", "uint64"};
+inline constexpr Attribute kCompareLabelsWithText{kCompareHashing, "labels_with_text", "uint64"};
+inline constexpr Attribute kCompareChunks{kCompareHashing, "chunks", "uint64"};
+inline constexpr Attribute kCompareChunksWithoutTlsh{kCompareHashing, "chunks_without_tlsh", "uint64"};
+inline constexpr Attribute kCompareExtrapolatePages{kCompareHashing, "extrapolate_pages", "float64"};
+inline constexpr Attribute kCompareMinLabeled{kCompareHashing, "min_labeled", "uint64"};
 }  // namespace attr
 
 template <class V>

@@ -3,6 +3,8 @@
 
 #include "crd/comm/transport.hpp"
 #include "crd/detect/detection.hpp"
+#include "crd/discover/label_rules.hpp"
+#include "crd/discover/local_tally.hpp"
 #include "crd/output/result_file.hpp"
 #include "crd/pipeline/options.hpp"
 
@@ -23,5 +25,9 @@ void run_discover_detect(const CommonOptions& common, const DiscoverOptions& dis
 void write_detection(output::ResultFile& file, detect::DetectionResult&& result,
                      const detect::LabelSlice& labels, std::uint64_t label_total,
                      const detect::DetectOptions& options, const std::string& join_mode);
+
+// By local chunk id: 1 for a stop chunk (stop list or shorter than the minimum length), which
+// detection leaves out of a page's chunks.
+std::vector<std::uint8_t> stop_flags(const discover::LocalTally& chunks, const discover::LabelRules& rules);
 
 }  // namespace crd::pipeline

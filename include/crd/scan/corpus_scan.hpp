@@ -12,6 +12,7 @@
 #include "crd/chunk/chunker.hpp"
 #include "crd/base/counters.hpp"
 #include "crd/discover/local_tally.hpp"
+#include "crd/hash/digest.hpp"
 #include "crd/io/inputs.hpp"
 #include "crd/url/url_key.hpp"
 
@@ -31,6 +32,10 @@ struct ScanOptions {
   std::function<void(std::string_view key, const io::Document& doc)> on_page;
   // Chunk, hash and tally the text pages (discover, detect); off when only on_page uses them.
   bool chunk_pages = true;
+  // Called with every chunk's SHA-1 and full normalized bytes (valid during the call), on the scan
+  // thread, before it is tallied: for the few commands that need more of a chunk than its sample
+  // (crd compare-hashing sketches it with LSH functions). Unset on the hot path of the others.
+  std::function<void(const Digest& digest, std::string_view normalized)> on_chunk;
 };
 
 struct ScannedShard {

@@ -1,0 +1,81 @@
+// Chunk sketches and the best score against a labeled set (chunk_sketch.hpp).
+#include "chunk_sketch.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+namespace crd::compare {
+
+ChunkSketch sketch(std::string_view normalized) {
+  ChunkSketch s;
+  s.nilsimsa = nilsimsa(normalized);
+  if (auto t = TlshDigest::of(normalized)) s.tlsh = t->hex();
+  s.ssdeep = ssdeep_digest(normalized);
+  return s;
+}
+
+namespace {
+
+// ssdeep's eliminate_sequences: a run of more than 3 equal characters is cut to 3.
+std::string reduce_runs(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (i < 3 || s[i] != s[i - 1] || s[i] != s[i - 2] || s[i] != s[i - 3]) out += s[i];
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> ssdeep_keys(const std::string& signature) {
+  std::vector<std::string> keys;
+  const auto c1 = signature.find(':');
+  const auto c2 = c1 == std::string::npos ? std::string::npos : signature.find(':', c1 + 1);
+  unsigned long bs = 0;
+  if (c2 == std::string::npos || std::from_chars(signature.data(), signature.data() + c1, bs).ec != std::errc())
+    return keys;  // malformed: no candidates (fuzzy_compare would return -1 anyway)
+  const std::string h1 = reduce_runs(std::string_view(signature).substr(c1 + 1, c2 - c1 - 1));
+  const std::string h2 = reduce_runs(std::string_view(signature).substr(c2 + 1));
+  keys.push_back("=" + std::to_string(bs) + ":" + h1 + ":" + h2);
+  auto grams = [&](const std::string& h, unsigned long block) {
+    for (std::size_t i = 0; i + 7 <= h.size(); ++i) keys.push_back(std::to_string(block) + "/" + h.substr(i, 7));
+  };
+  grams(h1, bs);
+  grams(h2, 2 * bs);
+  return keys;
+}
+
+LabelSketches::LabelSketches(const std::vector<ChunkSketch>& labels) : stamp_(labels.size(), 0) {
+  for (std::uint32_t i = 0; i < labels.size(); ++i) {
+    nilsimsa_.push_back(labels[i].nilsimsa);
+    if (!labels[i].tlsh.empty())
+      if (auto t = TlshDigest::parse(labels[i].tlsh)) tlsh_.push_back(std::move(*t));
+    ssdeep_.push_back(labels[i].ssdeep);
+    for (auto& key : ssdeep_keys(labels[i].ssdeep)) {
+      auto& ids = ssdeep_grams_[std::move(key)];
+      if (ids.empty() || ids.back() != i) ids.push_back(i);
+    }
+  }
+}
+
+BestScores LabelSketches::best(const ChunkSketch& chunk) {
+  BestScores b;
+  b.nilsimsa = best_nilsimsa(chunk.nilsimsa, nilsimsa_);
+  if (!chunk.tlsh.empty()) {
+    if (auto t = TlshDigest::parse(chunk.tlsh))
+      for (const auto& l : tlsh_) b.tlsh = std::min(b.tlsh, t->distance(l));
+  }
+  // Each candidate once: a label is compared when first met in this query (stamp_ marks it).
+  ++query_;
+  for (const auto& key : ssdeep_keys(chunk.ssdeep)) {
+    const auto it = ssdeep_grams_.find(key);
+    if (it == ssdeep_grams_.end()) continue;
+    for (const std::uint32_t i : it->second) {
+      if (stamp_[i] == query_) continue;
+      stamp_[i] = query_;
+      b.ssdeep = std::max(b.ssdeep, ssdeep_compare(chunk.ssdeep, ssdeep_[i]));
+    }
+  }
+  return b;
+}
+
+}  // namespace crd::compare

@@ -1,0 +1,59 @@
+// The three LSH sketches of one chunk, and a labeled set's sketches with the best score any label
+// gives a chunk under each function. A chunk's best scores are all the sweep needs: under a
+// threshold t it matches L iff its best score passes t.
+#pragma once
+
+#include <climits>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "fuzzy_hashes.hpp"
+#include "nilsimsa.hpp"
+
+namespace crd::compare {
+
+struct ChunkSketch {
+  NilsimsaDigest nilsimsa{};
+  std::string tlsh;    // TLSH hex, "" when TLSH gives none
+  std::string ssdeep;  // ssdeep signature
+};
+
+ChunkSketch sketch(std::string_view normalized);
+
+// No TLSH digest on one side: no distance, never a match.
+inline constexpr int kNoTlsh = INT_MAX;
+
+struct BestScores {
+  int nilsimsa = -129;  // highest nilsimsa_compare against any label (−129: no label)
+  int tlsh = kNoTlsh;   // lowest TLSH distance to any label
+  int ssdeep = 0;       // highest ssdeep score against any label
+};
+
+class LabelSketches {
+ public:
+  explicit LabelSketches(const std::vector<ChunkSketch>& labels);
+  std::size_t size() const { return nilsimsa_.size(); }
+  // Not thread-safe (it marks the candidates it has compared): one object per thread.
+  BestScores best(const ChunkSketch& chunk);
+
+ private:
+  std::vector<NilsimsaDigest> nilsimsa_;
+  std::vector<TlshDigest> tlsh_;
+  std::vector<std::string> ssdeep_;
+  // ssdeep scores two signatures above 0 only if they share, at one block size, a run of 7
+  // characters (after its own reduction of longer repeats), or are the same signature: labels are
+  // indexed by (block size, 7-gram) and by reduced signature, and fuzzy_compare (~2 µs) runs on
+  // those candidates only. test_chunk_sketch checks it against comparing with every label.
+  std::unordered_map<std::string, std::vector<std::uint32_t>> ssdeep_grams_;
+  std::vector<std::uint64_t> stamp_;  // by label: the last query that compared it
+  std::uint64_t query_ = 0;
+};
+
+// ssdeep's candidate keys of a signature ("bs:h1:h2"): "bs/gram" for every 7-gram of h1 at bs and
+// of h2 at 2·bs, after reducing runs of more than 3 equal characters to 3 as ssdeep does, and
+// "=" + the reduced signature.
+std::vector<std::string> ssdeep_keys(const std::string& signature);
+
+}  // namespace crd::compare

@@ -1,0 +1,145 @@
+// crd compare-hashing: the distributed job (compare_hashing.hpp).
+//
+// Same sharding as crd detect: each rank scans its shard through scan_shard, which hands every
+// chunk's full normalized bytes to a hook here; each distinct chunk is sketched once (Nilsimsa,
+// TLSH, ssdeep). L is replicated on every rank. The LSH functions need L's text, which a result
+// file keeps only as a ≤ sample-bytes prefix: a label's text is its sample when that is the whole
+// chunk, else its bytes as met in the corpus (gathered from all ranks); labels whose text is in
+// neither are counted (labels_with_text) and can match by SHA-1 only. Each distinct chunk is
+// compared with all label sketches once, on the rank owning its SHA-1 (owner_scores.hpp); pages
+// are scored as crd detect scores them, and the confusion counts are summed by allreduce, so the
+// result is identical for any rank count.
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <unordered_map>
+
+#include "chunk_sketch.hpp"
+#include "crd/base/error.hpp"
+#include "crd/compare/compare_hashing.hpp"
+#include "crd/detect/page_scores.hpp"
+#include "crd/output/schema.hpp"
+#include "crd/pipeline/detect_pipeline.hpp"
+#include "crd/pipeline/label_set.hpp"
+#include "crd/pipeline/scan_phase.hpp"
+#include "owner_scores.hpp"
+#include "page_confusion.hpp"
+#include "result_table.hpp"
+
+namespace crd::compare {
+namespace {
+
+// Rank 0 reads the truth file; every rank gets its text or the same error.
+TruthPrefixes load_truth(comm::Transport& transport, const std::string& path) {
+  std::string text, error;
+  if (transport.rank() == 0) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    if (!in || !(s << in.rdbuf())) error = "cannot read truth file '" + path + "'";
+    text = s.str();
+  }
+  if (const std::string e = transport.first_error(error); !e.empty()) throw UsageError(e.substr(e.find(": ") + 2));
+  return TruthPrefixes::parse(transport.from_rank0(text), path);
+}
+
+// (digest, text) records: 20 digest bytes, 8 length bytes, the text.
+void append_record(std::vector<std::byte>& out, const Digest& d, std::string_view text) {
+  const std::uint64_t n = text.size();
+  const auto* db = reinterpret_cast<const std::byte*>(d.bytes.data());
+  out.insert(out.end(), db, db + 20);
+  const auto* nb = reinterpret_cast<const std::byte*>(&n);
+  out.insert(out.end(), nb, nb + 8);
+  const auto* tb = reinterpret_cast<const std::byte*>(text.data());
+  out.insert(out.end(), tb, tb + n);
+}
+
+}  // namespace
+
+void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::DiscoverOptions& stop_options,
+                         const CompareOptions& options, comm::Transport& transport) {
+  const auto points = sweep_points(options.sweep);
+  pipeline::PhaseTimer timer;
+  pipeline::with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
+    timer.start("load_labels");
+    pipeline::LabelSet labels = pipeline::load_label_set(transport, options.labels, pipeline::JoinMode::Replicated, 0);
+    const TruthPrefixes truth = load_truth(transport, options.truth);
+
+    // The scan hook: sketch each distinct chunk once; keep the text of chunks that are labels.
+    pipeline::CommonOptions scan_common = common;
+    std::unordered_map<Digest, std::uint32_t, DigestHasher> sketch_of;
+    std::vector<ChunkSketch> sketches;
+    std::vector<std::byte> label_texts;
+    scan_common.scan.on_chunk = [&](const Digest& d, std::string_view text) {
+      const auto [it, inserted] = sketch_of.try_emplace(d, static_cast<std::uint32_t>(sketches.size()));
+      if (!inserted) return;
+      sketches.push_back(sketch(text));
+      if (labels.all.find(d) != nullptr) append_record(label_texts, d, text);
+    };
+    pipeline::ScanPhase p = pipeline::run_scan_phase(scan_common, stop_options, true, transport, timer, file);
+
+    timer.start("sketch_labels");
+    for (std::size_t i = 0; i < labels.owned.hashes.size(); ++i)
+      if (labels.owned.samples[i].size() == labels.owned.lengths[i])  // the sample is the whole chunk
+        append_record(label_texts, labels.owned.hashes[i], labels.owned.samples[i]);
+    std::vector<std::byte> all_texts;
+    std::vector<std::uint64_t> counts;
+    transport.allgatherv(label_texts, all_texts, counts);
+    std::vector<std::optional<ChunkSketch>> by_label(labels.total);
+    for (std::size_t at = 0; at < all_texts.size();) {
+      Digest d;
+      std::uint64_t n = 0;
+      std::memcpy(d.bytes.data(), all_texts.data() + at, 20);
+      std::memcpy(&n, all_texts.data() + at + 20, 8);
+      const std::string_view text(reinterpret_cast<const char*>(all_texts.data()) + at + 28, n);
+      at += 28 + n;
+      const std::uint64_t id = *labels.all.find(d);
+      if (!by_label[id]) by_label[id] = sketch(text);  // the same bytes wherever found (same SHA-1)
+    }
+    std::vector<ChunkSketch> label_sketches;
+    for (auto& s : by_label)
+      if (s) label_sketches.push_back(std::move(*s));
+    LabelSketches index(label_sketches);
+
+    timer.start("compare");
+    const auto& chunks = p.shard.chunks;
+    std::vector<std::uint64_t> sha1_label(chunks.distinct(), detect::kNoLabel);
+    std::vector<Digest> digests(chunks.distinct());
+    std::vector<const ChunkSketch*> chunk_sketches(chunks.distinct());
+    for (std::uint32_t id = 0; id < chunks.distinct(); ++id) {
+      digests[id] = chunks.digest(id);
+      if (const std::uint64_t* label = labels.all.find(digests[id])) sha1_label[id] = *label;
+      chunk_sketches[id] = &sketches[sketch_of.at(digests[id])];
+    }
+    const std::vector<BestScores> best = owner_best_scores(transport, digests, chunk_sketches, index);
+    const auto is_stop = pipeline::stop_flags(chunks, p.stop.chunk_rules());
+    std::uint64_t without_tlsh = 0;
+    for (const std::uint32_t id : p.shard.page_chunk_ids)
+      if (sketches[sketch_of.at(chunks.digest(id))].tlsh.empty()) ++without_tlsh;
+    const ShardMatches shard{p.shard.page_offsets, p.shard.page_chunk_ids, p.shard.keys, is_stop, sha1_label, best};
+    std::vector<output::ConfusionRow> rows =
+        evaluate(transport, shard, truth, points, {options.page_threshold, options.min_labeled, options.extrapolate_pages});
+
+    std::uint64_t pages = 0, positives = 0;
+    for (const auto& r : rows)
+      if (r.method == "sha1") pages = r.tp + r.fp + r.fn + r.tn, positives = r.tp + r.fn;
+    if (transport.rank() == 0) std::cout << format_tables(rows, options.extrapolate_pages) << std::flush;
+
+    timer.start("write");
+    namespace s = output::schema;
+    file->create_group(s::kCompareHashing);
+    s::set_attribute(*file, s::attr::kComparePages, pages);
+    s::set_attribute(*file, s::attr::kComparePositives, positives);
+    s::set_attribute(*file, s::attr::kCompareLabels, labels.total);
+    s::set_attribute(*file, s::attr::kCompareLabelsWithText, static_cast<std::uint64_t>(label_sketches.size()));
+    s::set_attribute(*file, s::attr::kCompareChunks, transport.sum(p.shard.page_chunk_ids.size()));
+    s::set_attribute(*file, s::attr::kCompareChunksWithoutTlsh, transport.sum(without_tlsh));
+    s::set_attribute(*file, s::attr::kCompareExtrapolatePages, options.extrapolate_pages);
+    s::set_attribute(*file, s::attr::kCompareMinLabeled, options.min_labeled);
+    if (transport.rank() != 0) rows.clear();  // one copy of the replicated table
+    output::write_table(*file, s::kConfusion, rows);
+    pipeline::finish_run(*file, transport, common, p, discover::ShuffleTotals{}, timer);
+  });
+}
+
+}  // namespace crd::compare

@@ -1,0 +1,20 @@
+// Best scores of this rank's distinct chunks, each distinct chunk compared with L once over all
+// ranks: chunks go to the rank that owns their SHA-1 (owner_of, as in discovery), which sketches
+// nothing again but compares each digest it receives once, and answers every sender in the order
+// it was asked. A chunk common to many shards (a template) is thus compared once, not once per rank.
+#pragma once
+
+#include <vector>
+
+#include "chunk_sketch.hpp"
+#include "crd/comm/transport.hpp"
+#include "crd/hash/digest.hpp"
+
+namespace crd::compare {
+
+// Collective. digests[i] and sketches[i] describe this rank's i-th distinct chunk; returns its
+// best scores against `labels` (the same on every rank).
+std::vector<BestScores> owner_best_scores(comm::Transport& transport, const std::vector<Digest>& digests,
+                                          const std::vector<const ChunkSketch*>& sketches, LabelSketches& labels);
+
+}  // namespace crd::compare

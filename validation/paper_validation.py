@@ -42,6 +42,7 @@ sys.path.insert(0, os.path.join(ROOT, "analysis"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
 import crd_results  # noqa: E402  (the one reader of crd's results)
 import reference_chunker as ref  # noqa: E402
+import site_copies  # noqa: E402  (the §6.2 copy, shared with the tests)
 
 PYTHON_HTML = os.path.join("python3.11-doc", "usr", "share", "doc", "python3.11", "html")
 SPHINX_HTML = os.path.join("sphinx-doc", "usr", "share", "doc", "sphinx-doc", "html")
@@ -134,14 +135,7 @@ class Experiment:
         """Copy i of S with a unique lead and tail paragraph on every page (§6.2's advertisements)."""
         out = {}
         for rel, body in self.site.items():
-            lead = b"<p>unique lead of copy%d for %s: buy now</p>" % (i, rel.encode())
-            tail = b"<p>unique tail of copy%d for %s: call us</p>" % (i, rel.encode())
-            m = re.search(rb"<body[^>]*>", body, re.I)
-            j = m.end() if m else 0
-            body = body[:j] + lead + body[j:]
-            k = body.lower().rfind(b"</body>")
-            k = len(body) if k < 0 else k
-            out[rel] = body[:k] + tail + body[k:]
+            out[rel] = site_copies.advertised_copy(body, "copy%d" % i, rel)
         return out
 
     def mutate(self, body, kind, n, rng, tag):

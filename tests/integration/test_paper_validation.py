@@ -21,6 +21,7 @@ import unittest
 
 import crd_integ as ci
 import reference_chunker as ref
+import site_copies
 
 D = 8
 SITE_PAGES = 50
@@ -36,14 +37,7 @@ def html_files(root):
 
 
 def clone_page(body, i, rel):
-    lead = b"<p>unique lead of clone%d for %s: buy now</p>" % (i, rel.encode())
-    tail = b"<p>unique tail of clone%d for %s: call us</p>" % (i, rel.encode())
-    m = re.search(rb"<body[^>]*>", body, re.I)
-    j = m.end() if m else 0
-    body = body[:j] + lead + body[j:]
-    k = body.lower().rfind(b"</body>")
-    k = len(body) if k < 0 else k
-    return body[:k] + tail + body[k:]
+    return site_copies.advertised_copy(body, "clone%d" % i, rel)
 
 
 class PaperValidation(unittest.TestCase):

@@ -2,10 +2,9 @@
 #include <cmath>
 
 #include "commands.hpp"
+#include "corpus_job.hpp"
 #include "crd/base/error.hpp"
-#include "crd/comm/mpi_transport.hpp"
 #include "crd/compare/compare_hashing.hpp"
-#include "crd/pipeline/output_check.hpp"
 #include "option_groups.hpp"
 #include "option_values.hpp"
 
@@ -64,18 +63,11 @@ int compare_hashing_command(int argc, char** argv) {
   // The LSH sketches live only in memory while the corpus is read: no checkpoints.
   visible.add(run_options(common, config_path, false));
   visible.add_options()("help,h", "show this help");
-  if (print_help(argc, argv, visible)) return 0;
-  comm::MpiSession session(argc, argv);
-  comm::MpiTransport transport;
-  return run_reporting_errors(argv[0], transport.rank() == 0, &transport, [&] {
+  return run_mpi_command(argc, argv, visible, [&](comm::Transport& transport) {
     auto parsed = parse_command(argc, argv, visible, "no input given (files, directories or @LIST)", "config");
-    common.inputs = std::move(parsed.inputs);
-    common.info = {argv[0], join_command_line(argc, argv), parsed.config_ini};
-    std::vector<std::string> reads = common.inputs;
-    for (const auto& path : {config_path, stop_options.stop_chunks, options.truth})
-      if (!path.empty()) reads.push_back(path);
-    reads.insert(reads.end(), options.labels.begin(), options.labels.end());
-    pipeline::check_output_before_run(transport, common.output, reads);
+    std::vector<std::string> also_reads{config_path, stop_options.stop_chunks, options.truth};
+    also_reads.insert(also_reads.end(), options.labels.begin(), options.labels.end());
+    start_corpus_job(transport, argc, argv, parsed, common, also_reads);
     compare::run_compare_hashing(common, stop_options, options, transport);
     return 0;
   });

@@ -2,12 +2,11 @@
 #include <limits>
 
 #include "commands.hpp"
+#include "corpus_job.hpp"
 #include "neardup_options.hpp"
 #include "option_groups.hpp"
 #include "option_values.hpp"
-#include "crd/comm/mpi_transport.hpp"
 #include "crd/base/error.hpp"
-#include "crd/pipeline/output_check.hpp"
 
 namespace crd::cli {
 namespace {
@@ -60,20 +59,13 @@ int neardup_command(int argc, char** argv) {
   visible.add(neardup_options(options));
   visible.add(run_options(common, config_path, false));  // the sketches live only in memory: no checkpoints
   visible.add_options()("help,h", "show this help");
-  if (print_help(argc, argv, visible)) return 0;
-  comm::MpiSession session(argc, argv);
-  comm::MpiTransport transport;
-  return run_reporting_errors(argv[0], transport.rank() == 0, &transport, [&] {
+  return run_mpi_command(argc, argv, visible, [&](comm::Transport& transport) {
     auto parsed = parse_command(argc, argv, visible, "no input given (files, directories or @LIST)", "config");
     options.rules.piece_bits = options.sketch.piece_bits();
     if (const auto problem = options.sketch.problem(); !problem.empty()) throw UsageError(std::string(problem));
     if (options.rules.min_b_similarity > options.sketch.m_prime)
       throw UsageError("option --min-b-similarity: at most --supershingles (" + std::to_string(options.sketch.m_prime) + ")");
-    common.inputs = std::move(parsed.inputs);
-    common.info = {argv[0], join_command_line(argc, argv), parsed.config_ini};
-    std::vector<std::string> reads = common.inputs;
-    if (!config_path.empty()) reads.push_back(config_path);
-    pipeline::check_output_before_run(transport, common.output, reads);
+    start_corpus_job(transport, argc, argv, parsed, common, {config_path});
     pipeline::run_neardup(common, options, transport);
     return 0;
   });

@@ -2,13 +2,13 @@
 #include <array>
 
 #include "commands.hpp"
+#include "corpus_job.hpp"
 #include "option_groups.hpp"
 #include "crd/base/error.hpp"
 #include "crd/cli/main.hpp"
 #include "crd/comm/mpi_transport.hpp"
 #include "crd/pipeline/detect_pipeline.hpp"
 #include "crd/pipeline/discover_pipeline.hpp"
-#include "crd/pipeline/output_check.hpp"
 
 namespace crd::cli {
 namespace {
@@ -66,15 +66,9 @@ int run_pipeline(int argc, char** argv, Kind kind, comm::Transport& transport) {
   return run_reporting_errors(argv[0], transport.rank() == 0, &transport, [&] {
     auto parsed = parse_command(argc, argv, visible, "no input given (files, directories or @LIST)", "config");
     if (common.resume && common.work_dir.empty()) throw UsageError("--resume needs --work-dir");
-    common.inputs = std::move(parsed.inputs);
-    common.info = {argv[0], join_command_line(argc, argv), parsed.config_ini};
-    // Everything the job reads, by name: -o must not replace any of it (the files found inside
-    // input directories are checked once listed, in run_scan_phase).
-    std::vector<std::string> reads = common.inputs;
-    for (const auto& path : {config_path, discover_options.stop_chunks})
-      if (!path.empty()) reads.push_back(path);
-    reads.insert(reads.end(), detect_options.labels.begin(), detect_options.labels.end());
-    pipeline::check_output_before_run(transport, common.output, reads);
+    std::vector<std::string> also_reads{config_path, discover_options.stop_chunks};
+    also_reads.insert(also_reads.end(), detect_options.labels.begin(), detect_options.labels.end());
+    start_corpus_job(transport, argc, argv, parsed, common, also_reads);
     switch (kind) {
       case Kind::Discover: pipeline::run_discover(common, discover_options, transport); break;
       case Kind::Label: pipeline::run_label(common, discover_options, transport); break;

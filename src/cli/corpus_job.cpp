@@ -1,0 +1,28 @@
+// The shared frame of the corpus-reading commands (corpus_job.hpp).
+#include "corpus_job.hpp"
+
+#include "commands.hpp"
+#include "crd/comm/mpi_transport.hpp"
+#include "crd/pipeline/output_check.hpp"
+
+namespace crd::cli {
+
+int run_mpi_command(int argc, char** argv, const po::options_description& visible,
+                    const std::function<int(comm::Transport& transport)>& body) {
+  if (print_help(argc, argv, visible)) return 0;
+  comm::MpiSession session(argc, argv);
+  comm::MpiTransport transport;
+  return run_reporting_errors(argv[0], transport.rank() == 0, &transport, [&] { return body(transport); });
+}
+
+void start_corpus_job(comm::Transport& transport, int argc, char** argv, ParsedCommand& parsed,
+                      pipeline::CommonOptions& common, const std::vector<std::string>& also_reads) {
+  common.inputs = std::move(parsed.inputs);
+  common.info = {argv[0], join_command_line(argc, argv), parsed.config_ini};
+  std::vector<std::string> reads = common.inputs;
+  for (const auto& path : also_reads)
+    if (!path.empty()) reads.push_back(path);
+  pipeline::check_output_before_run(transport, common.output, reads);
+}
+
+}  // namespace crd::cli

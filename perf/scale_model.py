@@ -4,7 +4,8 @@ memory, shuffle volume and CPU/wall time per input byte, checks the fit on a hel
 projects whole crawls onto clusters (docs/scale.md).
 
     /usr/bin/python3 perf/scale_model.py [--crd build/crd] [--unit-pages 800] [--sizes 1,2,4,8]
-        [--ranks 1,2,3,4] [--commands discover,run] [--reps 1] [--holdout 4:8] [--out DIR]
+        [--ranks 1,2,3,4] [--commands discover,run] [--reps 3] [--holdout 4:8] [--out DIR]
+        [--assume fs_read_rate=100e9 …]
     /usr/bin/python3 perf/scale_model.py --refit DIR/measurements.csv [--out DIR]   (no new jobs)
 
 Corpora are generated once into .cache/scale/ (perf/synth_corpus.py, reused while their manifest
@@ -248,7 +249,7 @@ def check(rows, holdout, cores):
 
 def project(model, crawl, nodes, command, out_of_core, A=ASSUMPTIONS):
     """One row of the projection: hours, memory per node, shuffle volume, passes, bottleneck."""
-    ranks = nodes * A["ranks_per_node"]
+    ranks = int(nodes * A["ranks_per_node"])
     chunks, bytes_, input_bytes, pages = crawl["chunks"], crawl["bytes"], crawl["input_bytes"], crawl["pages"]
     budget = A["node_memory"] * A["memory_usable"] / A["ranks_per_node"]
     fixed = model.m0 + 2 * A["shuffle_buffer"]
@@ -263,8 +264,10 @@ def project(model, crawl, nodes, command, out_of_core, A=ASSUMPTIONS):
     if passes is None:
         row.update(hours=None, bottleneck="memory: the page part alone exceeds a rank's share")
         return row
-    # Hash-space passes read and chunk the input once per pass (run: counting and scoring passes).
-    reads = passes * (2 if command != "discover" and passes > 1 else 1)
+    # Hash-space passes (docs/memory.md) read and chunk the input once per pass, run twice per pass
+    # (counting, then scoring); the first scan, which stops where the tables reach the budget and
+    # chooses P, reads about 1/P of it more.
+    reads = passes * (2 if command != "discover" and passes > 1 else 1) + (1.0 / passes if passes > 1 else 0.0)
     rss = hash_part / passes + fixed + page_part
     compute = model.cpu(bytes_ * reads / ranks)
     read = input_bytes * reads / min(nodes * A["node_read_rate"], A["fs_read_rate"])
@@ -273,6 +276,8 @@ def project(model, crawl, nodes, command, out_of_core, A=ASSUMPTIONS):
     seconds = max(compute, read) + network
     parts = {"compute (chunk + hash + count)": compute, "file system read": read, "shuffle (network)": network}
     bottleneck = max(parts, key=parts.get)
+    if reads > 1 and bottleneck != "shuffle (network)":
+        bottleneck += ", input read %.1f×" % reads
     if not fits and not out_of_core:
         bottleneck = "memory: %.1f GB per rank > %.1f GB (needs %s passes)" % (
             (hash_part + fixed + page_part) / 1e9, budget / 1e9, needed)
@@ -303,16 +308,22 @@ def fmt_bytes(b):
 
 
 def projection_table(rows):
-    lines = ["| crawl | command | nodes | counting | passes | hours | node-hours | memory/node | shuffle | bottleneck |",
+    """One line per (crawl, command, nodes): whether it runs in memory, and the out-of-core run
+    (the same run when one pass suffices)."""
+    lines = ["| crawl | command | nodes | in memory | passes | hours | node-hours | memory/node | shuffle | bottleneck |",
              "|---|---|---:|---|---:|---:|---:|---:|---:|---|"]
+    key = lambda r: (r["crawl"], r["command"], r["nodes"])  # noqa: E731
+    in_memory = {key(r): r for r in rows if not r["out_of_core"]}
     for r in rows:
-        mode = "out-of-core" if r["out_of_core"] else "in memory"
-        if r.get("hours") is None or (not r["fits"]):
-            lines.append("| %s | %s | %d | %s | – | – | – | – | – | %s |" % (
-                r["crawl"], r["command"], r["nodes"], mode, r["bottleneck"]))
+        if not r["out_of_core"]:
+            continue
+        m = in_memory[key(r)]
+        fits = "%.2f h" % m["hours"] if m["fits"] else "no: " + m["bottleneck"].split(": ", 1)[1].split(" (")[0]
+        if r.get("hours") is None:
+            lines.append("| %s | %s | %d | %s | – | – | – | – | – | %s |" % (key(r) + (fits, r["bottleneck"])))
             continue
         lines.append("| %s | %s | %d | %s | %d | %.2f | %.0f | %s | %s | %s |" % (
-            r["crawl"], r["command"], r["nodes"], mode, r["passes"], r["hours"], r["node_hours"],
+            r["crawl"], r["command"], r["nodes"], fits, r["passes"], r["hours"], r["node_hours"],
             fmt_bytes(r["memory_per_node"]), fmt_bytes(r["shuffle_bytes"]), r["bottleneck"]))
     return "\n".join(lines)
 
@@ -336,14 +347,22 @@ def main():
     ap.add_argument("--sizes", default="1,2,4,8")
     ap.add_argument("--ranks", default="1,2,3,4")
     ap.add_argument("--commands", default="discover,run")
-    ap.add_argument("--reps", type=int, default=1)
+    ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--shards", type=int, default=12)
     ap.add_argument("--holdout", default=None, help="RANKS:SIZE left out of the fit (default: largest of both)")
     ap.add_argument("--cores", type=int, default=os.cpu_count(), help="cores of this machine (default: all)")
     ap.add_argument("--refit", metavar="CSV", help="fit and project from an earlier measurements.csv")
+    ap.add_argument("--assume", action="append", default=[], metavar="NAME=VALUE",
+                    help="override one of the projection's ASSUMPTIONS, e.g. fs_read_rate=100e9")
     ap.add_argument("-q", "--quiet", action="store_true")
     a = ap.parse_args()
+    for item in a.assume:
+        name, _, value = item.partition("=")
+        if name not in ASSUMPTIONS or not value:
+            sys.exit("scale_model.py: --assume %r: expected NAME=VALUE with NAME one of %s"
+                     % (item, ", ".join(sorted(ASSUMPTIONS))))
+        ASSUMPTIONS[name] = float(value)
     a.sizes = [int(x) for x in a.sizes.split(",")]
     a.ranks = [int(x) for x in a.ranks.split(",")]
     a.commands = a.commands.split(",")

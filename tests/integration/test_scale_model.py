@@ -178,7 +178,7 @@ class ScaleModel(unittest.TestCase):
         for crawl in {r["crawl"] for r in proj}:
             hours = [r["hours"] for r in proj if r["crawl"] == crawl and r["out_of_core"]]
             self.assertEqual(hours, sorted(hours, reverse=True), crawl)  # more nodes, fewer hours
-        self.assertIn("| crawl | command | nodes | counting | passes | hours |", text)
+        self.assertIn("| crawl | command | nodes | in memory | passes | hours |", text)
         self.assertIn("| Common Crawl 2009/10 | discover | 256 |", text)
         with open(os.path.join(self.out, "projection.md")) as f:
             self.assertEqual(f.read().strip(), text.strip())

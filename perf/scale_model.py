@@ -17,7 +17,8 @@ measurements.csv, fit.json (coefficients, the held-out check, the projection) an
 
 The model (fitted per command, relative least squares, the held-out point left out):
   cpu   = c₀ + κ·B            one-rank jobs only; B: uncompressed payload bytes (bytes.chunked)
-  wall  = w₀ + w₁·R + τ·B / min(R, cores)     R ranks time-share the machine's cores
+  wall  = w₀ + w₁·R + τ·B / min(R, c)   R ranks share c ≤ cores (--cores, default: nproc)
+                                        cores; c is fitted: load from other jobs leaves fewer
   rss   = m₀ + μ·C/R          memory.peak_rss_max (busiest rank); C: chunk occurrences
   S     = β·C·(R−1)/R         shuffle.bytes_sent, all ranks
 κ (CPU seconds per byte of one core) carries the projection; τ (wall) is this machine's.
@@ -197,9 +198,18 @@ class Model:
         # spins in a collective while its peer is descheduled), so it stands up to machine load.
         self.c0, self.kappa = (float(v) for v in relative_lstsq(
             [[1.0, r["bytes"]] for r in single], [r["cpu_s"] for r in single])) if len(single) >= 2 else (0.0, 0.0)
-        # Wall time: start-up per job and per rank, and the bytes shared by min(R, cores) cores.
-        self.w0, self.w1, self.tau = (float(v) for v in relative_lstsq(
-            [[1.0, r["ranks"], r["bytes"] / min(r["ranks"], cores)] for r in rows], [r["wall_s"] for r in rows]))
+        # Wall time: start-up per job and per rank, and the bytes shared by min(R, c) cores, where
+        # c ≤ the machine's cores is fitted too: other jobs on the machine leave it fewer (on a
+        # quiet machine c ≈ cores; under load it can fall to 1: ranks then bring no speed-up).
+        best = None
+        for c in np.arange(1.0, cores + 1e-9, 0.05):
+            X = [[1.0, r["ranks"], r["bytes"] / min(r["ranks"], c)] for r in rows]
+            coef = relative_lstsq(X, [r["wall_s"] for r in rows])
+            err = sum(((np.dot(x, coef) - r["wall_s"]) / r["wall_s"]) ** 2 for x, r in zip(X, rows))
+            if best is None or err < best[0] - 1e-12:
+                best = (err, float(c), coef)
+        self.effective_cores = best[1]
+        self.w0, self.w1, self.tau = (float(v) for v in best[2])
         self.m0, self.mu = (float(v) for v in relative_lstsq(
             [[1.0, r["chunks"] / r["ranks"]] for r in rows], [r["peak_rss_max"] for r in rows]))
         # S = β·C·(R−1)/R: no shuffle on one rank
@@ -215,13 +225,13 @@ class Model:
         return self.c0 + self.kappa * bytes_
 
     def wall(self, bytes_, ranks):
-        return self.w0 + self.w1 * ranks + self.tau * bytes_ / min(ranks, self.cores)
+        return self.w0 + self.w1 * ranks + self.tau * bytes_ / min(ranks, self.effective_cores)
 
     def rss(self, chunks, ranks):
         return self.m0 + self.mu * chunks / ranks
 
     def as_dict(self):
-        return {k: getattr(self, k) for k in ("cores", "c0", "kappa", "w0", "w1", "tau", "m0", "mu", "beta",
+        return {k: getattr(self, k) for k in ("cores", "effective_cores", "c0", "kappa", "w0", "w1", "tau", "m0", "mu", "beta",
                                               "bytes_per_chunk")}
 
 
@@ -285,6 +295,13 @@ def project(model, crawl, nodes, command, out_of_core, A=ASSUMPTIONS):
                memory_per_node=rss * A["ranks_per_node"], shuffle_bytes=shuffle, reads=reads,
                compute_s=compute, read_s=read, network_s=network, bottleneck=bottleneck)
     return row
+
+
+def min_nodes_in_memory(model, crawl, A=ASSUMPTIONS):
+    """The fewest nodes on which a rank's share fits its part of the node's memory in one pass."""
+    budget = A["node_memory"] * A["memory_usable"] / A["ranks_per_node"]
+    room = budget - model.m0 - 2 * A["shuffle_buffer"]
+    return math.ceil(model.mu * crawl["chunks"] / room / A["ranks_per_node"]) if room > 0 else None
 
 
 def projection(models, A=ASSUMPTIONS):
@@ -394,13 +411,17 @@ def main():
     fit = {"cores": a.cores, "holdout": holdout, "measured": info,
            "load1": [min(r["load1"] for r in rows), max(r["load1"] for r in rows)],
            "models": {c: m.as_dict() for c, m in models.items()}, "check": checked,
-           "assumptions": ASSUMPTIONS, "crawls": CRAWLS, "projection": proj}
+           "assumptions": ASSUMPTIONS, "crawls": CRAWLS, "projection": proj,
+           "min_nodes_in_memory": {c: {n: min_nodes_in_memory(m, k) for n, k in CRAWLS.items()}
+                                   for c, m in models.items()}}
     with open(os.path.join(a.out, "fit.json"), "w") as f:
         json.dump(fit, f, indent=1)
     text = ("# crd scale model (perf/scale_model.py)\n\nmeasured: %s … %s\n\n"
-            "cores %d, load average %.1f–%.1f during the jobs\n\n## Held-out check\n\n%s\n\n## Projection\n\n%s\n" % (
+            "cores %d, load average %.1f–%.1f during the jobs\n\n## Held-out check\n\n%s\n\n## Projection\n\n%s\n\n"
+            "Fewest nodes that count in memory (one pass): %s\n" % (
                 info.get("uptime_before", "?"), info.get("uptime_after", "?"), a.cores, fit["load1"][0], fit["load1"][1],
-                check_table(checked, holdout), projection_table(proj)))
+                check_table(checked, holdout), projection_table(proj),
+                "; ".join("%s, %s: %s" % (n, c, v) for c, d in fit["min_nodes_in_memory"].items() for n, v in d.items())))
     with open(os.path.join(a.out, "projection.md"), "w") as f:
         f.write(text)
     print(text)

@@ -147,7 +147,8 @@ class ScaleModel(unittest.TestCase):
 
     def test_end_to_end(self):
         text = self.scale("--crd", ci.crd_binary(), "--cache", self.tmp("cache"), "--unit-pages", "24",
-                          "--sizes", "1,2,4", "--ranks", "1,2", "--commands", "discover", "--holdout", "2:4")
+                          "--sizes", "1,2,4", "--ranks", "1,2", "--commands", "discover", "--holdout", "2:4",
+                          "--reps", "1")
         with open(os.path.join(self.out, "measurements.csv")) as f:
             rows = f.read().splitlines()
         self.assertEqual(len(rows), 1 + 6)

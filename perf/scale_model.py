@@ -179,11 +179,20 @@ def read_csv(path):
 # --- fitting ---
 
 def relative_lstsq(X, y):
-    """Least squares on relative errors (each row divided by its measured value), so the 1×
-    and 8× points count alike; coefficients, not constrained."""
+    """Least squares on relative errors (each row divided by its measured value), so the 1× and
+    8× points count alike. Every coefficient here is a cost, so none may be negative: a column
+    whose coefficient comes out negative (noise on tiny inputs) is dropped and its coefficient
+    set to 0, and the rest refitted."""
     X, y = np.asarray(X, float), np.asarray(y, float)
     w = 1.0 / np.maximum(np.abs(y), 1e-12)
-    coef, *_ = np.linalg.lstsq(X * w[:, None], y * w, rcond=None)
+    keep = list(range(X.shape[1]))
+    coef = np.zeros(X.shape[1])
+    while keep:
+        c, *_ = np.linalg.lstsq(X[:, keep] * w[:, None], y * w, rcond=None)
+        if (c >= 0).all():
+            coef[keep] = c
+            break
+        del keep[int(np.argmin(c))]
     return coef
 
 

@@ -156,9 +156,11 @@ class ScaleModel(unittest.TestCase):
             fit = json.load(f)
         m = fit["models"]["discover"]
         self.assertEqual(m["cores"], os.cpu_count())
-        self.assertGreater(m["kappa"], 0)          # CPU seconds per byte
-        self.assertLess(m["kappa"], 1e-6)          # i.e. faster than 1 MB/s of one core
-        self.assertGreater(m["tau"], 0)
+        # Time per byte: on 0.7-3 MB inputs start-up noise can hide it, so only its bounds: the fit
+        # clamps costs at 0, and one core is faster than 1 MB/s.
+        for name in ("c0", "kappa", "w0", "w1", "tau"):
+            self.assertGreaterEqual(m[name], 0, name)
+        self.assertLess(m["kappa"], 1e-6)
         self.assertGreater(m["m0"], 1e6)           # a process is megabytes before its tables
         self.assertGreater(m["mu"], 0)             # bytes per chunk occurrence on a rank
         self.assertGreater(m["beta"], 0)           # shuffle bytes per chunk occurrence sent away

@@ -55,9 +55,12 @@ TLDS = ("com", "com", "com", "org", "net", "de", "uk", "edu", "info", "jp", "fr"
 
 def parse_size(text):
     units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
-    if text and text[-1].upper() in units:
-        return int(float(text[:-1]) * units[text[-1].upper()])
-    return int(text)
+    try:
+        if text and text[-1].upper() in units:
+            return int(float(text[:-1]) * units[text[-1].upper()])
+        return int(text)
+    except ValueError:
+        raise ValueError("--size %s: not a size (bytes, or a number ending in K, M, G or T)" % text) from None
 
 
 class Shape:
@@ -289,8 +292,8 @@ def main():
     ap.add_argument("--level", type=int, default=6, help="gzip level")
     ap.add_argument("-q", "--quiet", action="store_true")
     a = ap.parse_args()
-    pages = a.pages if a.pages else max(1, int(parse_size(a.size) / expected_page_bytes(a.cpp)))
     try:
+        pages = a.pages if a.pages is not None else max(1, int(parse_size(a.size) / expected_page_bytes(a.cpp)))
         shape = Shape(pages, a.cpp, a.unique, a.zipf_s, a.seed, a.shards)
     except ValueError as err:
         sys.exit("synth_corpus.py: %s" % err)

@@ -127,6 +127,13 @@ class SynthCorpus(unittest.TestCase):
         proc = synth(self.tmp("bad"), "--pages", "10", "--unique", "1.5")
         self.assertNotEqual(proc.returncode, 0)
         self.assertIn("synth_corpus.py: need pages ≥ 1, shards ≥ 1, 0 < unique < 1", proc.stderr)
+        proc = synth(self.tmp("bad"), "--pages", "0")
+        self.assertNotEqual(proc.returncode, 0)
+        self.assertIn("synth_corpus.py: need pages ≥ 1", proc.stderr)
+        self.assertNotIn("Traceback", proc.stderr)
+        proc = synth(self.tmp("bad"), "--size", "12X")
+        self.assertNotEqual(proc.returncode, 0)
+        self.assertIn("synth_corpus.py: --size 12X: not a size", proc.stderr)
 
 
 class ScaleModel(unittest.TestCase):

@@ -13,10 +13,12 @@ import crd_integ as ci
 R = ci.results
 # The union's and the merge's labeling: thresholds, a stop rule and a top-N cut on both kinds.
 LABELING = ["--chunk-threshold", "5", "--file-threshold", "1", "--min-chunk-length", "20",
-            "--chunk-top", "400", "--file-top", "30"]
+            "--chunk-top", "60", "--file-top", "10"]
 # Inputs that label every item know every label's sample and first page key: then the merge
 # equals the union in every column (docs/merge.md, "Samples").
 EVERY_ITEM = ["--chunk-threshold", "0", "--file-threshold", "0"]
+# Batches that label only their 10 most frequent chunks: most of the union's 60 are none of them.
+SOME_ITEMS = LABELING[:6] + ["--chunk-top", "10", "--file-top", "2"]
 # What describes the job, not the data: the root attributes naming the command and its run, and
 # /run/timings and /run/resources (ci.comparable drops those two tables).
 PROVENANCE_ROOT = ("nranks", "created", "command_line", "config", "command")
@@ -45,7 +47,7 @@ class Merge(unittest.TestCase):
         link_tree(os.path.join(corpus, "sphinx-doc"), t("ab", "sphinx-doc"))
         cls.batches = {}
         for name in ("a", "b", "c", "ab"):
-            for every, extra in (("every", EVERY_ITEM), ("some", LABELING)):
+            for every, extra in (("every", EVERY_ITEM), ("some", SOME_ITEMS)):
                 out = t("%s-%s.h5" % (name, every))
                 ci.run_crd(ci.quiet(["discover", t(name), "--keep-counts", "-o", out] + extra), nranks=2)
                 cls.batches[name, every] = out
@@ -70,7 +72,8 @@ class Merge(unittest.TestCase):
         u_d, u_a = ci.comparable(union, PROVENANCE_ROOT)
         self.assertGreater(len(u_d[R.CHUNKS + "/hash"]), 50)
         self.assertGreater(len(u_d[R.FILES + "/hash"]), 0)
-        self.assertGreater(int(u_a[R.CHUNKS]["top_removed"]), 0)  # the top-N cut is exercised
+        self.assertGreater(int(u_a[R.CHUNKS]["top_removed"]), 0)  # the top-N cuts are exercised
+        self.assertGreater(int(u_a[R.FILES]["top_removed"]), 0)
         self.assertGreater(int(u_a[R.CHUNKS]["stop_removed"]), 0)
         ci.assert_same_datasets(self, {k: v for k, v in m_d.items() if k not in skip},
                                 {k: v for k, v in u_d.items() if k not in skip}, msg=merged)
@@ -97,8 +100,8 @@ class Merge(unittest.TestCase):
         self.assertEqual(ci.open_results(merged).command, "merge")
 
     def test_inputs_labeled_with_thresholds(self):
-        # Each batch labeled only its own frequent items: a label that crosses the threshold only
-        # in the sum has no sample from any input. Everything else is equal; a sample present is
+        # Each batch labeled only its own most frequent items: a label that made the top only in
+        # the sum has no sample from any input. Everything else is equal; a sample present is
         # the union's.
         for n in (1, 3):
             with self.subTest(nranks=n):
@@ -109,6 +112,8 @@ class Merge(unittest.TestCase):
                 u = ci.open_results(union).table(R.CHUNKS)
                 have = m["sample"] != ""
                 self.assertGreater(int(have.sum()), 0)
+                self.assertGreater(int((~have).sum()), 0)  # labels only the sum made: no sample
+                self.assertTrue((m["sample_url"][~have] == "").all())
                 self.assertEqual(m["sample"][have].tolist(), u["sample"][have].tolist())
 
     def test_tiny_shuffle_rounds(self):
@@ -180,12 +185,14 @@ class Merge(unittest.TestCase):
     def test_output_naming_an_input_is_refused(self):
         a = self.tmp("a-copy.h5")
         subprocess.run(["cp", self.batches["a", "every"], a], check=True)
-        before = open(a, "rb").read()
+        with open(a, "rb") as f:
+            before = f.read()
         proc = ci.run_crd(ci.quiet(["merge", a, self.batches["b", "every"], "-o", a]), nranks=2, check=False,
                           mpi_quiet=True)
         self.assertEqual(proc.returncode, 2, proc.stderr)
         self.assertEqual(len([l for l in proc.stderr.splitlines() if l.strip()]), 1, proc.stderr)
-        self.assertEqual(open(a, "rb").read(), before)
+        with open(a, "rb") as f:
+            self.assertEqual(f.read(), before)
 
 
 if __name__ == "__main__":

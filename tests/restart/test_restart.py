@@ -32,7 +32,8 @@ class Restart(unittest.TestCase):
         warcs = ci.warc_sample_files(include_arc=False)
         cls.tmp = ci.TempDir("restart")
         cls.inputs = [ci.corpus_package("sphinx-doc")] + warcs
-        cls.options = ["--chunk-threshold", "5"]
+        # --keep-counts: the count rows travel in the discover checkpoint too (format 5).
+        cls.options = ["--chunk-threshold", "5", "--keep-counts"]
         cls.reference = {}
         for command in ("run", "discover"):
             out = cls.tmp("reference-%s.h5" % command)

@@ -39,6 +39,8 @@ CHUNKS = "/discovery/chunks"
 CHUNK_HISTOGRAM = "/discovery/chunk_histogram"
 FILES = "/discovery/files"
 FILE_HISTOGRAM = "/discovery/file_histogram"
+CHUNK_COUNTS = "/discovery/chunk_counts"  # discover --keep-counts, crd merge
+FILE_COUNTS = "/discovery/file_counts"
 LABELS = "/labels"
 LABELS_HISTOGRAM = "/labels_histogram"
 DETECTION = "/detection"
@@ -73,6 +75,8 @@ TABLES = {
     CHUNK_HISTOGRAM: _HISTOGRAM,
     FILES: {"hash": HASH, "count": "u8", "length": "u8", "sample_url": STR},
     FILE_HISTOGRAM: _HISTOGRAM,
+    CHUNK_COUNTS: {"hash": HASH, "count": "u8", "length": "u4"},
+    FILE_COUNTS: {"hash": HASH, "count": "u8", "length": "u8"},
     LABELS: {"hash": HASH, "length": "u4", "sample": STR, "sample_url": STR, "count": "u8"},
     LABELS_HISTOGRAM: _HISTOGRAM,
     DETECTION_LABELS: {"hash": HASH, "length": "u4", "sample": STR, "pages": "u8",
@@ -94,6 +98,7 @@ _TALLY_ATTRS = {"threshold": "u8", "total": "u8", "distinct": "u8", "labeled": "
 GROUP_ATTRS = {
     CHUNKS: {**_TALLY_ATTRS, "min_chunk_length": "u8"},
     FILES: _TALLY_ATTRS,
+    CHUNK_COUNTS: {"chunking": STR},
     LABELS: {**_TALLY_ATTRS, "min_chunk_length": "u8"},
     DETECTION: {"page_mean": "f8", "page_sigma": "f8", "page_threshold": "f8",
                 "neighborhood_mean": "f8", "neighborhood_sigma": "f8",
@@ -122,6 +127,8 @@ TABLES_OF = {  # the tables each command writes
     "run": _RUN_TABLES + _DISCOVERY_TABLES + _DETECTION_TABLES,
     "neardup": _RUN_TABLES + [NEARDUP_PAIRS, NEARDUP_DEGREE, NEARDUP_IDENTICAL],
     "compare-hashing": _RUN_TABLES + [CONFUSION],
+    # discover and run write the count tables too with --keep-counts; merge always does.
+    "merge": _RUN_TABLES + _DISCOVERY_TABLES + [CHUNK_COUNTS, FILE_COUNTS],
 }
 
 

@@ -28,6 +28,7 @@ void print_usage(std::ostream& out) {
       << "  label      informed discovery: turn an expert corpus into a labeled set\n"
       << "  detect     score pages and URL neighborhoods against labeled sets\n"
       << "  run        discover then detect, reading the corpus once\n"
+      << "  merge      sum discover --keep-counts results (months, batches) and label the sum (docs/merge.md)\n"
       << "  neardup    near-duplicate pages by shingling, simhash or both (seed 002; docs/neardup.md)\n"
       << "  inspect    human summary of a result file (no MPI needed)\n"
       << "  check      check single pages against a labeled set (no MPI needed)\n"

@@ -105,8 +105,12 @@ po::options_description run_options(pipeline::CommonOptions& c, std::string& con
   return d;
 }
 
-po::options_description discovery_options(pipeline::DiscoverOptions& o, bool with_thresholds) {
+po::options_description discovery_options(pipeline::DiscoverOptions& o, bool with_thresholds, bool with_keep_counts) {
   po::options_description d("Discovery (labeling)");
+  if (with_keep_counts) {
+    d.add_options()("keep-counts", po::bool_switch(&o.keep_counts),
+                    "also write every distinct chunk and file hash with its count (for crd merge)");
+  }
   if (with_thresholds) {
     d.add_options()
         ("chunk-threshold", count_value(o.chunk_threshold), "label chunks occurring more than this many times")

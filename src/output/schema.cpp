@@ -19,7 +19,7 @@ void add_datasets(std::vector<DatasetSpec>& out, const Tables&... tables) {
 std::vector<DatasetSpec> all_datasets() {
   std::vector<DatasetSpec> out;
   add_datasets(out, kCounters, kResources, kTimings, kErrors, kDiscoveryChunks, kChunkHistogram, kDiscoveryFiles,
-               kFileHistogram, kLabels, kLabelsHistogram, kDetectionLabels, kProvenance, kPages, kNeighborhoods, kNeardupPairs, kNeardupDegree,
+               kFileHistogram, kChunkCounts, kFileCounts, kLabels, kLabelsHistogram, kDetectionLabels, kProvenance, kPages, kNeighborhoods, kNeardupPairs, kNeardupDegree,
                kNeardupIdentical, kConfusion);
   return out;
 }
@@ -33,7 +33,7 @@ std::vector<Attribute> all_attributes() {
                              kLabelCount,      kPagesFlagged,     kNeighborhoodsFlagged,
                              kPageThresholdRule, kPageThresholdClamped, kPageMedian, kPageMad,
                              kNeighborhoodThresholdRule, kNeighborhoodThresholdClamped, kNeighborhoodMedian,
-                             kNeighborhoodMad, kMinNeighborhoodLabeled,
+                             kNeighborhoodMad, kMinNeighborhoodLabeled, kChunking,
                              kNeardupMethod,   kNeardupPages,     kNeardupIdentitySets, kNeardupPairCount,
                              kNeardupSameSite, kNeardupDifferentSite, kNeardupCappedBuckets, kNeardupCappedPages,
                              kNeardupCappedPairs,

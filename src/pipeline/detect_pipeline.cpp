@@ -7,6 +7,7 @@
 #include "crd/base/error.hpp"
 #include "crd/detect/page_scores.hpp"
 #include "crd/output/schema.hpp"
+#include "crd/pipeline/chunking_identity.hpp"
 #include "crd/pipeline/discover_pipeline.hpp"
 #include "crd/pipeline/label_set.hpp"
 #include "checkpoint_codec.hpp"
@@ -104,7 +105,8 @@ void run_discover_detect(const CommonOptions& common, const DiscoverOptions& dis
     };
 
     timer.start("write_discovery");
-    write_discovery(*file, transport, chunks, files, discover_options, common.round_bytes);
+    write_discovery(*file, transport, chunks, files, discover_options, chunking_identity(common.scan),
+                    common.round_bytes);
 
     detect_and_write(*file, transport, common, p, label_of, labels, chunks.table.labeled, options.detect,
                      name_of(JoinMode::Partitioned), timer);

@@ -79,6 +79,19 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   return p;
 }
 
+Counters run_resources(comm::Transport& transport, const CommonOptions& common, std::uint64_t tables_bytes,
+                       const discover::ShuffleTotals& shuffled) {
+  Counters resources;
+  resources.add("memory.peak_rss_max", transport.max(peak_rss_bytes()));
+  resources.add("memory.tables_max", transport.max(tables_bytes));
+  resources.add("memory.budget", common.memory_budget);
+  resources.add("shuffle.bytes_sent", transport.sum(shuffled.bytes_sent));
+  resources.add("shuffle.bytes_sent_max", transport.max(shuffled.bytes_sent));
+  resources.add("shuffle.bytes_sent_min", transport.min(shuffled.bytes_sent));
+  resources.add("shuffle.rounds", transport.max(shuffled.rounds));  // every rank joins every round
+  return resources;
+}
+
 void finish_run(output::ResultFile& file, comm::Transport& transport, const CommonOptions& common, ScanPhase& scan,
                 const discover::ShuffleTotals& shuffled, PhaseTimer& timer) {
   Counters& counters = scan.shard.counters;
@@ -87,14 +100,7 @@ void finish_run(output::ResultFile& file, comm::Transport& transport, const Comm
   const Counters merged = merge_counters(transport, counters);
   // How the run went, not what it found: these depend on the rank count and the machine, so they
   // stay out of /run/counters, which is identical for any rank count and any restart.
-  Counters resources;
-  resources.add("memory.peak_rss_max", transport.max(peak_rss_bytes()));
-  resources.add("memory.tables_max", transport.max(MemoryBudget::tables_bytes(scan.shard)));
-  resources.add("memory.budget", common.memory_budget);
-  resources.add("shuffle.bytes_sent", transport.sum(shuffled.bytes_sent));
-  resources.add("shuffle.bytes_sent_max", transport.max(shuffled.bytes_sent));
-  resources.add("shuffle.bytes_sent_min", transport.min(shuffled.bytes_sent));
-  resources.add("shuffle.rounds", transport.max(shuffled.rounds));  // every rank joins every round
+  const Counters resources = run_resources(transport, common, MemoryBudget::tables_bytes(scan.shard), shuffled);
   timer.stop();
   write_run_report(file, transport, common.info, merged, resources, timer, scan.shard.errors);
   file.commit();

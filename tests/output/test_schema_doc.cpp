@@ -148,7 +148,7 @@ TEST(SchemaDoc, RealFilesHoldEveryPathWithItsType) {
   if (env("CRD_BINARY").empty() || env("MPIEXEC").empty()) GTEST_SKIP() << "run under ctest (CRD_BINARY, MPIEXEC)";
   const std::string dir = testing::make_temp_dir("schema_doc");
   const std::string corpus = make_corpus(dir);
-  run_crd("run " + corpus + " --chunk-threshold 1 --file-threshold 1 -o " + dir + "/run.h5");
+  run_crd("run " + corpus + " --chunk-threshold 1 --file-threshold 1 --keep-counts -o " + dir + "/run.h5");
   run_crd("label " + corpus + " -o " + dir + "/label.h5");
   run_crd("neardup " + corpus + " -o " + dir + "/neardup.h5");
   std::ofstream(dir + "/truth.txt") << "example.org/a\n";

@@ -50,12 +50,20 @@ struct TallyDiscovery {
   std::uint64_t first_label_id = 0;          // global id of table.rows[0] (ids in hash order)
   std::vector<HistogramRow> histogram;       // this rank's slice, ascending
   std::vector<TaggedId> labeled_local;       // local ids (in the LocalTally) labeled, with label ids
+  std::vector<CountRow> counts;              // every hash this rank owns, by hash, if kept (--keep-counts)
 };
 
-// Collective.
+// Collective. keep_counts: also return every owned hash's count (TallyDiscovery::counts).
 TallyDiscovery discover_labels(comm::Transport& transport, const LocalTally& local,
                                const PageKeys& keys, const LabelRules& rules,
-                               std::size_t round_bytes, ShuffleTotals& totals);
+                               std::size_t round_bytes, ShuffleTotals& totals, bool keep_counts = false);
+
+// Collective: the same labels, annotations and histogram from global counts already on their owners
+// (crd merge). annotations: any rank's known (hash, sample_url, sample), the smallest key kept per
+// hash; a label none of them names keeps an empty sample and sample_url. Counts are always kept.
+TallyDiscovery label_counts(comm::Transport& transport, const OwnerTally& owned,
+                            std::vector<AnnotationRecord> annotations, const LabelRules& rules,
+                            std::size_t round_bytes, ShuffleTotals& totals);
 
 // Orders label rows for output: count descending, then hash ascending (collective).
 std::vector<LabelRow> sort_by_count(comm::Transport& transport, std::vector<LabelRow> rows,

@@ -35,6 +35,9 @@ inline constexpr Table<discover::LabelRow> kDiscoveryChunks{"/discovery/chunks",
 inline constexpr Table<discover::HistogramRow> kChunkHistogram{"/discovery/chunk_histogram"};
 inline constexpr Table<discover::LabelRow> kDiscoveryFiles{"/discovery/files", &discover::LabelRow::sample};
 inline constexpr Table<discover::HistogramRow> kFileHistogram{"/discovery/file_histogram"};
+// Every distinct hash with its count (discover --keep-counts, crd merge): what crd merge sums.
+inline constexpr Table<discover::CountRow> kChunkCounts{"/discovery/chunk_counts", nullptr, &discover::CountRow::length};
+inline constexpr Table<discover::CountRow> kFileCounts{"/discovery/file_counts"};
 inline constexpr Table<discover::LabelRow> kLabels{"/labels", nullptr, &discover::LabelRow::length};
 inline constexpr Table<discover::HistogramRow> kLabelsHistogram{"/labels_histogram"};
 
@@ -75,6 +78,9 @@ inline constexpr const char* kStopRemoved = "stop_removed";
 inline constexpr const char* kTop = "top";                  // --chunk-top / --file-top (0 = none)
 inline constexpr const char* kTopRemoved = "top_removed";  // passed threshold and stop rules, cut by top
 inline constexpr const char* kMinChunkLength = "min_chunk_length";
+// The chunking that made the count tables' hashes (pipeline/chunking_identity.hpp): results merge
+// only when it is the same.
+inline constexpr Attribute kChunking{kChunkCounts.group, "chunking", "str"};
 // /detection.
 inline constexpr Attribute kPageMean{kDetection, "page_mean", "float64"};
 inline constexpr Attribute kPageSigma{kDetection, "page_sigma", "float64"};

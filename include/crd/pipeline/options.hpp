@@ -48,6 +48,7 @@ struct DiscoverOptions {
   std::uint64_t min_chunk_length = 0;
   std::uint64_t chunk_top = 0;        // label only the N most frequent chunks (0 = no limit)
   std::uint64_t file_top = 0;         // the same for files
+  bool keep_counts = false;           // write every hash's count (/discovery/chunk_counts, crd merge)
 };
 
 struct DetectPipelineOptions {

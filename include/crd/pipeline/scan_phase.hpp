@@ -35,6 +35,10 @@ void with_result_file(comm::Transport& transport,
 ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& options, bool keep_pages,
                          comm::Transport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file);
 
+// Collective: /run/resources (peak memory, the tables' bytes, shuffle volume), the same on every rank.
+Counters run_resources(comm::Transport& transport, const CommonOptions& common, std::uint64_t tables_bytes,
+                       const discover::ShuffleTotals& shuffled);
+
 // Collective: counters, resources (shuffle volume, peak memory), /run, root attributes, commit;
 // then the checkpoints are removed.
 void finish_run(output::ResultFile& file, comm::Transport& transport, const CommonOptions& common, ScanPhase& scan,

@@ -29,6 +29,7 @@ void print_usage(std::ostream& out) {
       << "  detect     score pages and URL neighborhoods against labeled sets\n"
       << "  run        discover then detect, reading the corpus once\n"
       << "  neardup    near-duplicate pages by shingling, simhash or both (seed 002; docs/neardup.md)\n"
+      << "  quilts     pages stitched from patches of several others (seed 003; docs/quilts.md)\n"
       << "  inspect    human summary of a result file (no MPI needed)\n"
       << "  check      check single pages against a labeled set (no MPI needed)\n"
       << "  report     self-contained HTML review of a result, with stop-list pruning (no MPI needed)\n"

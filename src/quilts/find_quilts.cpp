@@ -3,6 +3,7 @@
 #include "crd/quilts/find_quilts.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "crd/quilts/cover.hpp"
 #include "crd/quilts/stages.hpp"
@@ -88,6 +89,7 @@ QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local,
   auto doc = docs.begin();
   for (const auto& s : named) {
     doc = std::lower_bound(doc, docs.end(), s.doc, [](const Document& d, std::uint64_t id) { return d.id < id; });
+    if (doc == docs.end() || doc->id != s.doc) throw std::logic_error("quilts: a source is not owned where its id says");
     for (const auto& c : s.citations) result.sources.push_back({c.page, doc->url, c.covered});
   }
 

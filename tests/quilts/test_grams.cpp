@@ -22,7 +22,7 @@ TEST(QuiltGrams, DistinctWindowsOfKWordsOfTheVisibleText) {
 TEST(QuiltGrams, BadPagesAreSkippedWithTheirReason) {
   QuiltParams p;
   EXPECT_EQ(page_grams("", "h", p).skipped, GramSkip::NoWords);
-  EXPECT_EQ(page_grams("<html><script>var a = 1;</script><img src=x></html>", "h", p).skipped, GramSkip::NoWords);
+  EXPECT_EQ(page_grams("<html><script>var a = 1;</script><!-- a comment --><br></html>", "h", p).skipped, GramSkip::NoWords);
   const auto short_page = page_grams("<p>only four words here</p>", "h", p);
   EXPECT_EQ(short_page.skipped, GramSkip::FewerThanKWords);
   EXPECT_TRUE(short_page.grams.empty());
@@ -43,6 +43,8 @@ TEST(QuiltServers, RegistrableDomainByThePublicSuffixList) {
   EXPECT_EQ(server_of("a.b.microsoft.com/", Foreign::Domain), "microsoft.com");
   EXPECT_EQ(server_of("user.github.io/page", Foreign::Domain), "user.github.io");  // a private suffix
   EXPECT_EQ(server_of("192.168.0.1/x", Foreign::Domain), "192.168.0.1");           // no domain: the host
+  EXPECT_EQ(server_of("10.0.0.7:8080/x", Foreign::Domain), "10.0.0.7");
+  EXPECT_EQ(server_of("[2001:db8::1]:80/x", Foreign::Domain), "[2001:db8::1]");
   EXPECT_EQ(server_of("localhost/x", Foreign::Domain), "localhost");
   EXPECT_EQ(server_of("www.cam.ac.uk/a", Foreign::Host), "www.cam.ac.uk");
   EXPECT_EQ(server_id("www.cam.ac.uk/a", Foreign::Domain), server_id("eng.cam.ac.uk/b", Foreign::Domain));

@@ -19,8 +19,7 @@ struct Candidate {
 
 }  // namespace
 
-Cover greedy_cover(std::uint64_t self, std::uint64_t self_server, const std::vector<const Posting*>& postings,
-                   const CoverRules& rules) {
+Cover greedy_cover(std::uint64_t self_server, std::span<const Mention> mentions, const CoverRules& rules) {
   Cover cover;
   // (candidate document, patch gram index) for every other holder of every patch gram.
   struct Pair {
@@ -28,13 +27,12 @@ Cover greedy_cover(std::uint64_t self, std::uint64_t self_server, const std::vec
     std::uint32_t gram;
   };
   std::vector<Pair> pairs;
-  std::uint32_t patch = 0;
-  for (const Posting* p : postings) {
-    const auto df = p->holders.size();
-    if (df < 2 || df > rules.m) continue;
-    for (const Holder& h : p->holders)
-      if (h.doc != self && !(rules.foreign && h.server == self_server)) pairs.push_back({h.doc, patch});
-    ++patch;
+  std::uint32_t patch = 0;  // patch grams so far; the current one is patch - 1
+  for (std::size_t i = 0; i < mentions.size(); ++i) {
+    const Mention& x = mentions[i];
+    if (x.df < 2 || x.df > rules.m) continue;
+    if (i == 0 || x.gram != mentions[i - 1].gram) ++patch;
+    if (!(rules.foreign && x.other_server == self_server)) pairs.push_back({x.other, patch - 1});
   }
   cover.patch_grams = patch;
   if (pairs.empty()) return cover;

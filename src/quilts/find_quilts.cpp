@@ -40,29 +40,29 @@ QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local,
   const std::size_t pivot_m = static_cast<std::size_t>(std::find(ms.begin(), ms.end(), params.m) - ms.begin());
 
   const auto docs = own_documents(transport, std::move(local), config);
-  auto by_doc = postings_by_document(transport, patch_postings(transport, docs, ms.back(), config), config);
+  auto mentions = mentions_by_document(transport, patch_postings(transport, docs, ms.back(), config), config);
 
   // Per (m, c, θ): quilted pages and their sources, summed over ranks below.
   const std::size_t cells = ms.size() * cs.size() * thetas.size();
   std::vector<std::uint64_t> quilted(cells, 0), source_sum(cells, 0);
   std::uint64_t pages = 0;
   std::vector<CitedSource> cited;
-  auto next = by_doc.begin();
+  std::size_t next = 0;
   for (const Document& d : docs) {
     if (d.collided) {
       result.counters.add("quilts.documents.url_hash_collision");
       continue;
     }
     ++pages;
-    std::vector<const Posting*> postings;
-    while (next != by_doc.end() && next->doc < d.id) ++next;
-    if (next != by_doc.end() && next->doc == d.id)
-      for (const auto& p : next->postings) postings.push_back(&p);
+    while (next < mentions.size() && mentions[next].doc < d.id) ++next;
+    std::size_t end = next;
+    while (end < mentions.size() && mentions[end].doc == d.id) ++end;
+    const std::span<const Mention> mine(mentions.data() + next, end - next);
     const std::uint64_t n = d.grams.size();
     Cover pivot;
     for (std::size_t mi = 0; mi < ms.size(); ++mi) {
       const CoverRules rules{ms[mi], params.min_source_share, params.foreign != Foreign::Off};
-      Cover cover = greedy_cover(d.id, d.server, postings, rules);
+      Cover cover = greedy_cover(d.server, mine, rules);
       for (std::size_t ci = 0; ci < cs.size(); ++ci)
         for (std::size_t ti = 0; ti < thetas.size(); ++ti)
           if (is_quilted(n, cover, cs[ci], thetas[ti])) {
@@ -80,7 +80,7 @@ QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local,
       for (const auto& s : pivot.sources) cited.push_back({s.doc, {{d.url, s.covered}}});
   }
   result.counters.add("quilts.documents", pages);
-  std::vector<DocumentPostings>().swap(by_doc);
+  std::vector<Mention>().swap(mentions);
 
   // The sources' URLs, from their owners (a source is a document, owned where its id says).
   const auto named = shuffle::group_by_key(

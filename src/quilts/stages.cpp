@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <iterator>
+#include <tuple>
+#include <utility>
 
 #include "crd/base/uint128.hpp"
 
@@ -48,7 +50,7 @@ std::vector<Document> own_documents(comm::Transport& transport, std::vector<Docu
       config);
 }
 
-std::vector<Posting> patch_postings(comm::Transport& transport, const std::vector<Document>& owned, std::uint32_t max_m,
+std::vector<Holding> patch_postings(comm::Transport& transport, const std::vector<Document>& owned, std::uint32_t max_m,
                                     const shuffle::ShuffleConfig& config) {
   // 2. Document frequencies; the contributors say which ranks to answer.
   std::vector<GramCount> counts;
@@ -73,29 +75,50 @@ std::vector<Posting> patch_postings(comm::Transport& transport, const std::vecto
   for (const auto& r : mine) candidates.push_back(r.gram);
 
   // 4. Posting lists of the candidate grams.
-  std::vector<Posting> lists;
+  std::vector<Holding> lists;
   for (const auto& d : owned) {
     if (d.collided) continue;
     auto at = candidates.begin();
     for (const auto g : d.grams) {
       at = std::lower_bound(at, candidates.end(), g);
       if (at == candidates.end()) break;
-      if (*at == g) lists.push_back({g, {{d.id, d.server}}});
+      if (*at == g) lists.push_back({g, d.id, d.server});
     }
   }
-  return shuffle::group_by_key(
-      transport, std::move(lists), [](const Posting& p) { return p.gram; }, by_gram, &Posting::holders, config);
+  // Flat records keyed (gram, doc), unique, so nothing combines: no list per record to allocate.
+  return shuffle::reduce_by_key(
+      transport, std::move(lists), [](const Holding& h) { return std::pair(h.gram, h.doc); },
+      [](const std::pair<std::uint64_t, std::uint64_t>& key, int nranks) { return owner_of_key(key.first, nranks); },
+      [](Holding&, const Holding&) {}, config);
 }
 
-std::vector<DocumentPostings> postings_by_document(comm::Transport& transport, std::vector<Posting> postings,
-                                                   const shuffle::ShuffleConfig& config) {
-  std::vector<DocumentPostings> out;
-  for (const auto& p : postings)
-    for (const auto& h : p.holders) out.push_back({h.doc, {p}});
-  std::vector<Posting>().swap(postings);
-  return shuffle::group_by_key(
-      transport, std::move(out), [](const DocumentPostings& d) { return d.doc; }, owner_of_key,
-      &DocumentPostings::postings, config);
+std::vector<Mention> mentions_by_document(comm::Transport& transport, std::vector<Holding> holdings,
+                                          const shuffle::ShuffleConfig& config) {
+  std::vector<std::size_t> runs{0};  // a gram's posting list: holdings[runs[i] .. runs[i + 1])
+  std::size_t n = 0;
+  for (std::size_t i = 1; i <= holdings.size(); ++i)
+    if (i == holdings.size() || holdings[i].gram != holdings[i - 1].gram) {
+      const std::size_t df = i - runs.back();
+      n += df * (df - 1);
+      runs.push_back(i);
+    }
+  std::vector<Mention> out;
+  out.reserve(n);
+  for (std::size_t r = 0; r + 1 < runs.size(); ++r) {
+    const auto df = static_cast<std::uint32_t>(runs[r + 1] - runs[r]);
+    for (std::size_t a = runs[r]; a < runs[r + 1]; ++a)
+      for (std::size_t b = runs[r]; b < runs[r + 1]; ++b)
+        if (a != b) out.push_back({holdings[a].doc, holdings[a].gram, holdings[b].doc, holdings[b].server, df});
+  }
+  std::vector<Holding>().swap(holdings);
+  // Keys are unique (a document holds a gram once), so nothing combines; the key orders each
+  // owner's result by document, then gram.
+  return shuffle::reduce_by_key(
+      transport, std::move(out), [](const Mention& m) { return std::tuple(m.doc, m.gram, m.other); },
+      [](const std::tuple<std::uint64_t, std::uint64_t, std::uint64_t>& key, int nranks) {
+        return owner_of_key(std::get<0>(key), nranks);
+      },
+      [](Mention&, const Mention&) {}, config);
 }
 
 }  // namespace crd::quilts

@@ -2,24 +2,27 @@
 // covering how much; the m cut, ties, φ and the foreign rule.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <tuple>
+
 #include "crd/quilts/cover.hpp"
 
 namespace crd::quilts {
 namespace {
 
-// Postings of document 1 (server 100): gram g held by 1 and the listed others (server = doc·10).
+// Mentions of document 1 (server 100): gram g held by 1 and the listed others (server = doc·10),
+// ordered as stage 5 delivers them.
 struct Fixture {
-  std::vector<Posting> postings;
+  std::vector<Mention> mentions;
   void gram(std::uint64_t g, std::vector<std::uint64_t> others) {
-    Posting p{g, {{1, 100}}};
-    for (auto d : others) p.holders.push_back({d, d == 9 ? 100 : d * 10});  // doc 9 shares doc 1's server
-    std::sort(p.holders.begin(), p.holders.end());
-    postings.push_back(p);
+    const auto df = static_cast<std::uint32_t>(others.size() + 1);
+    for (auto d : others) mentions.push_back({1, g, d, d == 9 ? 100 : d * 10, df});  // doc 9 shares doc 1's server
   }
-  Cover cover(const CoverRules& rules) const {
-    std::vector<const Posting*> ptrs;
-    for (const auto& p : postings) ptrs.push_back(&p);
-    return greedy_cover(1, 100, ptrs, rules);
+  Cover cover(const CoverRules& rules) {
+    std::sort(mentions.begin(), mentions.end(), [](const Mention& a, const Mention& b) {
+      return std::tie(a.gram, a.other) < std::tie(b.gram, b.other);
+    });
+    return greedy_cover(100, mentions, rules);
   }
 };
 
@@ -27,7 +30,7 @@ TEST(QuiltCover, GreedyTakesTheLargestNewCoverFirst) {
   Fixture f;
   for (std::uint64_t g = 1; g <= 6; ++g) f.gram(g, {2});  // doc 2 holds 1..6
   for (std::uint64_t g = 5; g <= 9; ++g) f.gram(g + 100, {3});  // doc 3 holds 5 others
-  f.gram(3, {});  // df = 1: not a patch gram (a gram twice in postings only once in real use)
+  f.gram(300, {});  // df = 1: not a patch gram (and no mention)
   f.gram(200, {4, 3});
   f.gram(201, {4});
   const auto c = f.cover({50, 0.0, false});

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "crd/quilts/records.hpp"
@@ -26,11 +27,11 @@ struct CoverRules {
   bool foreign = false;           // sources must lie on another server than the document
 };
 
-// self/self_server: the document; postings: its grams' posting lists (each holds self), any df.
+// self/self_server: the document; mentions: the other holders of its grams, ascending by (gram,
+// other), any df.
 // Repeatedly takes the document covering the most patch grams not yet covered (ties: the
 // smallest document id), until all are covered or, with φ > 0, the best covers too few. A patch
 // gram that only same-server documents hold (foreign) stays uncovered.
-Cover greedy_cover(std::uint64_t self, std::uint64_t self_server, const std::vector<const Posting*>& postings,
-                   const CoverRules& rules);
+Cover greedy_cover(std::uint64_t self_server, std::span<const Mention> mentions, const CoverRules& rules);
 
 }  // namespace crd::quilts

@@ -2,7 +2,6 @@
 // writes: /quilts/pages, /quilts/sources, /quilts/sweep.
 #pragma once
 
-#include <compare>
 #include <cstdint>
 #include <string>
 #include <tuple>
@@ -26,20 +25,27 @@ struct Document {
   }
 };
 
-// One document holding a gram, in a gram's posting list (ascending by document).
-struct Holder {
+// A document holding a gram: stage 4's record. Ordered by (gram, doc), a gram's holdings are
+// one run: its posting list (df = the run's length, the document itself included).
+struct Holding {
+  std::uint64_t gram = 0;
   std::uint64_t doc = 0;
   std::uint64_t server = 0;
-  auto operator<=>(const Holder&) const = default;
-  static constexpr auto fields() { return std::tuple(&Holder::doc, &Holder::server); }
+  static constexpr auto fields() { return std::tuple(&Holding::gram, &Holding::doc, &Holding::server); }
 };
 
-// A gram with every document holding it (df = holders.size(), itself included).
-struct Posting {
+// One other holder of one of a document's candidate patch grams, at the document's owner: stage
+// 5's record, flat (no nested lists), so routing it costs no allocation. A gram of df holders
+// gives each holder df − 1 of them.
+struct Mention {
+  std::uint64_t doc = 0;
   std::uint64_t gram = 0;
-  std::vector<Holder> holders;
-  bool operator<(const Posting& o) const { return gram < o.gram; }
-  static constexpr auto fields() { return std::tuple(&Posting::gram, &Posting::holders); }
+  std::uint64_t other = 0;
+  std::uint64_t other_server = 0;
+  std::uint32_t df = 0;
+  static constexpr auto fields() {
+    return std::tuple(&Mention::doc, &Mention::gram, &Mention::other, &Mention::other_server, &Mention::df);
+  }
 };
 
 // /quilts/pages: one row per document, for the pivot's (k, m, c, θ); rows by url.

@@ -5,7 +5,8 @@
 //   3. the owner answers every rank that sent it a gram with 2 ≤ df ≤ max m (the candidate patch
 //      grams) by routing (rank, gram) to that rank;
 //   4. posting lists: (gram → documents holding it), for candidate grams only, at the gram's owner;
-//   5. postings_by_document: each list to the owner of every document on it, where the cover is built.
+//   5. mentions_by_document: each list to the owner of every document on it (as flat (document,
+//      gram, other holder) records), where the cover is built.
 // Owner of a 64-bit key (document id or gram): scale_to_rank(key, nranks). All are collective.
 #pragma once
 
@@ -24,21 +25,14 @@ int owner_of_key(std::uint64_t key, int nranks);
 std::vector<Document> own_documents(comm::Transport& transport, std::vector<Document> local,
                                     const shuffle::ShuffleConfig& config);
 
-// Stages 2–4 over this rank's owned documents (collided ones left out). Returns this rank's
-// posting lists of the grams it owns with 2 ≤ df ≤ max_m, ascending by gram.
-std::vector<Posting> patch_postings(comm::Transport& transport, const std::vector<Document>& owned, std::uint32_t max_m,
+// Stages 2–4 over this rank's owned documents (collided ones left out). Returns the holdings of
+// the grams this rank owns with 2 ≤ df ≤ max_m, ascending by (gram, doc).
+std::vector<Holding> patch_postings(comm::Transport& transport, const std::vector<Document>& owned, std::uint32_t max_m,
                                     const shuffle::ShuffleConfig& config);
 
-// A document's postings, at its owner.
-struct DocumentPostings {
-  std::uint64_t doc = 0;
-  std::vector<Posting> postings;  // ascending by gram
-  static constexpr auto fields() { return std::tuple(&DocumentPostings::doc, &DocumentPostings::postings); }
-};
-
-// Stage 5. Returns this rank's documents' postings, ascending by document (documents without
-// any candidate patch gram have none).
-std::vector<DocumentPostings> postings_by_document(comm::Transport& transport, std::vector<Posting> postings,
-                                                   const shuffle::ShuffleConfig& config);
+// Stage 5. Returns the mentions of this rank's documents, ascending by (doc, gram, other):
+// documents without any candidate patch gram have none.
+std::vector<Mention> mentions_by_document(comm::Transport& transport, std::vector<Holding> holdings,
+                                          const shuffle::ShuffleConfig& config);
 
 }  // namespace crd::quilts

@@ -96,6 +96,10 @@ class Quilts(unittest.TestCase):
         r = ci.open_results(self.results[1])
         self.assertEqual(r.group_attrs("/quilts")["quilted"], 1)
         self.assertEqual(r.group_attrs("/quilts")["foreign_sourced"], "off")
+        shown = ci.run_crd(["inspect", self.results[1]]).stdout
+        self.assertIn("quilted pages (k 5, m 50, c 4, θ 0.5, φ 0, foreign-sourced off): 1 of %d pages" % (len(SOURCES) + 3),
+                      shown)
+        self.assertRegex(shown, r"\n +5 +%.3f  q\.example/quilt\.html\n" % f)
 
     def test_pages_from_a_single_source_are_not_quilted(self):
         g, p, f, s, q = self.pages(self.results[1])["q.example/copy.html"]
@@ -165,6 +169,8 @@ class Quilts(unittest.TestCase):
         self.assertEqual((attrs["k"], attrs["m"], attrs["c"], attrs["theta"], attrs["foreign_sourced"]),
                          (5, 50, 4, 0.5, "domain"))
         self.assertEqual(len(r.table("/quilts/sweep")), 5 * 5 * 5)
+        shown = ci.run_crd(["inspect", os.path.join(cwd, "out.h5")]).stdout
+        self.assertRegex(shown, r"\n +50 +4 +0\.50 +1 ")  # the sweep's pivot row: one quilt
         # Every source lies on another registrable domain (sN.example against q.example): the same five.
         t = r.table("/quilts/sources")
         self.assertEqual(sorted(t["source"]), sorted(self.patches))

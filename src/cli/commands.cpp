@@ -15,6 +15,7 @@ const Command* find_command(const std::string& name) {
       {"check", &check_command},
       {"report", &report_command},
       {"neardup", &neardup_command},
+      {"quilts", &quilts_command},
       {"compare-hashing", &compare_hashing_command},
       {"merge", &merge_command},
   };

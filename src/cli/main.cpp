@@ -30,6 +30,7 @@ void print_usage(std::ostream& out) {
       << "  run        discover then detect, reading the corpus once\n"
       << "  merge      sum discover --keep-counts results (months, batches) and label the sum (docs/merge.md)\n"
       << "  neardup    near-duplicate pages by shingling, simhash or both (seed 002; docs/neardup.md)\n"
+      << "  quilts     pages stitched from patches of several others (seed 003; docs/quilts.md)\n"
       << "  inspect    human summary of a result file (no MPI needed)\n"
       << "  check      check single pages against a labeled set (no MPI needed)\n"
       << "  report     self-contained HTML review of a result, with stop-list pruning (no MPI needed)\n"

@@ -20,7 +20,7 @@ std::vector<DatasetSpec> all_datasets() {
   std::vector<DatasetSpec> out;
   add_datasets(out, kCounters, kResources, kTimings, kErrors, kDiscoveryChunks, kChunkHistogram, kDiscoveryFiles,
                kFileHistogram, kChunkCounts, kFileCounts, kLabels, kLabelsHistogram, kDetectionLabels, kProvenance, kPages, kNeighborhoods, kNeardupPairs, kNeardupDegree,
-               kNeardupIdentical, kConfusion);
+               kNeardupIdentical, kConfusion, kQuiltPages, kQuiltSources, kQuiltSweep);
   return out;
 }
 
@@ -40,7 +40,9 @@ std::vector<Attribute> all_attributes() {
 
                              kComparePages,    kComparePositives, kCompareLabels,     kCompareLabelsWithText,
                              kCompareChunks,   kCompareChunksWithoutTlsh, kCompareExtrapolatePages,
-                             kCompareMinLabeled};
+                             kCompareMinLabeled,
+                             kQuiltK, kQuiltM, kQuiltC, kQuiltTheta, kQuiltMinSourceShare, kQuiltForeign,
+                             kQuiltPageCount, kQuiltQuiltedCount};
   for (const char* table : {kDiscoveryChunks.group, kDiscoveryFiles.group, kLabels.group})
     for (const char* name : {kThreshold, kTotal, kDistinct, kLabeled, kStopRemoved, kTop, kTopRemoved})
       out.push_back({table, name, "uint64"});

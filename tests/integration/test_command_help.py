@@ -17,6 +17,8 @@ SCORING = {"page-threshold", "min-labeled", "min-neighborhood-labeled", "neighbo
            "provenance-samples"}
 NEARDUP = {"method", "shingle-tokens", "minvalues", "supershingles", "min-b-similarity", "simhash-bits",
            "simhash-pieces", "min-c-similarity", "combined-c-similarity", "max-bucket"}
+QUILTS = {"gram-words", "max-gram-documents", "min-sources", "min-patch-fraction", "min-source-share",
+          "foreign-sourced", "max-page-grams", "sweep-m", "sweep-c", "sweep-theta"}
 COMPARE = {"labels", "truth", "page-threshold", "min-labeled", "extrapolate-pages", "nilsimsa-threshold",
            "nilsimsa-sweep", "tlsh-threshold", "tlsh-sweep", "ssdeep-threshold", "ssdeep-sweep"}
 EXPECTED = {
@@ -29,6 +31,8 @@ EXPECTED = {
               "help"} | STOP,
     # neardup tokenizes instead of chunking, and keeps no checkpoints (its sketches live in memory).
     "neardup": CORPUS - {"chunker", "tags", "boundary-match"} | NEARDUP | RUN_CONTROL - {"work-dir", "resume"},
+    # quilts tokenizes like neardup and keeps no checkpoints (its grams live in memory).
+    "quilts": CORPUS - {"chunker", "tags", "boundary-match"} | QUILTS | RUN_CONTROL - {"work-dir", "resume"},
     # compare-hashing chunks like detect but keeps no samples and no checkpoints (its sketches live in memory).
     "compare-hashing": CORPUS | STOP | COMPARE | RUN_CONTROL - {"work-dir", "resume"},
     # merge reads result files, not a corpus: only the labeling and run control (no checkpoints).
@@ -117,6 +121,16 @@ class CommandHelp(unittest.TestCase):
             "min-c-similarity": (["--min-c-similarity", "-1"], "min-c-similarity"),
             "combined-c-similarity": (["--combined-c-similarity", "-1"], "combined-c-similarity"),
             "max-bucket": (["--max-bucket", "-5"], "max-bucket"),
+            "gram-words": (["--gram-words", "0"], "gram-words"),
+            "max-gram-documents": (["--max-gram-documents", "1"], "max-gram-documents"),
+            "min-sources": (["--min-sources", "-1"], "min-sources"),
+            "min-patch-fraction": (["--min-patch-fraction", "1.5"], "min-patch-fraction"),
+            "min-source-share": (["--min-source-share", "-0.1"], "min-source-share"),
+            "foreign-sourced": (["--foreign-sourced", "ip"], "foreign-sourced"),
+            "max-page-grams": (["--max-page-grams", "-1"], "max-page-grams"),
+            "sweep-m": (["--sweep-m", "10,x"], "sweep-m"),
+            "sweep-c": (["--sweep-c", "4,,8"], "sweep-c"),
+            "sweep-theta": (["--sweep-theta", "0.5,2"], "sweep-theta"),
         }
 
     @classmethod
@@ -173,7 +187,8 @@ class CommandHelp(unittest.TestCase):
     def test_an_option_a_command_does_not_read_is_refused(self):
         for command, option in (("check", "--reader-thread"), ("check", "--max-depth"), ("detect", "--sample-bytes"),
                                 ("inspect", "--chunker"), ("neardup", "--chunker"), ("neardup", "--work-dir"),
-                                ("merge", "--chunker"), ("merge", "--resume")):
+                                ("merge", "--chunker"), ("merge", "--resume"),
+                                ("quilts", "--chunker")):
             with self.subTest(command=command, option=option):
                 proc = ci.run_crd(self.base(command) + [option, "1"], check=False, timeout=60)
                 self.assertEqual(proc.returncode, 2, proc.stderr)

@@ -14,6 +14,7 @@
 #include "crd/io/read_options.hpp"
 #include "crd/neardup/neardup_rows.hpp"
 #include "crd/output/result_rows.hpp"
+#include "crd/quilts/records.hpp"
 #include "crd/output/table_io.hpp"
 
 namespace crd::output::schema {
@@ -24,6 +25,7 @@ inline constexpr const char* kDiscovery = "/discovery";
 inline constexpr const char* kDetection = "/detection";
 inline constexpr const char* kNeardup = "/neardup";
 inline constexpr const char* kCompareHashing = "/compare_hashing";
+inline constexpr const char* kQuilts = "/quilts";
 
 inline constexpr Table<NamedValueRow> kCounters{"/run/counters"};
 inline constexpr Table<NamedValueRow> kResources{"/run/resources"};
@@ -50,6 +52,10 @@ inline constexpr Table<ConfusionRow> kConfusion{"/compare_hashing/confusion"};
 inline constexpr Table<neardup::PairRow> kNeardupPairs{"/neardup/pairs"};
 inline constexpr Table<discover::HistogramRow> kNeardupDegree{"/neardup/degree"};
 inline constexpr Table<neardup::IdentityRow> kNeardupIdentical{"/neardup/identical"};
+
+inline constexpr Table<quilts::PageRow> kQuiltPages{"/quilts/pages"};
+inline constexpr Table<quilts::SourceRow> kQuiltSources{"/quilts/sources"};
+inline constexpr Table<quilts::SweepRow> kQuiltSweep{"/quilts/sweep"};
 
 // Groups a labeled set may be read from (--labels, check), in the order they are looked for.
 inline constexpr const char* kLabelSources[] = {kLabels.group, kDiscoveryChunks.group, kDetectionLabels.group};
@@ -115,6 +121,16 @@ inline constexpr Attribute kNeardupDifferentSite{kNeardup, "different_site_pairs
 inline constexpr Attribute kNeardupCappedBuckets{kNeardup, "capped_buckets", "uint64"};
 inline constexpr Attribute kNeardupCappedPages{kNeardup, "capped_pages", "uint64"};
 inline constexpr Attribute kNeardupCappedPairs{kNeardup, "capped_pairs", "uint64"};
+
+// /quilts.
+inline constexpr Attribute kQuiltK{kQuilts, "k", "uint64"};
+inline constexpr Attribute kQuiltM{kQuilts, "m", "uint64"};
+inline constexpr Attribute kQuiltC{kQuilts, "c", "uint64"};
+inline constexpr Attribute kQuiltTheta{kQuilts, "theta", "float64"};
+inline constexpr Attribute kQuiltMinSourceShare{kQuilts, "min_source_share", "float64"};
+inline constexpr Attribute kQuiltForeign{kQuilts, "foreign_sourced", "str"};
+inline constexpr Attribute kQuiltPageCount{kQuilts, "pages", "uint64"};
+inline constexpr Attribute kQuiltQuiltedCount{kQuilts, "quilted", "uint64"};
 
 // /compare_hashing.
 inline constexpr Attribute kComparePages{kCompareHashing, "pages", "uint64"};

@@ -39,20 +39,37 @@ GlobalMoments global_moments(comm::Transport& transport, std::span<const double>
   return {all.count(), all.mean(), all.sigma()};
 }
 
+namespace {
+
+// Where DetectionStats keeps one population's statistics (pages or neighborhoods).
+struct StatsSlots {
+  std::uint64_t& count;
+  double &mean, &sigma, &median, &mad, &threshold;
+  std::uint8_t& clamped;
+};
+
+// Fills one population's statistics and resolves its threshold rule over them.
+void summarize(comm::Transport& transport, std::span<const double> values, const Threshold& rule, StatsSlots out) {
+  const Population p = population(transport, values, out.count);
+  out.mean = p.mean;
+  out.sigma = p.sigma;
+  out.median = p.median;
+  out.mad = p.mad;
+  const ResolvedThreshold resolved = rule.resolve(p);
+  out.threshold = resolved.value;
+  out.clamped = resolved.clamped ? 1 : 0;
+}
+
+}  // namespace
+
 DetectionResult detect(comm::Transport& transport, const std::vector<std::string>& keys,
                        const PageScores& scores, const LabelSlice& labels, const DetectOptions& options,
                        std::size_t round_bytes) {
   DetectionResult out;
   DetectionStats& s = out.stats;
 
-  const Population pages = population(transport, scores.containment, s.pages);
-  s.page_mean = pages.mean;
-  s.page_sigma = pages.sigma;
-  s.page_median = pages.median;
-  s.page_mad = pages.mad;
-  const ResolvedThreshold page_threshold = options.page_threshold.resolve(pages);
-  s.page_threshold = page_threshold.value;
-  s.page_threshold_clamped = page_threshold.clamped ? 1 : 0;
+  summarize(transport, scores.containment, options.page_threshold,
+            {s.pages, s.page_mean, s.page_sigma, s.page_median, s.page_mad, s.page_threshold, s.page_threshold_clamped});
 
   std::vector<PageRow> page_rows;
   page_rows.reserve(scores.size());
@@ -76,14 +93,9 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
   std::vector<double> badness;
   badness.reserve(hoods.size());
   for (const auto& n : hoods) badness.push_back(n.badness);
-  const Population all_hoods = population(transport, badness, s.neighborhoods);
-  s.neighborhood_mean = all_hoods.mean;
-  s.neighborhood_sigma = all_hoods.sigma;
-  s.neighborhood_median = all_hoods.median;
-  s.neighborhood_mad = all_hoods.mad;
-  const ResolvedThreshold hood_threshold = options.neighborhood_threshold.resolve(all_hoods);
-  s.neighborhood_threshold = hood_threshold.value;
-  s.neighborhood_threshold_clamped = hood_threshold.clamped ? 1 : 0;
+  summarize(transport, badness, options.neighborhood_threshold,
+            {s.neighborhoods, s.neighborhood_mean, s.neighborhood_sigma, s.neighborhood_median, s.neighborhood_mad,
+             s.neighborhood_threshold, s.neighborhood_threshold_clamped});
   for (auto& n : hoods) {
     n.flagged = (n.badness > s.neighborhood_threshold && n.labeled >= options.min_neighborhood_labeled) ? 1 : 0;
     s.flagged_neighborhoods += n.flagged;

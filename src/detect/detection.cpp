@@ -1,6 +1,8 @@
 // detect(): statistics and thresholds over all pages and neighborhoods, flags, and output order.
 #include "crd/detect/detection.hpp"
 
+#include <tuple>
+
 #include "exact_median.hpp"
 #include "exact_moments.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
@@ -39,37 +41,23 @@ GlobalMoments global_moments(comm::Transport& transport, std::span<const double>
   return {all.count(), all.mean(), all.sigma()};
 }
 
-namespace {
-
-// Where DetectionStats keeps one population's statistics (pages or neighborhoods).
-struct StatsSlots {
-  std::uint64_t& count;
-  double &mean, &sigma, &median, &mad, &threshold;
-  std::uint8_t& clamped;
-};
-
-// Fills one population's statistics and resolves its threshold rule over them.
-void summarize(comm::Transport& transport, std::span<const double> values, const Threshold& rule, StatsSlots out) {
-  const Population p = population(transport, values, out.count);
-  out.mean = p.mean;
-  out.sigma = p.sigma;
-  out.median = p.median;
-  out.mad = p.mad;
-  const ResolvedThreshold resolved = rule.resolve(p);
-  out.threshold = resolved.value;
-  out.clamped = resolved.clamped ? 1 : 0;
-}
-
-}  // namespace
-
 DetectionResult detect(comm::Transport& transport, const std::vector<std::string>& keys,
                        const PageScores& scores, const LabelSlice& labels, const DetectOptions& options,
                        std::size_t round_bytes) {
   DetectionResult out;
   DetectionStats& s = out.stats;
 
-  summarize(transport, scores.containment, options.page_threshold,
-            {s.pages, s.page_mean, s.page_sigma, s.page_median, s.page_mad, s.page_threshold, s.page_threshold_clamped});
+  // Pages and neighborhoods alike: the population's statistics over all ranks, and its threshold
+  // rule resolved over them.
+  const auto summarize = [&](std::span<const double> values, const Threshold& rule, std::uint64_t& count, double& mean,
+                             double& sigma, double& median, double& mad, double& threshold, std::uint8_t& clamped) {
+    const Population p = population(transport, values, count);
+    const ResolvedThreshold resolved = rule.resolve(p);
+    std::tie(mean, sigma, median, mad, threshold) = std::tuple(p.mean, p.sigma, p.median, p.mad, resolved.value);
+    clamped = resolved.clamped ? 1 : 0;
+  };
+  summarize(scores.containment, options.page_threshold, s.pages, s.page_mean, s.page_sigma, s.page_median, s.page_mad,
+            s.page_threshold, s.page_threshold_clamped);
 
   std::vector<PageRow> page_rows;
   page_rows.reserve(scores.size());
@@ -93,9 +81,8 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
   std::vector<double> badness;
   badness.reserve(hoods.size());
   for (const auto& n : hoods) badness.push_back(n.badness);
-  summarize(transport, badness, options.neighborhood_threshold,
-            {s.neighborhoods, s.neighborhood_mean, s.neighborhood_sigma, s.neighborhood_median, s.neighborhood_mad,
-             s.neighborhood_threshold, s.neighborhood_threshold_clamped});
+  summarize(badness, options.neighborhood_threshold, s.neighborhoods, s.neighborhood_mean, s.neighborhood_sigma,
+            s.neighborhood_median, s.neighborhood_mad, s.neighborhood_threshold, s.neighborhood_threshold_clamped);
   for (auto& n : hoods) {
     n.flagged = (n.badness > s.neighborhood_threshold && n.labeled >= options.min_neighborhood_labeled) ? 1 : 0;
     s.flagged_neighborhoods += n.flagged;

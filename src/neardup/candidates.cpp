@@ -55,9 +55,7 @@ std::uint32_t bucket_count(const Sketch& sketch, const PairRules& rules) {
                                          : static_cast<std::uint32_t>(sketch.super.size());
 }
 
-std::uint64_t sketch_bytes(const Sketch& s) {
-  return (s.super.capacity() + s.bits.capacity()) * sizeof(std::uint64_t);
-}
+std::uint64_t sketch_bytes(const Sketch& s) { return (s.super.capacity() + s.bits.capacity()) * sizeof(std::uint64_t); }
 
 }  // namespace
 

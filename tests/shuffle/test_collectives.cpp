@@ -29,7 +29,8 @@ struct Message {
 // Rank r's value: r items (none on rank 0), names that differ in length and include a NUL.
 std::vector<Item> items_of(int rank) {
   std::vector<Item> out;
-  for (int i = 0; i < rank; ++i) out.push_back({std::string(static_cast<std::size_t>(i), 'a') + '\0' + "r" + std::to_string(rank), 10u * rank + i});
+  for (int i = 0; i < rank; ++i)
+    out.push_back({std::string(static_cast<std::size_t>(i), 'a') + '\0' + "r" + std::to_string(rank), 10u * rank + i});
   return out;
 }
 
@@ -37,7 +38,8 @@ class Collectives : public ::testing::TestWithParam<int> {};
 
 TEST_P(Collectives, BroadcastGivesRankZerosValueEverywhere) {
   comm::run_local(GetParam(), [](comm::Transport& t) {
-    const Message mine{static_cast<std::uint8_t>(t.rank() + 1), "from " + std::to_string(t.rank()), items_of(t.rank() + 2)};
+    const Message mine{static_cast<std::uint8_t>(t.rank() + 1), "from " + std::to_string(t.rank()),
+                       items_of(t.rank() + 2)};
     const Message got = broadcast_from_rank0(t, mine);
     EXPECT_EQ(got, (Message{1, "from 0", items_of(2)}));
     EXPECT_EQ(broadcast_from_rank0(t, std::string(t.rank() == 0 ? "" : "ignored")), "");  // empty survives

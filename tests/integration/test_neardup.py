@@ -156,9 +156,9 @@ class Neardup(unittest.TestCase):
 
     def test_memory_counts_what_neardup_holds(self):
         """--memory counts neardup's sketches, bucket entries and pairs (docs/memory.md). On 2,000
-        small pages the bucket entries (six per page, each with its sketch) dwarf the tables: about
-        0.6 MB per rank of tables and sketches, counting included, against about 5 MB for finding
-        candidate pairs. 2M sits between them, and fails before any pair is looked for, on every
+        small pages the bucket entries (six per page, each with its sketch) dwarf the tables: 0.5 to 1
+        MB per rank of tables and sketches, counting included, against 4 to 5 MB for finding
+        candidate pairs (measured at 2 ranks with --memory 500K, 1M, 2M, 4M). 2M sits between them, and fails before any pair is looked for, on every
         rank with one line and no file; 64K fails while reading; 1G changes nothing."""
         tree = self.tmp("many-pages")
         for i in range(2000):

@@ -41,10 +41,11 @@ void MemoryBudget::check_fixed() const {
                      gib(fixed_bytes()) + ")");
 }
 
-bool MemoryBudget::scan_fits(const scan::ScannedShard& shard, std::uint64_t shard_done, std::uint64_t shard_total) {
+bool MemoryBudget::scan_fits(const scan::ScannedShard& shard, std::uint64_t shard_done, std::uint64_t shard_total,
+                             std::uint64_t held) {
   if (budget_ == 0) return true;
   for (; keys_counted_ < shard.keys.size(); ++keys_counted_) keys_bytes_ += key_bytes(shard.keys[keys_counted_]);
-  const std::uint64_t tables = tables_bytes_without_keys(shard) + keys_bytes_;
+  const std::uint64_t tables = tables_bytes_without_keys(shard) + keys_bytes_ + held;
   if (tables + fixed_bytes() <= budget_) return true;
   // Tables grow at most linearly with the bytes read: extrapolate them to the whole shard.
   projected_ = fixed_bytes() + static_cast<std::uint64_t>(static_cast<double>(tables) * static_cast<double>(shard_total) /
@@ -52,26 +53,32 @@ bool MemoryBudget::scan_fits(const scan::ScannedShard& shard, std::uint64_t shar
   return false;
 }
 
-void MemoryBudget::check_before_exchange(comm::Transport& transport, const scan::ScannedShard& shard) const {
+void MemoryBudget::check_before_exchange(comm::Transport& transport, const scan::ScannedShard& shard,
+                                         std::uint64_t held) const {
   const std::uint64_t stopped = transport.max(projected_);
-  if (stopped > 0) {
-    const auto ranks = static_cast<std::uint64_t>(
-        std::ceil(static_cast<double>(stopped) * nranks_ / static_cast<double>(budget_ - fixed_bytes())));
+  if (stopped > 0)
     throw FatalError("--memory " + gib(budget_) + " per rank is too small: the busiest rank's tables would need about " +
-                     gib(stopped) + "; run with at least " + std::to_string(ranks) + " ranks or raise --memory");
-  }
+                     gib(stopped) + "; run with at least " + std::to_string(ranks_for(stopped)) +
+                     " ranks or raise --memory");
   const std::uint64_t local_keys = shard.chunks.distinct() + shard.files.distinct();
   const std::uint64_t all_keys = transport.sum(local_keys);
   // Owned keys ≤ an even share of all local keys (hash prefixes are uniform; duplicates only help).
   const std::uint64_t owned = (all_keys + static_cast<std::uint64_t>(nranks_) - 1) / static_cast<std::uint64_t>(nranks_);
-  const std::uint64_t mine = tables_bytes(shard) + local_keys * kShuffleBytesPerKey + owned * kOwnerBytesPerKey +
-                             fixed_bytes();
-  const std::uint64_t worst = transport.max(mine);
+  check_peak(transport, "counting",
+             tables_bytes(shard) + held + local_keys * kShuffleBytesPerKey + owned * kOwnerBytesPerKey);
+}
+
+void MemoryBudget::check_peak(comm::Transport& transport, const std::string& what, std::uint64_t bytes) const {
+  const std::uint64_t worst = transport.max(bytes + fixed_bytes());
   if (budget_ == 0 || worst <= budget_) return;
-  const auto ranks = static_cast<std::uint64_t>(
-      std::ceil(static_cast<double>(worst) * nranks_ / static_cast<double>(budget_ - fixed_bytes())));
-  throw FatalError("--memory " + gib(budget_) + " per rank is too small: counting needs about " + gib(worst) +
-                   " on the busiest rank; run with at least " + std::to_string(ranks) + " ranks or raise --memory");
+  throw FatalError("--memory " + gib(budget_) + " per rank is too small: " + what + " needs about " + gib(worst) +
+                   " on the busiest rank; run with at least " + std::to_string(ranks_for(worst)) +
+                   " ranks or raise --memory");
+}
+
+std::uint64_t MemoryBudget::ranks_for(std::uint64_t peak) const {
+  return static_cast<std::uint64_t>(
+      std::ceil(static_cast<double>(peak) * nranks_ / static_cast<double>(budget_ - fixed_bytes())));
 }
 
 std::uint64_t peak_rss_bytes() {

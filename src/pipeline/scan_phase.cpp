@@ -29,7 +29,9 @@ void with_result_file(comm::Transport& transport,
 }
 
 ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& options, bool keep_pages,
-                         comm::Transport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file) {
+                         comm::Transport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file,
+                         const std::function<std::uint64_t()>& held_bytes) {
+  const auto held = [&]() -> std::uint64_t { return held_bytes ? held_bytes() : 0; };
   ScanPhase p;
   timer.start("expand");
   const auto files = scan::expand_everywhere(transport, common.inputs, common.expand, p.expand_log);
@@ -67,7 +69,7 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
                                    [&](const scan::ScannedShard& shard, std::uint64_t bytes, std::uint64_t docs) {
                                      progress.update(bytes, docs);
                                      fault_point("scan", transport.rank());
-                                     return budget.scan_fits(shard, bytes, shard_bytes);
+                                     return budget.scan_fits(shard, bytes, shard_bytes, held());
                                    });
     if (!budget.stopped())
       p.checkpoints->save("scan", [&](BinaryFileWriter& out) { save_shard(out, p.shard); });
@@ -75,7 +77,7 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   p.checkpoints->agree_saved();  // every rank, resumed or not
   progress.finish(transport);
   fault_point("after_scan", transport.rank());
-  budget.check_before_exchange(transport, p.shard);
+  budget.check_before_exchange(transport, p.shard, held());
   return p;
 }
 

@@ -6,6 +6,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <tuple>
 #include <string_view>
 #include <vector>
 
@@ -45,6 +46,7 @@ struct ExpandOptions {
 struct WalkedEntry {
   std::string rel;        // path relative to the directory walked
   std::uint64_t size = 0; // a file's size; a directory's own size (grows with its entries)
+  static constexpr auto fields() { return std::tuple(&WalkedEntry::rel, &WalkedEntry::size); }
 };
 // What one round found: regular files (and links to them) and subdirectories, which the next
 // round reads. A link to a directory is counted ("input.dir_symlink") and not followed; fifos,

@@ -31,9 +31,12 @@ struct ScanPhase {
 void with_result_file(comm::Transport& transport,
                       const std::function<void(std::optional<output::ResultFile>& file)>& body);
 
-// Collective. Resumes the scan from this rank's checkpoint when there is one.
+// Collective. Resumes the scan from this rank's checkpoint when there is one. held_bytes, if
+// given, says how many bytes the command's own scan hooks keep (neardup's sketches): --memory
+// counts them with the shard's tables.
 ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& options, bool keep_pages,
-                         comm::Transport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file);
+                         comm::Transport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file,
+                         const std::function<std::uint64_t()>& held_bytes = {});
 
 // Collective: /run/resources (peak memory, the tables' bytes, shuffle volume), the same on every rank.
 Counters run_resources(comm::Transport& transport, const CommonOptions& common, std::uint64_t tables_bytes,

@@ -42,7 +42,7 @@ for k in (0, 1):
     open(f"{d}/half{k}", "w").write("\0".join(sorted(halves[k])) + "\0")
 print(f"{len(rows)} files, {sum(load)} bytes; halves {load[0]} and {load[1]} bytes", file=sys.stderr)
 ' "$tmp"
-tiny=$(find "$corpus" -type f -name '*.html' -size -8k | head -1)
+tiny=$(find "$corpus" -type f -name '*.html' -size -8k -print -quit)
 mpi="$root/scripts/mpirun.sh"
 out="--progress-interval 0 $extra"
 /usr/bin/python3 "$root/perf/paired.py" -r "$reps" --csv "$csv" --warm "$corpus" \

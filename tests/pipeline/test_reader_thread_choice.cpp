@@ -57,8 +57,8 @@ TEST(ReaderThreadChoice, AutoNeedsASpareCoreForEveryRankOfTheNode) {
 
 TEST(ReaderThreadChoice, ShardContextCountsOnlyGzipArchivesOfTheShard) {
   const std::vector<io::InputFile> files = {
-      file("crawl/a.warc.gz", 1000, io::InputKind::Warc),  file("crawl/b.WARC.GZ", 200, io::InputKind::Warc),
-      file("crawl/c.arc.gz", 30, io::InputKind::Arc),      file("crawl/d.warc", 4, io::InputKind::Warc),
+      file("crawl/a.warc.gz", 1000, io::InputKind::Warc),       file("crawl/b.WARC.GZ", 200, io::InputKind::Warc),
+      file("crawl/c.arc.gz", 30, io::InputKind::Arc),           file("crawl/d.warc", 4, io::InputKind::Warc),
       file("docs/page.html.gz", 500, io::InputKind::PlainFile),  // a plain file is never inflated
   };
   const ReaderThreadContext c = shard_bytes_context(files, {1, 2, 3, 4});

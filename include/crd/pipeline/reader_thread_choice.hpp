@@ -28,7 +28,6 @@ struct ReaderThreadContext {
 bool use_reader_thread(ReaderThread mode, const ReaderThreadContext& context);
 
 // The shard's part of the context (gzip_bytes, total_bytes) from the files it reads.
-ReaderThreadContext shard_bytes_context(const std::vector<io::InputFile>& files,
-                                        const std::vector<std::size_t>& shard);
+ReaderThreadContext shard_bytes_context(const std::vector<io::InputFile>& files, const std::vector<std::size_t>& shard);
 
 }  // namespace crd::pipeline

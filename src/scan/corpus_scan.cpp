@@ -7,7 +7,6 @@
 #include <thread>
 
 #include "document_queue.hpp"
-#include "pending_chunks.hpp"
 #include "crd/hash/document_hasher.hpp"
 
 namespace crd::scan {
@@ -33,7 +32,6 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
   out.chunks = discover::LocalTally(options.sample_bytes);
   auto chunker = chunk::make_chunker(options.chunker, options.chunking);
   DocumentHasher hasher;
-  PendingChunks pending(out.chunks, options.sample_bytes);
   std::uint64_t bytes_done = 0;
   std::uint64_t documents_done = 0;
 
@@ -58,16 +56,31 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
       out.counters.add("documents.chunked");
       out.counters.add("bytes.chunked", doc.body.size());
       std::uint64_t chunks = 0;
-      auto keep_id = [&](std::uint32_t id) {
+      // Each chunk is tallied one chunk late: its table slot is prefetched first, and the memory
+      // fetch overlaps the next chunk's SHA-1 (the table outgrows the cache; a miss per chunk was
+      // 11% of the scan). Only the sample prefix needs keeping meanwhile.
+      bool pending = false;
+      Digest pending_digest;
+      std::uint64_t pending_length = 0;
+      std::string pending_sample;
+      auto flush = [&] {
+        if (!pending) return;
+        const std::uint32_t id = out.chunks.add(pending_digest, pending_length, pending_sample, page, out.keys);
         if (options.keep_page_chunks) out.page_chunk_ids.push_back(id);
+        pending = false;
       };
       const std::string_view skipped = chunker->chunk(doc.body, doc.charset, [&](std::string_view normalized) {
         const Digest digest = hasher.chunk(normalized);
         if (options.on_chunk) options.on_chunk(digest, normalized);
-        pending.add(digest, normalized, page, out.keys, keep_id);
+        out.chunks.prefetch(digest);
+        flush();
+        pending = true;
+        pending_digest = digest;
+        pending_length = normalized.size();
+        pending_sample.assign(normalized.substr(0, std::min(normalized.size(), options.sample_bytes)));
         ++chunks;
       });
-      pending.flush(out.keys, keep_id);
+      flush();
       if (!skipped.empty()) out.counters.add("skipped." + std::string(skipped));
       out.counters.add("chunks", chunks);
     }

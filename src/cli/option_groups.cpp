@@ -49,7 +49,8 @@ po::options_description corpus_options(pipeline::CommonOptions& c, bool with_sam
          c.scan.recursion.max_repeat = v;
        }), "drop URLs in which one path component occurs more often than this (0 = off)")
       ("reader-thread", choice_value(c.reader_thread, "reader-thread"),
-       "read and inflate on a second thread per rank (auto: when the node has a spare core per rank)");
+       "read and inflate on a second thread per rank (auto: for .gz archives, when the node has a "
+       "spare core per rank)");
   if (with_samples) {
     d.add_options()("sample-bytes", po::value<Count>()->default_value({c.scan.sample_bytes})->notifier([&c](const Count& v) {
       if (v.value == 0 || v.value > 65536) throw UsageError("option --sample-bytes: must be 1..65536");

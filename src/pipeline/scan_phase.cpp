@@ -10,6 +10,7 @@
 #include "crd/scan/input_listing.hpp"
 #include "memory_budget.hpp"
 #include "crd/pipeline/output_check.hpp"
+#include "crd/pipeline/reader_thread_choice.hpp"
 #include "progress.hpp"
 
 namespace crd::pipeline {
@@ -48,18 +49,17 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   timer.start("scan");
   scan::ScanOptions scan = common.scan;
   scan.keep_page_chunks = keep_pages;
-  // A reader thread helps only with a spare core: on a node full of ranks it would compete, and a
-  // rank bound to one core (mpirun's default binding) runs both threads on that core.
-  const unsigned cores = std::thread::hardware_concurrency();
+  const auto& mine = shards[static_cast<std::size_t>(transport.rank())];
+  // A rank bound to one core (mpirun's default binding) would run both threads on that core, and
+  // on a node full of ranks the thread competes with them: the affinity and the node decide too.
+  ReaderThreadContext context = shard_bytes_context(files, mine);
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
-  const int usable = sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : 1;
-  scan.reader_thread = common.reader_thread == ReaderThread::On ||
-                       (common.reader_thread == ReaderThread::Auto && usable >= 2 &&
-                        cores >= 2u * static_cast<unsigned>(transport.ranks_on_node()));
-  const auto& mine = shards[static_cast<std::size_t>(transport.rank())];
-  std::uint64_t shard_bytes = 0;
-  for (std::size_t i : mine) shard_bytes += files[i].size;
+  context.usable_cpus = sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : 1;
+  context.node_cpus = std::thread::hardware_concurrency();
+  context.ranks_on_node = transport.ranks_on_node();
+  scan.reader_thread = use_reader_thread(common.reader_thread, context);
+  const std::uint64_t shard_bytes = context.total_bytes;
   MemoryBudget budget(common.memory_budget, common.round_bytes, transport.rank(), transport.size());
   budget.check_fixed();
   Progress progress(transport, "scan", total_bytes(files), common.progress_interval);

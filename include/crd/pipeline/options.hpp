@@ -15,7 +15,8 @@
 
 namespace crd::pipeline {
 
-// --reader-thread: auto = when the node has a spare core per rank (run_scan_phase).
+// --reader-thread: auto = for gzip archives when the node has a spare core per rank
+// (use_reader_thread in reader_thread_choice.hpp).
 enum class ReaderThread { Auto, On, Off };
 constexpr std::array<EnumName<ReaderThread>, 3> enum_names(ReaderThread) {
   return {{{"auto", ReaderThread::Auto}, {"on", ReaderThread::On}, {"off", ReaderThread::Off}}};

@@ -16,6 +16,7 @@ const Command* find_command(const std::string& name) {
       {"report", &report_command},
       {"neardup", &neardup_command},
       {"compare-hashing", &compare_hashing_command},
+      {"compare", &compare_command},
   };
   for (const auto& c : commands)
     if (name == c.name) return &c;

@@ -38,5 +38,6 @@ int check_command(int argc, char** argv);
 int report_command(int argc, char** argv);
 int neardup_command(int argc, char** argv);
 int compare_hashing_command(int argc, char** argv);
+int compare_command(int argc, char** argv);
 
 }  // namespace crd::cli

@@ -67,7 +67,7 @@ po::options_description chunking_options(pipeline::CommonOptions& c, bool with_c
   if (!with_chunker) return d;
   d.add_options()
       ("chunker", choice_value(c.scan.chunker, "chunker"),
-       "scan: split raw markup (fast, the default); dom: split the gumbo HTML5 tree's visible text")
+       "scan: split raw markup (fast); dom: split the gumbo HTML5 tree's visible text; sentence: that text's sentences (ICU)")
       ("tags", po::value<std::string>()->default_value(join_list(c.scan.chunking.tags))->notifier([&c](const std::string& v) {
          auto tags = split_list(v);
          if (tags.empty()) throw UsageError("option --tags: needs at least one tag name");

@@ -133,7 +133,7 @@ int compare_command(int argc, char** argv) {
       "Documents against each other by shared sentences (no MPI job): for each pair sharing one, the\n"
       "matching sentences, the similarity pair <|d1&d2|/|d1|, |d1&d2|/|d2|> and the overlap distribution\n"
       "(sentences shared per run of k); with --labels, the labeled sentences of each document and the\n"
-      "labeled documents (sample URLs) they come from. docs/sentences.md");
+      "labeled documents (sample URLs) they come from (docs/sentences.md)");
   visible.add(chunking_options(common)).add(discovery_options(stop_options, false));
   visible.add_options()
       ("labels", po::value<std::vector<std::string>>(&label_paths), "also compare each document with a labeled set (crd result files)")
@@ -222,6 +222,9 @@ int compare_command(int argc, char** argv) {
   std::uint64_t skipped = 0;
   for (const auto& [name, value] : counters.values())
     if (name.rfind("skipped.", 0) == 0) skipped += value;
+  if (const std::uint64_t capped = counters.get("compare.capped_sentences"); capped > 0)
+    std::printf(", %llu sentences in more than %llu documents linked none", static_cast<unsigned long long>(capped),
+                static_cast<unsigned long long>(settings.max_bucket));
   if (skipped > 0) {
     std::printf(", %llu skipped:", static_cast<unsigned long long>(skipped));
     for (const auto& [name, value] : counters.values())

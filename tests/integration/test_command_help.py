@@ -31,6 +31,9 @@ EXPECTED = {
     "neardup": CORPUS - {"chunker", "tags", "boundary-match"} | NEARDUP | RUN_CONTROL - {"work-dir", "resume"},
     # compare-hashing chunks like detect but keeps no samples and no checkpoints (its sketches live in memory).
     "compare-hashing": CORPUS | STOP | COMPARE | RUN_CONTROL - {"work-dir", "resume"},
+    # compare reads documents in one process: chunking and stop options, no corpus cleaning or run control.
+    "compare": {"chunker", "tags", "boundary-match", "max-record-bytes", "labels", "granularity", "show", "max-bucket", "json",
+                "help"} | STOP,
     "inspect": {"top", "rank", "depth", "help"},
     "report": {"output", "top", "help"},
 }
@@ -113,6 +116,8 @@ class CommandHelp(unittest.TestCase):
             "min-c-similarity": (["--min-c-similarity", "-1"], "min-c-similarity"),
             "combined-c-similarity": (["--combined-c-similarity", "-1"], "combined-c-similarity"),
             "max-bucket": (["--max-bucket", "-5"], "max-bucket"),
+            "granularity": (["--granularity", "0"], "granularity"),
+            "json": (["--json=yes"], "json"),
         }
 
     @classmethod
@@ -129,6 +134,8 @@ class CommandHelp(unittest.TestCase):
             return ["report", t("L.h5")] + out
         if command == "check":
             return ["check", "--labels", t("L.h5"), t("site", "host", "page.html")]
+        if command == "compare":
+            return ["compare", t("site"), "--labels", t("L.h5")]
         labels = ["--labels", t("L.h5")] if command in ("detect", "compare-hashing") else []
         if command == "compare-hashing" and truth:
             labels += ["--truth", t("truth.txt")]

@@ -94,8 +94,8 @@ class Sentences(unittest.TestCase):
         # Sentences that occur once, verbatim, in the markup, and once among the page's sentences.
         editable = [s for s in sentences if len(s) > 30 and original.count(s) == 1 and sentences.count(s) == 1
                     and not set(s) & set("<>&\"'")]
-        self.assertGreaterEqual(len(editable), 40)
-        step = 10
+        step = 8
+        self.assertGreaterEqual(len(editable), 4 * step)
         revisions = []
         for r in range(5):  # revision r has the first r * step editable sentences reworded
             text = original
@@ -143,7 +143,7 @@ class Sentences(unittest.TestCase):
                          [(3 + i, quoted[i], "/labels") for i in range(3)])
         text = ci.run_crd(["compare", self.tmp("quoting", "page.html"), "--labels", labels]).stdout
         self.assertIn("[0] against the labels: 3 of 10 sentences labeled (0.300)", text)
-        self.assertIn("from docs.python.org/controlflow.html: 3 sentences, overlap (k=5): 0 3", text)
+        self.assertIn("from docs.python.org/controlflow.html: 3 sentences, overlap (k=5): 2 1", text)
 
     def test_every_corpus_command_chunks_sentences_alike(self):
         site = self.tmp("site")
@@ -155,8 +155,8 @@ class Sentences(unittest.TestCase):
         # Bad pages: Latin-1 bytes without a charset, no text at all, and a page over the size cap.
         write(os.path.join(site, "host", "latin1.html"), b"<p>Caf\xe9 ouvert. Ferm\xe9 lundi.</p>", "wb")
         write(os.path.join(site, "host", "empty.html"), "<html><script>var a = 'No. Text.';</script></html>")
-        write(os.path.join(site, "host", "huge.html"), "<p>" + "Big sentence here. " * 5000)
-        sentence = ["--chunker", "sentence", "--max-record-bytes", "64K"]
+        write(os.path.join(site, "host", "huge.html"), "<p>" + "Big sentence here. " * 70000)  # 1.3 MB
+        sentence = ["--chunker", "sentence", "--max-record-bytes", "1M"]
         labels = self.tmp("site_labels.h5")
         ci.run_crd(ci.quiet(["label", os.path.join(site), "-o", labels] + sentence), timeout=300)
         results = {}
@@ -165,24 +165,26 @@ class Sentences(unittest.TestCase):
             extra = ["--labels", labels, "--page-threshold", "0.5"] if command == "detect" else []
             ci.run_crd(ci.quiet([command, site, "-o", out] + sentence + extra), nranks=nranks, timeout=300)
             results[(command, nranks)] = out
-        import h5py
-        with h5py.File(results[("discover", 1)], "r") as f:
-            counters = dict(zip(ci.strings(f["run/counters/name"]), f["run/counters/value"][()]))
-            samples = set(ci.strings(f["discovery/chunks/sample"]))
+        discovered = ci.open_results(results[("discover", 1)])
+        counters = discovered.counters.to_dict()
+        samples = set(discovered.table(ci.results.CHUNKS)["sample"])
         self.assertEqual(counters["skipped.sentence.invalid_utf8"], 1)
         self.assertEqual(counters["skipped.sentence.none"], 1)
         self.assertEqual(counters["skipped.record_too_large"], 1)
-        # Labeled items are whole sentences of the pages (the navigation repeats on every page).
-        self.assertIn("Navigation", samples)
-        ci.assert_same_datasets(self, results[("discover", 1)], results[("discover", 2)])
-        ci.assert_same_datasets(self, results[("detect", 1)], results[("detect", 3)])
+        # Labeled items are whole sentences of the pages: navigation and phrasing every page repeats.
+        self.assertLessEqual({"Previous topic", "Next topic", "For example:", "This Page Report a Bug Show Source"}, samples)
+        for (command, nranks), other in ((("discover", 1), ("discover", 2)), (("detect", 1), ("detect", 3))):
+            with self.subTest(command=command):
+                ci.assert_same_datasets(self, ci.comparable(results[(command, nranks)])[0], ci.comparable(results[other])[0],
+                                        "at np=%d" % other[1])
         # detect's sentence counts per page are crd compare's, and check scores pages as detect does.
-        with h5py.File(results[("detect", 1)], "r") as f:
-            chunks = dict(zip(ci.strings(f["detection/pages/url"]), f["detection/pages/chunks"][()]))
-            labeled = dict(zip(ci.strings(f["detection/pages/url"]), f["detection/pages/labeled"][()]))
+        pages_table = ci.open_results(results[("detect", 1)]).table(ci.results.PAGES)
+        chunks = dict(zip(pages_table["url"], pages_table["chunks"].tolist()))
+        labeled = dict(zip(pages_table["url"], pages_table["labeled"].tolist()))
         pages = [os.path.join(site, "host", n) for n in names]
         docs = compare(pages + ["--max-bucket", "1"])["documents"]
         self.assertEqual({d["name"]: d["sentences"] for d in docs}, {p: chunks["host/" + os.path.basename(p)] for p in pages})
+        self.assertGreater(sum(labeled.values()), 0)
         check = ci.run_crd(["check", "--labels", labels, "--chunker", "sentence", pages[0]]).stdout
         self.assertIn("%s: %d/%d labeled chunks" % (pages[0], labeled["host/" + names[0]], chunks["host/" + names[0]]), check)
 
@@ -194,7 +196,7 @@ class Sentences(unittest.TestCase):
         write(os.path.join(d, "none.html"), "<html><style>p { }</style></html>")
         write(os.path.join(d, "huge.html"), "<p>" + "x. " * 50000)
         out = compare([d, "--max-record-bytes", "64K"])
-        self.assertEqual([doc["name"] for doc in out["documents"]], ["bad/a.html", "bad/b.html"])
+        self.assertEqual([doc["name"] for doc in out["documents"]], ["a.html", "b.html"])
         self.assertEqual({k: v for k, v in out["counters"].items() if k.startswith("skipped.")},
                          {"skipped.sentence.invalid_utf8": 1, "skipped.sentence.none": 1,
                           "skipped.record_too_large": 1})

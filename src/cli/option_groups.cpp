@@ -131,7 +131,10 @@ po::options_description detection_options(pipeline::DetectPipelineOptions& o, bo
          "labeled set: a crd label / discover / run result (repeatable; sets are merged)")
         ("join", choice_value(o.join, "join"),
          "auto | replicated (every rank holds L) | partitioned (L split by hash prefix)")
-        ("replicate-max", count_value(o.replicate_max), "auto join: replicate L when it has at most this many labels");
+        ("replicate-max", count_value(o.replicate_max), "auto join: replicate L when it has at most this many labels")
+        ("pairs", count_value(o.pairs),
+         "per flagged page, its similarity pair with the K labeled documents it overlaps most (/detection/pairs; "
+         "labels from crd label)");
   }
   d.add_options()
       ("page-threshold", threshold_value(t.page_threshold, "page-threshold"),

@@ -23,7 +23,7 @@ EXPECTED = {
     "discover": CORPUS | {"sample-bytes"} | THRESHOLDS | STOP | RUN_CONTROL,
     "label": CORPUS | {"sample-bytes"} | STOP | RUN_CONTROL,
     # detect's labels bring their samples: it keeps none of its own, so --sample-bytes does nothing.
-    "detect": CORPUS | STOP | {"labels", "join", "replicate-max"} | SCORING | RUN_CONTROL,
+    "detect": CORPUS | STOP | {"labels", "join", "replicate-max", "pairs"} | SCORING | RUN_CONTROL,
     "run": CORPUS | {"sample-bytes"} | THRESHOLDS | STOP | SCORING | RUN_CONTROL,
     "check": {"chunker", "tags", "boundary-match", "max-record-bytes", "labels", "page-threshold", "min-labeled", "show", "config",
               "help"} | STOP,
@@ -117,6 +117,7 @@ class CommandHelp(unittest.TestCase):
             "combined-c-similarity": (["--combined-c-similarity", "-1"], "combined-c-similarity"),
             "max-bucket": (["--max-bucket", "-5"], "max-bucket"),
             "granularity": (["--granularity", "0"], "granularity"),
+            "pairs": (["--pairs", "-1"], "pairs"),
             "json": (["--json=yes"], "json"),
         }
 

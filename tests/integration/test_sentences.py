@@ -182,11 +182,74 @@ class Sentences(unittest.TestCase):
         chunks = dict(zip(pages_table["url"], pages_table["chunks"].tolist()))
         labeled = dict(zip(pages_table["url"], pages_table["labeled"].tolist()))
         pages = [os.path.join(site, "host", n) for n in names]
-        docs = compare(pages + ["--max-bucket", "1"])["documents"]
+        out = compare(pages + ["--max-bucket", "1"])
+        docs = out["documents"]
+        # Every sentence two pages share is over the cap of one document: no pairs, each counted.
+        self.assertEqual(out["pairs"], [])
+        self.assertGreater(out["counters"]["compare.capped_sentences"], 10)
         self.assertEqual({d["name"]: d["sentences"] for d in docs}, {p: chunks["host/" + os.path.basename(p)] for p in pages})
         self.assertGreater(sum(labeled.values()), 0)
         check = ci.run_crd(["check", "--labels", labels, "--chunker", "sentence", pages[0]]).stdout
         self.assertIn("%s: %d/%d labeled chunks" % (pages[0], labeled["host/" + names[0]], chunks["host/" + names[0]]), check)
+
+    def test_detect_pairs_names_the_labeled_documents_a_page_overlaps_most(self):
+        tutorial = os.path.join(self.python, "tutorial")
+        expert = self.tmp("pairs_expert", "docs")
+        os.makedirs(expert)
+        names = ("controlflow.html", "datastructures.html", "classes.html")
+        for name in names:
+            shutil.copyfile(os.path.join(tutorial, name), os.path.join(expert, name))
+        labels = self.tmp("pairs_L.h5")
+        ci.run_crd(ci.quiet(["label", self.tmp("pairs_expert"), "--chunker", "sentence", "-o", labels]), timeout=300)
+        # Sentences only one expert page holds.
+        own = {n: self.sentences_of(os.path.join(tutorial, n))[1] for n in names}
+        unique = {n: [s for s in own[n] if 30 < len(s) < 200 and all(s not in own[m] for m in names if m != n)]
+                  for n in names}
+        site = self.tmp("pairs_site", "copier")
+        # p1: 30 sentences of controlflow, 10 of datastructures, 10 of its own; p2: 20 of classes and
+        # 20 of its own; p3: nothing labeled.
+        mine = ["Sentence %d was written by the copier alone." % i for i in range(40)]
+        write(os.path.join(site, "p1.html"), page_of(unique["controlflow.html"][:30] + unique["datastructures.html"][:10] + mine[:10]))
+        write(os.path.join(site, "p2.html"), page_of(unique["classes.html"][:20] + mine[10:30]))
+        write(os.path.join(site, "p3.html"), page_of(mine[30:40]))
+        docs = ci.open_results(labels).table("/labels_documents")
+        doc_chunks = dict(zip(docs["url"], docs["chunks"].tolist()))
+        # A quoted sentence may occur more than once in its page (a section title is also in the
+        # page's table of contents): the document's side counts each of its positions, which is
+        # the label's count in the expert corpus, as the sentence is in no other expert page.
+        label_rows = ci.open_results(labels).table("/labels")
+        occurrences = dict(zip(label_rows["sample"], label_rows["count"].tolist()))
+
+        def held(name, quoted):
+            return sum(occurrences[s] for s in quoted) / doc_chunks["docs/" + name]
+
+        self.assertEqual(sorted(doc_chunks), ["docs/" + n for n in sorted(names)])
+        tables = []
+        for nranks in (1, 2, 3):
+            out = self.tmp("pairs%d.h5" % nranks)
+            ci.run_crd(ci.quiet(["detect", self.tmp("pairs_site"), "--chunker", "sentence", "--labels", labels,
+                                 "--page-threshold", "0.3", "--pairs", "2", "-o", out]), nranks=nranks, timeout=300)
+            import h5py
+            with h5py.File(out, "r") as f:
+                g = f["detection/pairs"]
+                tables.append([(bytes(p).decode(), bytes(d).decode(), int(m), float(a), float(b)) for p, d, m, a, b in
+                               zip(g["page"][()], g["document"][()], g["matching"][()], g["first"][()], g["second"][()])])
+        self.assertEqual(tables[1], tables[0], "at np=2")
+        self.assertEqual(tables[2], tables[0], "at np=3")
+        self.assertEqual(tables[0], [
+            ("copier/p1.html", "docs/controlflow.html", 30, 0.6, held("controlflow.html", unique["controlflow.html"][:30])),
+            ("copier/p1.html", "docs/datastructures.html", 10, 0.2,
+             held("datastructures.html", unique["datastructures.html"][:10])),
+            ("copier/p2.html", "docs/classes.html", 20, 0.5, held("classes.html", unique["classes.html"][:20])),
+        ])
+        # A labels file without labeled documents (a discover result) cannot give pairs.
+        disc = self.tmp("pairs_discovery.h5")
+        ci.run_crd(ci.quiet(["discover", self.tmp("pairs_expert"), "--chunker", "sentence", "-o", disc]), timeout=300)
+        proc = ci.run_crd(ci.quiet(["detect", self.tmp("pairs_site"), "--chunker", "sentence", "--labels", disc, "--pairs", "2",
+                                    "-o", self.tmp("nopairs.h5")]), check=False, timeout=300)
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        self.assertIn("has no /labels_documents (labeled documents are written by crd label)", proc.stderr)
+        self.assertFalse(os.path.exists(self.tmp("nopairs.h5")))
 
     def test_compare_skips_and_counts_bad_documents(self):
         d = self.tmp("bad")

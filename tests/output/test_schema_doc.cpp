@@ -150,6 +150,7 @@ TEST(SchemaDoc, RealFilesHoldEveryPathWithItsType) {
   const std::string corpus = make_corpus(dir);
   run_crd("run " + corpus + " --chunk-threshold 1 --file-threshold 1 -o " + dir + "/run.h5");
   run_crd("label " + corpus + " -o " + dir + "/label.h5");
+  run_crd("detect " + corpus + " --labels " + dir + "/label.h5 --pairs 2 -o " + dir + "/pairs.h5");
   run_crd("neardup " + corpus + " -o " + dir + "/neardup.h5");
   std::ofstream(dir + "/truth.txt") << "example.org/a\n";
   run_crd("compare-hashing " + corpus + " --labels " + dir + "/label.h5 --truth " + dir + "/truth.txt -o " + dir +
@@ -158,7 +159,9 @@ TEST(SchemaDoc, RealFilesHoldEveryPathWithItsType) {
   const ResultReader label(dir + "/label.h5");
   const ResultReader neardup(dir + "/neardup.h5");
   const ResultReader compare(dir + "/compare.h5");
+  const ResultReader pairs(dir + "/pairs.h5");
   auto file_for = [&](const std::string& group) -> const ResultReader& {
+    if (group.rfind(schema::kDetectionPairs.group, 0) == 0) return pairs;
     if (group.rfind(schema::kNeardup, 0) == 0) return neardup;
     if (group.rfind(schema::kCompareHashing, 0) == 0) return compare;
     return group.rfind(schema::kLabels.group, 0) == 0 ? label : run;
@@ -172,6 +175,7 @@ TEST(SchemaDoc, RealFilesHoldEveryPathWithItsType) {
   EXPECT_GT(run.rows(schema::kPages.column(&detect::PageRow::url)), 0u);
   EXPECT_GT(run.rows(schema::kProvenance.column(&ProvenanceRow::url)), 0u);
   EXPECT_GT(label.rows(schema::kLabels.column(&discover::LabelRow::hash)), 0u);
+  EXPECT_GT(pairs.rows(schema::kDetectionPairs.column(&SimilarityPairRow::page)), 0u);
   for (const auto& d : schema::all_datasets()) {
     const ResultReader& r = file_for(d.path);
     ASSERT_TRUE(r.has(d.path)) << d.path << " missing from " << r.path();

@@ -10,6 +10,7 @@ import shutil
 import unittest
 
 import crd_integ as ci
+import archives  # noqa: E402  (tests/support, on the path crd_integ sets)
 
 PAIR_LINE = re.compile(r"^\[(\d+)\] ~ \[(\d+)\]: (\d+) matching sentences, similarity <([0-9.]+), ([0-9.]+)>$")
 
@@ -250,6 +251,20 @@ class Sentences(unittest.TestCase):
         self.assertEqual(proc.returncode, 2, proc.stderr)
         self.assertIn("has no /labels_documents (labeled documents are written by crd label)", proc.stderr)
         self.assertFalse(os.path.exists(self.tmp("nopairs.h5")))
+
+    def test_compare_reads_each_warc_record_as_a_document(self):
+        latin1 = b"Content-Type: text/html; charset=iso-8859-1\r\n"
+        records = [archives.warc_response(b"http://a.example/x", b"<p>Shared sentence here. Only in x.</p>"),
+                   archives.warc_response(b"http://b.example/y", b"<p>Only in y. Shared sentence here.</p>"),
+                   archives.warc_response(b"http://c.example/z", b"<p>Caf\xe9 only in z. Shared sentence here.</p>",
+                                          headers=latin1)]
+        path = self.tmp("records.warc")
+        write(path, b"".join(records), "wb")
+        out = compare([path])
+        self.assertEqual([(d["name"], d["sentences"]) for d in out["documents"]],
+                         [("http://a.example/x", 2), ("http://b.example/y", 2), ("http://c.example/z", 2)])
+        self.assertEqual([(p["a"], p["b"], p["similarity"], p["sentences"][0]["position_a"], p["sentences"][0]["position_b"])
+                          for p in out["pairs"]], [(0, 1, [0.5, 0.5], 0, 1), (0, 2, [0.5, 0.5], 0, 1), (1, 2, [0.5, 0.5], 1, 1)])
 
     def test_compare_skips_and_counts_bad_documents(self):
         d = self.tmp("bad")

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <random>
+#include <set>
 #include <sstream>
 
 #include "chunk_test_util.hpp"
@@ -76,6 +78,29 @@ TEST(SentenceChunker, SkipsPagesWithUndecodableBytesOrNoSentences) {
   for (int i = 0; i < 5000; ++i) deep += "<div>";
   EXPECT_EQ(skip_reason(deep + "Deep. Text."), "dom.too_deep");
   EXPECT_EQ(skip_reason("<p>Fine. Text."), "");
+}
+
+TEST(SentenceChunker, RandomBytesNeverCrashAndSkipForAKnownReason) {
+  auto chunker = crd::chunk::make_chunker(crd::chunk::ChunkerKind::Sentence, {});
+  std::mt19937 rng(14);
+  std::uniform_int_distribution<int> byte(0, 255);
+  const char* charsets[] = {"", "iso-8859-1", "shift_jis", "utf-16", "bogus"};
+  const std::set<std::string_view> reasons{"", "sentence.invalid_utf8", "sentence.none", "dom.too_deep"};
+  std::set<std::string_view> seen;
+  for (int round = 0; round < 60; ++round) {
+    std::string page(static_cast<std::size_t>(round * 37), '\0');
+    for (char& c : page) c = static_cast<char>(byte(rng) % (round % 2 == 0 ? 128 : 256));
+    page = "<p>" + page + ". Done. <div>" + page;
+    const std::string_view reason = chunker->chunk(page, charsets[round % 5], [&](std::string_view c) {
+      ASSERT_FALSE(c.empty());
+      EXPECT_NE(c.front(), ' ');
+      EXPECT_NE(c.back(), ' ');
+    });
+    EXPECT_TRUE(reasons.contains(reason)) << reason;
+    seen.insert(reason);
+  }
+  EXPECT_TRUE(seen.contains("")) << "some random pages must give sentences";
+  EXPECT_TRUE(seen.contains("sentence.invalid_utf8")) << "random high bytes are not UTF-8";
 }
 
 std::string without_spaces(const Chunks& chunks) {

@@ -46,7 +46,7 @@ void BM_Sha1Files(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * corpus().bytes);
 }
 
-// kind: "scan" or "dom"; hash: also SHA-1 the file and every chunk, as the pipeline does.
+// kind: "scan", "dom" or "sentence"; hash: also SHA-1 the file and every chunk, as the pipeline does.
 void run_chunker(benchmark::State& state, const char* kind, bool hash) {
   if (!have_corpus(state)) return;
   auto chunker = crd::chunk::make_chunker(*crd::parse_enum<crd::chunk::ChunkerKind>(kind), crd::chunk::ChunkerOptions{});
@@ -96,6 +96,8 @@ void BM_Normalize(benchmark::State& state) {
 void BM_ScanChunk(benchmark::State& state) { run_chunker(state, "scan", false); }
 void BM_ScanChunkHash(benchmark::State& state) { run_chunker(state, "scan", true); }
 void BM_DomChunkHash(benchmark::State& state) { run_chunker(state, "dom", true); }
+// The dom chunker's text, then ICU's sentence breaks: its cost over BM_DomChunkHash is ICU's.
+void BM_SentenceChunkHash(benchmark::State& state) { run_chunker(state, "sentence", true); }
 
 }  // namespace
 
@@ -167,6 +169,7 @@ BENCHMARK(BM_Normalize)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ScanChunk)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ScanChunkHash)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_DomChunkHash)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_SentenceChunkHash)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_NeardupTokenize)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_NeardupSketch)->DenseRange(0, 1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_NeardupPage)->Unit(benchmark::kMillisecond);

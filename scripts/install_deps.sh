@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libbenchmark-dev
   libtlsh-dev libfuzzy-dev
   libpsl-dev publicsuffix
+  libicu-dev
   python3 python3-h5py python3-numpy python3-pandas python3-matplotlib
 )
 # Extra groups, enabled by flags: --slurm (local Slurm for the sbatch tests), --notebook, --fuzz,

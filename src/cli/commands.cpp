@@ -18,6 +18,7 @@ const Command* find_command(const std::string& name) {
       {"quilts", &quilts_command},
       {"compare-hashing", &compare_hashing_command},
       {"merge", &merge_command},
+      {"compare", &compare_command},
   };
   for (const auto& c : commands)
     if (name == c.name) return &c;

@@ -40,5 +40,6 @@ int neardup_command(int argc, char** argv);
 int quilts_command(int argc, char** argv);
 int compare_hashing_command(int argc, char** argv);
 int merge_command(int argc, char** argv);
+int compare_command(int argc, char** argv);
 
 }  // namespace crd::cli

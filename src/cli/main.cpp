@@ -34,6 +34,7 @@ void print_usage(std::ostream& out) {
       << "  inspect    human summary of a result file (no MPI needed)\n"
       << "  check      check single pages against a labeled set (no MPI needed)\n"
       << "  report     self-contained HTML review of a result, with stop-list pruning (no MPI needed)\n"
+      << "  compare    documents against each other (and a labeled set) by shared sentences (no MPI needed)\n"
       << "  compare-hashing  SHA-1 chunks against Nilsimsa, TLSH and ssdeep on a corpus with known truth\n\n"
       << "INPUT: .warc[.gz] / .arc[.gz] files, directories (walked recursively), @LIST files.\n"
       << "crd COMMAND --help lists a command's options; docs/ has the method, schema and tuning.\n";

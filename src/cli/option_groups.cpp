@@ -68,7 +68,7 @@ po::options_description chunking_options(pipeline::CommonOptions& c, bool with_c
   if (!with_chunker) return d;
   d.add_options()
       ("chunker", choice_value(c.scan.chunker, "chunker"),
-       "scan: split raw markup (fast, the default); dom: split the gumbo HTML5 tree's visible text")
+       "scan: split raw markup (fast); dom: split the gumbo HTML5 tree's visible text; sentence: that text's sentences (ICU)")
       ("tags", po::value<std::string>()->default_value(join_list(c.scan.chunking.tags))->notifier([&c](const std::string& v) {
          auto tags = split_list(v);
          if (tags.empty()) throw UsageError("option --tags: needs at least one tag name");
@@ -136,7 +136,10 @@ po::options_description detection_options(pipeline::DetectPipelineOptions& o, bo
          "labeled set: a crd label / discover / run result (repeatable; sets are merged)")
         ("join", choice_value(o.join, "join"),
          "auto | replicated (every rank holds L) | partitioned (L split by hash prefix)")
-        ("replicate-max", count_value(o.replicate_max), "auto join: replicate L when it has at most this many labels");
+        ("replicate-max", count_value(o.replicate_max), "auto join: replicate L when it has at most this many labels")
+        ("pairs", count_value(o.pairs),
+         "per flagged page, its similarity pair with the K labeled documents it overlaps most (/detection/pairs; "
+         "labels from crd label)");
   }
   d.add_options()
       ("page-threshold", threshold_value(t.page_threshold, "page-threshold"),

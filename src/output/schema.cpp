@@ -19,7 +19,8 @@ void add_datasets(std::vector<DatasetSpec>& out, const Tables&... tables) {
 std::vector<DatasetSpec> all_datasets() {
   std::vector<DatasetSpec> out;
   add_datasets(out, kCounters, kResources, kTimings, kErrors, kDiscoveryChunks, kChunkHistogram, kDiscoveryFiles,
-               kFileHistogram, kChunkCounts, kFileCounts, kLabels, kLabelsHistogram, kDetectionLabels, kProvenance, kPages, kNeighborhoods, kNeardupPairs, kNeardupDegree,
+               kFileHistogram, kChunkCounts, kFileCounts, kLabels, kLabelsHistogram, kLabelsDocuments, kDetectionLabels, kProvenance, kPages, kNeighborhoods,
+               kDetectionPairs, kNeardupPairs, kNeardupDegree,
                kNeardupIdentical, kConfusion, kQuiltPages, kQuiltSources, kQuiltSweep);
   return out;
 }

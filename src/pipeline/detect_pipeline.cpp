@@ -11,6 +11,7 @@
 #include "crd/pipeline/discover_pipeline.hpp"
 #include "crd/pipeline/label_set.hpp"
 #include "checkpoint_codec.hpp"
+#include "labeled_documents.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 
 namespace crd::pipeline {
@@ -29,7 +30,8 @@ namespace {
 void detect_and_write(output::ResultFile& file, comm::Transport& transport, const CommonOptions& common,
                       ScanPhase& p, const std::function<std::vector<std::uint64_t>()>& label_of,
                       const detect::LabelSlice& labels, std::uint64_t label_total,
-                      const detect::DetectOptions& options, const std::string& join_mode, PhaseTimer& timer) {
+                      const detect::DetectOptions& options, const std::string& join_mode, PhaseTimer& timer,
+                      const LabeledDocuments* documents = nullptr, std::uint64_t pairs = 0) {
   timer.start("detect");
   // Label ids are stored as uint32 per page match (docs/schema.md); the same test on every rank.
   if (label_total > 0xFFFFFFFFull) throw FatalError("more than 2^32 - 1 labels: split the labeled set");
@@ -43,8 +45,14 @@ void detect_and_write(output::ResultFile& file, comm::Transport& transport, cons
     p.checkpoints->agree_saved();
   }
   fault_point("after_detect", transport.rank());
+  std::vector<output::SimilarityPairRow> pair_rows;
+  if (documents != nullptr) {
+    timer.start("pairs");
+    pair_rows = similarity_pairs(result.pages, *documents, pairs);
+  }
   timer.start("write");
   write_detection(file, std::move(result), labels, label_total, options, join_mode);
+  if (documents != nullptr) output::write_table(file, output::schema::kDetectionPairs, pair_rows);
 }
 
 }  // namespace
@@ -52,15 +60,22 @@ void detect_and_write(output::ResultFile& file, comm::Transport& transport, cons
 void run_label(const CommonOptions& common, const DiscoverOptions& options, comm::Transport& transport) {
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
-    ScanPhase p = run_scan_phase(common, options, false, transport, timer, file);
+    // Pages are kept: /labels_documents lists each expert document's labels (for detect --pairs).
+    ScanPhase p = run_scan_phase(common, options, true, transport, timer, file);
     timer.start("label");
     discover::ShuffleTotals shuffled;
     // Every chunk of the expert corpus is a label (count > 0), minus stop chunks.
     auto result = discover::discover_labels(transport, p.shard.chunks, p.shard.keys, p.stop.chunk_rules(),
                                             common.round_bytes, shuffled);
+    std::vector<std::uint64_t> label_of(p.shard.chunks.distinct(), detect::kNoLabel);
+    for (const auto& t : result.labeled_local) label_of[t.local_id] = t.tag;
+    const detect::PageScores scores = detect::score_pages(p.shard.page_offsets, p.shard.page_chunk_ids, label_of,
+                                                          stop_flags(p.shard.chunks, p.stop.chunk_rules()));
+    auto documents = labeled_document_rows(transport, p.shard.keys, scores, common.round_bytes);
     timer.start("write");
     // Rows are already in hash order across ranks (owner_of is monotone in the hash).
     write_labeled_table(*file, output::schema::kLabels, output::schema::kLabelsHistogram, result, options.min_chunk_length);
+    output::write_table(*file, output::schema::kLabelsDocuments, documents);
     finish_run(*file, transport, common, p, shuffled, timer);
   });
 }
@@ -71,11 +86,14 @@ void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
     timer.start("load_labels");
     const LabelSet labels = load_label_set(transport, options.labels, options.join, options.replicate_max);
+    std::optional<LabeledDocuments> documents;
+    if (options.pairs > 0) documents = load_labeled_documents(transport, options.labels);
     ScanPhase p = run_scan_phase(common, stop_options, true, transport, timer, file);
     discover::ShuffleTotals shuffled;
     const auto label_of = [&] { return join_labels(transport, labels, p.shard.chunks, common.round_bytes, shuffled); };
     detect_and_write(*file, transport, common, p, label_of, labels.owned, labels.total, options.detect,
-                     name_of(labels.replicated ? JoinMode::Replicated : JoinMode::Partitioned), timer);
+                     name_of(labels.replicated ? JoinMode::Replicated : JoinMode::Partitioned), timer,
+                     documents ? &*documents : nullptr, options.pairs);
     finish_run(*file, transport, common, p, shuffled, timer);
   });
 }

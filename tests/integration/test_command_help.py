@@ -25,7 +25,7 @@ EXPECTED = {
     "discover": CORPUS | {"sample-bytes", "keep-counts"} | THRESHOLDS | STOP | RUN_CONTROL,
     "label": CORPUS | {"sample-bytes"} | STOP | RUN_CONTROL,
     # detect's labels bring their samples: it keeps none of its own, so --sample-bytes does nothing.
-    "detect": CORPUS | STOP | {"labels", "join", "replicate-max"} | SCORING | RUN_CONTROL,
+    "detect": CORPUS | STOP | {"labels", "join", "replicate-max", "pairs"} | SCORING | RUN_CONTROL,
     "run": CORPUS | {"sample-bytes", "keep-counts"} | THRESHOLDS | STOP | SCORING | RUN_CONTROL,
     "check": {"chunker", "tags", "boundary-match", "max-record-bytes", "labels", "page-threshold", "min-labeled", "show", "config",
               "help"} | STOP,
@@ -37,6 +37,9 @@ EXPECTED = {
     "compare-hashing": CORPUS | STOP | COMPARE | RUN_CONTROL - {"work-dir", "resume"},
     # merge reads result files, not a corpus: only the labeling and run control (no checkpoints).
     "merge": THRESHOLDS | STOP | RUN_CONTROL - {"work-dir", "resume"},
+    # compare reads documents in one process: chunking and stop options, no corpus cleaning or run control.
+    "compare": {"chunker", "tags", "boundary-match", "max-record-bytes", "labels", "granularity", "show", "max-bucket", "json",
+                "help"} | STOP,
     "inspect": {"top", "rank", "depth", "help"},
     "report": {"output", "top", "help"},
 }
@@ -131,6 +134,9 @@ class CommandHelp(unittest.TestCase):
             "sweep-m": (["--sweep-m", "10,x"], "sweep-m"),
             "sweep-c": (["--sweep-c", "4,,8"], "sweep-c"),
             "sweep-theta": (["--sweep-theta", "0.5,2"], "sweep-theta"),
+            "granularity": (["--granularity", "0"], "granularity"),
+            "pairs": (["--pairs", "-1"], "pairs"),
+            "json": (["--json=yes"], "json"),
         }
 
     @classmethod
@@ -149,6 +155,8 @@ class CommandHelp(unittest.TestCase):
             return ["check", "--labels", t("L.h5"), t("site", "host", "page.html")]
         if command == "merge":
             return ["merge", t("K.h5"), "--progress-interval", "0"] + out
+        if command == "compare":
+            return ["compare", t("site"), "--labels", t("L.h5")]
         labels = ["--labels", t("L.h5")] if command in ("detect", "compare-hashing") else []
         if command == "compare-hashing" and truth:
             labels += ["--truth", t("truth.txt")]

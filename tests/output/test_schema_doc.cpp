@@ -151,6 +151,7 @@ TEST(SchemaDoc, RealFilesHoldEveryPathWithItsType) {
   const std::string corpus = make_corpus(dir);
   run_crd("run " + corpus + " --chunk-threshold 1 --file-threshold 1 --keep-counts -o " + dir + "/run.h5");
   run_crd("label " + corpus + " -o " + dir + "/label.h5");
+  run_crd("detect " + corpus + " --labels " + dir + "/label.h5 --pairs 2 -o " + dir + "/pairs.h5");
   run_crd("neardup " + corpus + " -o " + dir + "/neardup.h5");
   run_crd("quilts " + corpus + " --sweep-c 1,2 -o " + dir + "/quilts.h5");
   std::ofstream(dir + "/truth.txt") << "example.org/a\n";
@@ -161,7 +162,9 @@ TEST(SchemaDoc, RealFilesHoldEveryPathWithItsType) {
   const ResultReader neardup(dir + "/neardup.h5");
   const ResultReader compare(dir + "/compare.h5");
   const ResultReader quilts(dir + "/quilts.h5");
+  const ResultReader pairs(dir + "/pairs.h5");
   auto file_for = [&](const std::string& group) -> const ResultReader& {
+    if (group.rfind(schema::kDetectionPairs.group, 0) == 0) return pairs;
     if (group.rfind(schema::kNeardup, 0) == 0) return neardup;
     if (group.rfind(schema::kQuilts, 0) == 0) return quilts;
     if (group.rfind(schema::kCompareHashing, 0) == 0) return compare;
@@ -176,6 +179,7 @@ TEST(SchemaDoc, RealFilesHoldEveryPathWithItsType) {
   EXPECT_GT(run.rows(schema::kPages.column(&detect::PageRow::url)), 0u);
   EXPECT_GT(run.rows(schema::kProvenance.column(&ProvenanceRow::url)), 0u);
   EXPECT_GT(label.rows(schema::kLabels.column(&discover::LabelRow::hash)), 0u);
+  EXPECT_GT(pairs.rows(schema::kDetectionPairs.column(&SimilarityPairRow::page)), 0u);
   for (const auto& d : schema::all_datasets()) {
     const ResultReader& r = file_for(d.path);
     ASSERT_TRUE(r.has(d.path)) << d.path << " missing from " << r.path();

@@ -42,11 +42,13 @@ inline constexpr Table<discover::CountRow> kChunkCounts{"/discovery/chunk_counts
 inline constexpr Table<discover::CountRow> kFileCounts{"/discovery/file_counts"};
 inline constexpr Table<discover::LabelRow> kLabels{"/labels", nullptr, &discover::LabelRow::length};
 inline constexpr Table<discover::HistogramRow> kLabelsHistogram{"/labels_histogram"};
+inline constexpr Table<LabeledDocumentRow> kLabelsDocuments{"/labels_documents"};
 
 inline constexpr Table<DetectedLabelRow> kDetectionLabels{"/detection/labels"};
 inline constexpr Table<ProvenanceRow> kProvenance{"/detection/provenance"};
 inline constexpr Table<detect::PageRow> kPages{"/detection/pages"};
 inline constexpr Table<detect::NeighborhoodRow> kNeighborhoods{"/detection/neighborhoods"};
+inline constexpr Table<SimilarityPairRow> kDetectionPairs{"/detection/pairs"};
 inline constexpr Table<ConfusionRow> kConfusion{"/compare_hashing/confusion"};
 
 inline constexpr Table<neardup::PairRow> kNeardupPairs{"/neardup/pairs"};

@@ -57,6 +57,7 @@ struct DetectPipelineOptions {
   JoinMode join = JoinMode::Auto;
   std::uint64_t replicate_max = 2000000;  // auto: replicate L up to this many labels
   detect::DetectOptions detect;           // thresholds, badness, depth, provenance samples
+  std::uint64_t pairs = 0;                // detect --pairs K: per flagged page, its K most overlapping labeled documents
 };
 
 }  // namespace crd::pipeline

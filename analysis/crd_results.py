@@ -54,6 +54,10 @@ NEARDUP = "/neardup"
 NEARDUP_PAIRS = "/neardup/pairs"
 NEARDUP_DEGREE = "/neardup/degree"
 NEARDUP_IDENTICAL = "/neardup/identical"
+QUILTS = "/quilts"
+QUILT_PAGES = "/quilts/pages"
+QUILT_SOURCES = "/quilts/sources"
+QUILT_SWEEP = "/quilts/sweep"
 COMPARE_HASHING = "/compare_hashing"
 CONFUSION = "/compare_hashing/confusion"
 
@@ -92,6 +96,11 @@ TABLES = {
     NEARDUP_PAIRS: {"page_a": STR, "page_b": STR, "b_sim": "u4", "c_sim": "u4", "same_site": "u1"},
     NEARDUP_DEGREE: _HISTOGRAM,
     NEARDUP_IDENTICAL: {"page": STR, "representative": STR},
+    QUILT_PAGES: {"url": STR, "grams": "u8", "patch_grams": "u8", "patchfrac": "f8", "sources": "u8",
+                  "quilted": "u1"},
+    QUILT_SOURCES: {"page": STR, "source": STR, "grams_covered": "u8"},
+    QUILT_SWEEP: {"k": "u8", "m": "u8", "c": "u8", "theta": "f8", "pages": "u8", "quilted": "u8",
+                  "percent": "f8", "mean_sources": "f8"},
     CONFUSION: {"method": STR, "rule": STR, "threshold": "f8", "primary": "u1", "page_threshold": "f8",
                 "tp": "u8", "fp": "u8", "fn": "u8", "tn": "u8", "fpr": "f8", "extrapolated_fp": "f8"},
 }
@@ -116,6 +125,8 @@ GROUP_ATTRS = {
     NEARDUP: {"method": STR, "pages": "u8", "identity_sets": "u8", "pairs": "u8",
               "same_site_pairs": "u8", "different_site_pairs": "u8", "capped_buckets": "u8",
               "capped_pages": "u8", "capped_pairs": "u8"},
+    QUILTS: {"k": "u8", "m": "u8", "c": "u8", "theta": "f8", "min_source_share": "f8",
+             "foreign_sourced": STR, "pages": "u8", "quilted": "u8"},
     COMPARE_HASHING: {"pages": "u8", "positives": "u8", "labels": "u8", "labels_with_text": "u8",
                       "chunks": "u8", "chunks_without_tlsh": "u8", "extrapolate_pages": "f8",
                       "min_labeled": "u8"},
@@ -131,6 +142,7 @@ TABLES_OF = {  # the tables each command writes
     "detect --pairs": _RUN_TABLES + _DETECTION_TABLES + [DETECTION_PAIRS],
     "run": _RUN_TABLES + _DISCOVERY_TABLES + _DETECTION_TABLES,
     "neardup": _RUN_TABLES + [NEARDUP_PAIRS, NEARDUP_DEGREE, NEARDUP_IDENTICAL],
+    "quilts": _RUN_TABLES + [QUILT_PAGES, QUILT_SOURCES, QUILT_SWEEP],
     "compare-hashing": _RUN_TABLES + [CONFUSION],
     # discover and run write the count tables too with --keep-counts; merge always does.
     "merge": _RUN_TABLES + _DISCOVERY_TABLES + [CHUNK_COUNTS, FILE_COUNTS],

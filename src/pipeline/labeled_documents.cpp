@@ -6,6 +6,7 @@
 #include <map>
 
 #include "crd/base/error.hpp"
+#include "crd/pipeline/agreed_errors.hpp"
 #include "crd/detect/similarity.hpp"
 #include "crd/discover/discovery.hpp"
 #include "crd/output/result_reader.hpp"
@@ -92,22 +93,7 @@ LabeledDocuments read_labeled_documents(const std::vector<std::string>& paths) {
 LabeledDocuments load_labeled_documents(comm::Transport& transport, const std::vector<std::string>& paths) {
   // As load_label_set: a file only some ranks can read must not leave the others in a collective.
   LabeledDocuments out;
-  std::string error;
-  bool fatal = false;
-  try {
-    out = read_labeled_documents(paths);
-  } catch (const UsageError& e) {
-    error = e.what();
-  } catch (const FatalError& e) {
-    error = e.what();
-    fatal = true;
-  }
-  const std::string agreed = transport.first_error(error);
-  if (!agreed.empty()) {
-    const std::string text = error.empty() ? agreed : error;
-    if (transport.all_ok(!fatal)) throw UsageError(text);
-    throw FatalError(text);
-  }
+  agree_on_errors(transport, [&] { out = read_labeled_documents(paths); });
   return out;
 }
 

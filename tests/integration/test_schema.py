@@ -1,5 +1,5 @@
 # docs/schema.md conformance of real result files (discover, label, detect, run on documentation
-# pages plus WARC/ARC samples): every documented dataset and attribute with its documented type,
+# pages plus WARC/ARC samples; quilts on the pages): every documented dataset and attribute with its documented type,
 # equal column lengths, CSR offsets of n + 1, and the documented row orders.
 # The documented layout is crd_results' schema (TABLES, LISTS, GROUP_ATTRS, ROOT_ATTRS, TABLES_OF),
 # so the reader and the files are checked against one definition; types are read with h5py here
@@ -43,6 +43,9 @@ class Schema(unittest.TestCase):
         out = cls.tmp("detect.h5")
         ci.run_crd(ci.quiet(["detect"] + inputs + ["--labels", cls.files["discover"], "-o", out]), nranks=2)
         cls.files["detect"] = out
+        out = cls.tmp("quilts.h5")  # the quilts tables too (documentation pages only: no WARC needed)
+        ci.run_crd(ci.quiet(["quilts", debref, "--sweep-c", "1,2", "-o", out]), nranks=2)
+        cls.files["quilts"] = out
 
     @classmethod
     def tearDownClass(cls):
@@ -59,7 +62,7 @@ class Schema(unittest.TestCase):
                     print("note: root attributes not in docs/schema.md:", undocumented)
             r = ci.open_results(path)
             self.assertEqual((r.schema_version, r.command), (1, command))
-            self.assertEqual(r.attrs["nranks"], 2 if command == "detect" else 3)
+            self.assertEqual(r.attrs["nranks"], 2 if command in ("detect", "quilts") else 3)
             self.assertRegex(r.attrs["created"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d")
 
     def test_tables(self):

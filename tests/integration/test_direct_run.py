@@ -27,9 +27,11 @@ class DirectRun(unittest.TestCase):
         cls.tmp = ci.TempDir("direct-run")
         cls.corpus = ci.corpus_dir()
         cls.runs = {}
+        # Each run in its own directory with the same relative -o, so the command lines match too.
         for name, env in (("direct", NO_MPI), ("singleton", {"CRD_MPI": "1"})):
-            out = cls.tmp(name + ".h5")
-            cls.runs[name] = (ci.run_crd(DISCOVER + [cls.corpus, "-o", out], env=env), comparable(out))
+            os.mkdir(cls.tmp(name))
+            proc = ci.run_crd(DISCOVER + [cls.corpus, "-o", "out.h5"], env=env, cwd=cls.tmp(name))
+            cls.runs[name] = (proc, comparable(cls.tmp(name, "out.h5")))
 
     @classmethod
     def tearDownClass(cls):

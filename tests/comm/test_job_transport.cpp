@@ -1,5 +1,5 @@
-// JobTransport's rule: MPI only when a launcher's variables are there (or CRD_MPI=1); otherwise a
-// one-rank job whose collectives and progress totals work without MPI.
+// JobTransport's rule: MPI only when a launcher's variables are there and do not say the job has one
+// process (or CRD_MPI=1); otherwise a one-rank job whose collectives and progress totals work without MPI.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -23,24 +23,54 @@ class JobTransportRule : public ::testing::Test {
   }
 };
 
-TEST_F(JobTransportRule, NoLauncherMeansNoMpi) { EXPECT_FALSE(started_by_mpi_launcher()); }
+TEST_F(JobTransportRule, NoLauncherMeansNoMpi) {
+  EXPECT_FALSE(started_by_mpi_launcher());
+  EXPECT_FALSE(job_needs_mpi());
+}
 
 TEST_F(JobTransportRule, EachLauncherVariableMeansMpi) {
   for (const char* name : kLauncherVariables) {
     ::setenv(name, "0", 1);
     EXPECT_TRUE(started_by_mpi_launcher()) << name;
+    EXPECT_TRUE(job_needs_mpi()) << name;
     ::unsetenv(name);
     EXPECT_FALSE(started_by_mpi_launcher()) << name;
   }
 }
 
 TEST_F(JobTransportRule, CrdMpiForcesMpiOnlyWhenOne) {
+  EXPECT_FALSE(job_needs_mpi());
   ::setenv("CRD_MPI", "1", 1);
-  EXPECT_TRUE(started_by_mpi_launcher());
-  ::setenv("CRD_MPI", "0", 1);
+  EXPECT_TRUE(job_needs_mpi());
   EXPECT_FALSE(started_by_mpi_launcher());
+  ::setenv("CRD_MPI", "0", 1);
+  EXPECT_FALSE(job_needs_mpi());
   ::setenv("PMIX_RANK", "0", 1);  // a launcher wins over CRD_MPI=0: the ranks must meet
+  EXPECT_TRUE(job_needs_mpi());
+}
+
+TEST_F(JobTransportRule, OneProcessLaunchSkipsMpiOnlyWhenTheLauncherSaysSo) {
+  ::setenv("OMPI_COMM_WORLD_SIZE", "1", 1);  // mpirun -np 1
+  ::setenv("OMPI_COMM_WORLD_RANK", "0", 1);
   EXPECT_TRUE(started_by_mpi_launcher());
+  EXPECT_FALSE(job_needs_mpi());
+  ::setenv("CRD_MPI", "1", 1);
+  EXPECT_TRUE(job_needs_mpi());
+  ::unsetenv("CRD_MPI");
+  ::setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
+  EXPECT_TRUE(job_needs_mpi());
+  ::setenv("OMPI_COMM_WORLD_SIZE", "10", 1);  // not a prefix match
+  EXPECT_TRUE(job_needs_mpi());
+  for (const char* name : kLauncherVariables) ::unsetenv(name);
+  ::setenv("PMI_RANK", "0", 1);  // MPICH/Intel MPI hydra
+  ::setenv("PMI_SIZE", "1", 1);
+  EXPECT_FALSE(job_needs_mpi());
+  ::setenv("PMI_SIZE", "4", 1);
+  EXPECT_TRUE(job_needs_mpi());
+  for (const char* name : kLauncherVariables) ::unsetenv(name);
+  ::setenv("PMIX_RANK", "0", 1);  // srun --mpi=pmix -n 1 states no size here: MPI, as before
+  ::setenv("SLURM_STEP_ID", "0", 1);
+  EXPECT_TRUE(job_needs_mpi());
 }
 
 TEST_F(JobTransportRule, DirectJobIsOneRankWithWorkingCollectives) {

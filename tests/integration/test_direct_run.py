@@ -1,5 +1,5 @@
-# Issue 18 (fixed costs): crd run directly, without an MPI launcher, skips MPI_Init and runs the
-# one-rank job in process (comm::JobTransport). It must be the same job as before: the same result
+# Issue 18 (fixed costs): crd run directly, without an MPI launcher, or as a one-process launch
+# (`mpirun -np 1`), skips MPI_Init and runs the one-rank job in process (comm::JobTransport). It must be the same job as before: the same result
 # (every dataset and attribute but what describes the particular job), the same stdout and stderr
 # lines, and MPI must really not start. CRD_MPI=1 (the documented escape hatch) gives the old
 # singleton; a launcher's variables (PMIX_RANK…) are left to test_cli_errors' mpirun runs.
@@ -28,9 +28,10 @@ class DirectRun(unittest.TestCase):
         cls.corpus = ci.corpus_dir()
         cls.runs = {}
         # Each run in its own directory with the same relative -o, so the command lines match too.
-        for name, env in (("direct", NO_MPI), ("singleton", {"CRD_MPI": "1"})):
+        for name, env, nranks in (("direct", NO_MPI, None), ("singleton", {"CRD_MPI": "1"}, None),
+                                  ("mpirun_np1", NO_MPI, 1)):
             os.mkdir(cls.tmp(name))
-            proc = ci.run_crd(DISCOVER + [cls.corpus, "-o", "out.h5"], env=env, cwd=cls.tmp(name))
+            proc = ci.run_crd(DISCOVER + [cls.corpus, "-o", "out.h5"], env=env, cwd=cls.tmp(name), nranks=nranks)
             cls.runs[name] = (proc, comparable(cls.tmp(name, "out.h5")))
 
     @classmethod
@@ -42,6 +43,12 @@ class DirectRun(unittest.TestCase):
         ci.assert_same_datasets(self, d_data, s_data, "direct against CRD_MPI=1")
         self.assertEqual(d_attrs, s_attrs)
         self.assertGreater(len(d_data["/discovery/chunks/hash"]), 0)
+
+    def test_mpirun_np1_is_the_same_job_without_mpi(self):
+        # It ran with the unknown PML set, so it did not start MPI either.
+        (d_data, d_attrs), (m_data, m_attrs) = self.runs["direct"][1], self.runs["mpirun_np1"][1]
+        ci.assert_same_datasets(self, d_data, m_data, "direct against mpirun -np 1")
+        self.assertEqual(d_attrs, m_attrs)
 
     def test_same_output_lines(self):
         direct, singleton = self.runs["direct"][0], self.runs["singleton"][0]

@@ -76,7 +76,9 @@ def run_job(crd, command, ranks, warc_dir, out):
            "-o", out, "--progress-interval", "0"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # CRD_MPI=1: one rank starts MPI too (else crd skips it at -np 1, docs/cluster.md), so every
+    # point of the fit is an MPI job like the cluster runs it projects, with MPI's memory in m0.
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ, CRD_MPI="1"))
     wall = time.monotonic() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:

@@ -3,7 +3,7 @@
 # machine's own yardstick, measured together in paired alternating runs (perf/paired.py):
 #   sha1sum         one sha1sum over every file
 #   sha1sum_halves  two sha1sum at once, one per half of the bytes (the yardstick for 2 ranks)
-#   crd_direct      crd discover DIR, run directly (no mpirun: a singleton)
+#   crd_direct      crd discover DIR, run directly (no launcher: crd does not start MPI)
 #   crd_np1         scripts/mpirun.sh -np 1 crd discover DIR
 #   crd_np2         scripts/mpirun.sh -np 2 crd discover DIR
 #   crd_tiny        scripts/mpirun.sh -np 1 crd discover ONE_SMALL_FILE: the fixed costs alone

@@ -2,7 +2,7 @@
 #include "corpus_job.hpp"
 
 #include "commands.hpp"
-#include "crd/comm/mpi_transport.hpp"
+#include "crd/comm/job_transport.hpp"
 #include "crd/pipeline/output_check.hpp"
 
 namespace crd::cli {
@@ -10,8 +10,8 @@ namespace crd::cli {
 int run_mpi_command(int argc, char** argv, const po::options_description& visible,
                     const std::function<int(comm::Transport& transport)>& body) {
   if (print_help(argc, argv, visible)) return 0;
-  comm::MpiSession session(argc, argv);
-  comm::MpiTransport transport;
+  comm::JobTransport job(argc, argv);
+  comm::Transport& transport = job.transport();
   return run_reporting_errors(argv[0], transport.rank() == 0, &transport, [&] { return body(transport); });
 }
 

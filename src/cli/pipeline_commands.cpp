@@ -6,7 +6,7 @@
 #include "option_groups.hpp"
 #include "crd/base/error.hpp"
 #include "crd/cli/main.hpp"
-#include "crd/comm/mpi_transport.hpp"
+#include "crd/comm/job_transport.hpp"
 #include "crd/pipeline/detect_pipeline.hpp"
 #include "crd/pipeline/discover_pipeline.hpp"
 
@@ -82,9 +82,8 @@ int run_pipeline(int argc, char** argv, Kind kind, comm::Transport& transport) {
 
 int pipeline_command(int argc, char** argv, Kind kind) {
   if (print_help(argc, argv, PipelineOptions(kind).visible)) return 0;
-  comm::MpiSession session(argc, argv);
-  comm::MpiTransport transport;
-  return run_pipeline(argc, argv, kind, transport);
+  comm::JobTransport job(argc, argv);
+  return run_pipeline(argc, argv, kind, job.transport());
 }
 
 }  // namespace

@@ -1,7 +1,10 @@
 // run_local: N ranks as N threads; collectives meet at a shared rendezvous guarded by a mutex.
 #include "crd/comm/local_transport.hpp"
 
+#include "crd/comm/mpi_transport.hpp"  // abort_job
+
 #include <algorithm>
+#include <array>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -126,6 +129,8 @@ void reduce_into(const Slots& slots, std::size_t n, ReduceOp op, std::vector<T>&
 class LocalTransport final : public Transport {
  public:
   LocalTransport(Rendezvous& rv, int rank, int size) : rv_(rv), rank_(rank), size_(size) {}
+  // The whole job, one rank in this process (make_single_rank_transport).
+  LocalTransport() : own_rv_(std::make_unique<Rendezvous>(1)), rv_(*own_rv_), rank_(0), size_(1), whole_job_(true) {}
   int rank() const override { return rank_; }
   int size() const override { return size_; }
 
@@ -191,9 +196,20 @@ class LocalTransport final : public Transport {
     rv_.meet(rank_, c, [](const Slots&) {});
   }
 
+  // One rank knows its totals exactly: report them as they are, not as an estimate.
+  void progress_post(std::uint64_t bytes, std::uint64_t documents) override { posted_ = {bytes, documents}; }
+  bool progress_totals(std::uint64_t& bytes, std::uint64_t& documents) override {
+    if (!whole_job_) return false;
+    bytes = posted_[0];
+    documents = posted_[1];
+    return true;
+  }
+  void progress_close() override { posted_ = {0, 0}; }
+
   // The job is one process: failing the rendezvous releases every other rank, and the exception
-  // reaches run_local, which reports the lowest rank's own failure.
+  // reaches run_local, which reports the lowest rank's own failure. A whole job ends as under MPI.
   [[noreturn]] void abort_all(const std::string& message) override {
+    if (whole_job_) abort_job(message);
     rv_.rank_failed();
     if (std::current_exception()) std::rethrow_exception(std::current_exception());
     throw std::runtime_error("rank " + std::to_string(rank_) + ": " + message);
@@ -212,9 +228,12 @@ class LocalTransport final : public Transport {
     std::copy(out.begin(), out.end(), inout.begin());  // only now: others read inout until meet returns
   }
 
+  std::unique_ptr<Rendezvous> own_rv_;  // before rv_, which may refer to it
   Rendezvous& rv_;
   int rank_;
   int size_;
+  bool whole_job_ = false;
+  std::array<std::uint64_t, 2> posted_{};
 };
 
 }  // namespace
@@ -253,5 +272,7 @@ void run_local(int nranks, const std::function<void(Transport&)>& body) {
   }
   if (first_peer_failed) std::rethrow_exception(first_peer_failed);
 }
+
+std::unique_ptr<Transport> make_single_rank_transport() { return std::make_unique<LocalTransport>(); }
 
 }  // namespace crd::comm

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <stdexcept>
 
 #include "crd/comm/transport.hpp"
@@ -22,5 +23,11 @@ class PeerFailed : public std::runtime_error {
 // collectives of the other threads, which then throw PeerFailed). The rethrown exception is the
 // lowest rank's own failure, not a PeerFailed caused by it.
 void run_local(int nranks, const std::function<void(Transport&)>& body);
+
+// A one-rank job on the calling thread, without MPI: how crd runs when no MPI launcher started it
+// (job_transport.hpp). Its collectives return at once; progress totals are the rank's own posts;
+// abort_all ends the process as the MPI transport does (abort_job: "crd: rank 0: message" on
+// stderr, the result's temporary removed, exit status 1).
+std::unique_ptr<Transport> make_single_rank_transport();
 
 }  // namespace crd::comm

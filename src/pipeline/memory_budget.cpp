@@ -47,29 +47,40 @@ bool MemoryBudget::scan_fits(const scan::ScannedShard& shard, std::uint64_t shar
   const std::uint64_t tables = tables_bytes_without_keys(shard) + keys_bytes_;
   if (tables + fixed_bytes() <= budget_) return true;
   // Tables grow at most linearly with the bytes read: extrapolate them to the whole shard.
-  projected_ = fixed_bytes() + static_cast<std::uint64_t>(static_cast<double>(tables) * static_cast<double>(shard_total) /
-                                                          static_cast<double>(std::max<std::uint64_t>(shard_done, 1)));
+  scale_ = static_cast<double>(shard_total) / static_cast<double>(std::max<std::uint64_t>(shard_done, 1));
+  projected_ = fixed_bytes() + static_cast<std::uint64_t>(static_cast<double>(tables) * scale_);
   return false;
 }
 
-void MemoryBudget::check_before_exchange(comm::Transport& transport, const scan::ScannedShard& shard) const {
-  const std::uint64_t stopped = transport.max(projected_);
-  if (stopped > 0) {
-    const auto ranks = static_cast<std::uint64_t>(
-        std::ceil(static_cast<double>(stopped) * nranks_ / static_cast<double>(budget_ - fixed_bytes())));
-    throw FatalError("--memory " + gib(budget_) + " per rank is too small: the busiest rank's tables would need about " +
-                     gib(stopped) + "; run with at least " + std::to_string(ranks) + " ranks or raise --memory");
-  }
-  const std::uint64_t local_keys = shard.chunks.distinct() + shard.files.distinct();
+std::uint32_t MemoryBudget::plan_passes(comm::Transport& transport, const scan::ScannedShard& shard,
+                                        bool out_of_core) const {
+  const auto scaled = [&](std::uint64_t bytes) {
+    return static_cast<std::uint64_t>(static_cast<double>(bytes) * scale_);
+  };
+  const std::uint64_t local_keys = scaled(shard.chunks.distinct() + shard.files.distinct());
   const std::uint64_t all_keys = transport.sum(local_keys);
   // Owned keys ≤ an even share of all local keys (hash prefixes are uniform; duplicates only help).
   const std::uint64_t owned = (all_keys + static_cast<std::uint64_t>(nranks_) - 1) / static_cast<std::uint64_t>(nranks_);
-  const std::uint64_t mine = tables_bytes(shard) + local_keys * kShuffleBytesPerKey + owned * kOwnerBytesPerKey +
-                             fixed_bytes();
-  const std::uint64_t worst = transport.max(mine);
-  if (budget_ == 0 || worst <= budget_) return;
+  // What passes divide (the hash tables and exchange records), and what they do not (page keys and
+  // page chunk vectors, read again in full by every pass).
+  const std::uint64_t hashed = scaled(shard.chunks.memory_bytes() + shard.files.memory_bytes()) +
+                               local_keys * kShuffleBytesPerKey + owned * kOwnerBytesPerKey;
+  const std::uint64_t pages = scaled(tables_bytes(shard) - shard.chunks.memory_bytes() - shard.files.memory_bytes());
+  const std::uint64_t mine = hashed + pages + fixed_bytes();
+  const std::uint64_t worst = transport.max(std::max(mine, projected_));
+  if (budget_ == 0 || worst <= budget_) return 1;
+  std::uint64_t passes = kMaxPasses + 1;
+  if (budget_ > fixed_bytes() + pages) {
+    const std::uint64_t room = budget_ - fixed_bytes() - pages;
+    passes = std::min<std::uint64_t>((hashed + room - 1) / room, kMaxPasses + 1);
+  }
+  passes = transport.max(passes);
+  if (out_of_core && passes <= kMaxPasses) return static_cast<std::uint32_t>(std::max<std::uint64_t>(passes, 2));
   const auto ranks = static_cast<std::uint64_t>(
       std::ceil(static_cast<double>(worst) * nranks_ / static_cast<double>(budget_ - fixed_bytes())));
+  if (transport.max(projected_) > 0)
+    throw FatalError("--memory " + gib(budget_) + " per rank is too small: the busiest rank's tables would need about " +
+                     gib(worst) + "; run with at least " + std::to_string(ranks) + " ranks or raise --memory");
   throw FatalError("--memory " + gib(budget_) + " per rank is too small: counting needs about " + gib(worst) +
                    " on the busiest rank; run with at least " + std::to_string(ranks) + " ranks or raise --memory");
 }

@@ -3,6 +3,7 @@
 
 #include <sched.h>
 
+#include <algorithm>
 #include <thread>
 
 #include "crd/base/error.hpp"
@@ -29,7 +30,8 @@ void with_result_file(comm::Transport& transport,
 }
 
 ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& options, bool keep_pages,
-                         comm::Transport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file) {
+                         comm::Transport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file,
+                         bool out_of_core) {
   ScanPhase p;
   timer.start("expand");
   const auto files = scan::expand_everywhere(transport, common.inputs, common.expand, p.expand_log);
@@ -61,12 +63,14 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   MemoryBudget budget(common.memory_budget, common.round_bytes, transport.rank(), transport.size());
   budget.check_fixed();
   Progress progress(transport, "scan", total_bytes(files), common.progress_interval);
+  std::uint64_t bytes_read = shard_bytes;  // all of it, unless the budget stops the scan
   const bool resumed = p.checkpoints->load("scan", [&](BinaryFileReader& in) { p.shard = load_shard(in); });
   if (!resumed) {
     p.shard = scan::scan_shard(files, mine, scan,
                                    [&](const scan::ScannedShard& shard, std::uint64_t bytes, std::uint64_t docs) {
                                      progress.update(bytes, docs);
                                      fault_point("scan", transport.rank());
+                                     bytes_read = bytes;
                                      return budget.scan_fits(shard, bytes, shard_bytes);
                                    });
     if (!budget.stopped())
@@ -75,7 +79,17 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   p.checkpoints->agree_saved();  // every rank, resumed or not
   progress.finish(transport);
   fault_point("after_scan", transport.rank());
-  budget.check_before_exchange(transport, p.shard);
+  p.passes = budget.plan_passes(transport, p.shard, out_of_core);
+  p.bytes_read = resumed ? 0 : bytes_read;
+  p.shard_bytes = shard_bytes;
+  if (p.passes > 1) {
+    p.tables_max = MemoryBudget::tables_bytes(p.shard);
+    p.shard = scan::ScannedShard{};  // the passes read the shard again, a slice of the hashes each
+    p.files = files;
+    p.mine = mine;
+    p.scan_options = scan;
+    p.job_bytes = total_bytes(files);
+  }
   return p;
 }
 
@@ -89,8 +103,12 @@ void finish_run(output::ResultFile& file, comm::Transport& transport, const Comm
   // stay out of /run/counters, which is identical for any rank count and any restart.
   Counters resources;
   resources.add("memory.peak_rss_max", transport.max(peak_rss_bytes()));
-  resources.add("memory.tables_max", transport.max(MemoryBudget::tables_bytes(scan.shard)));
+  resources.add("memory.tables_max",
+                transport.max(std::max(scan.tables_max, MemoryBudget::tables_bytes(scan.shard))));
   resources.add("memory.budget", common.memory_budget);
+  // Out-of-core counting (docs/memory.md): passes over the hash space, and the input read again.
+  resources.add("counting.passes", scan.passes);
+  resources.add("counting.bytes_reread", transport.sum(scan.bytes_read - std::min(scan.bytes_read, scan.shard_bytes)));
   resources.add("shuffle.bytes_sent", transport.sum(shuffled.bytes_sent));
   resources.add("shuffle.bytes_sent_max", transport.max(shuffled.bytes_sent));
   resources.add("shuffle.bytes_sent_min", transport.min(shuffled.bytes_sent));

@@ -65,9 +65,15 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
       std::string pending_sample;
       auto flush = [&] {
         if (!pending) return;
+        pending = false;
+        if (!options.pass.contains(pending_digest)) {
+          if (options.keep_page_chunks)
+            out.page_chunk_ids.push_back(options.is_stop(pending_digest, pending_length) ? kOtherPassStopChunk
+                                                                                         : kOtherPassChunk);
+          return;
+        }
         const std::uint32_t id = out.chunks.add(pending_digest, pending_length, pending_sample, page, out.keys);
         if (options.keep_page_chunks) out.page_chunk_ids.push_back(id);
-        pending = false;
       };
       const std::string_view skipped = chunker->chunk(doc.body, doc.charset, [&](std::string_view normalized) {
         const Digest digest = hasher.chunk(normalized);
@@ -84,7 +90,8 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
       if (!skipped.empty()) out.counters.add("skipped." + std::string(skipped));
       out.counters.add("chunks", chunks);
     }
-    out.files.add(hasher.finish(), doc.body.size(), {}, page, out.keys);
+    const Digest file_digest = hasher.finish();
+    if (options.pass.contains(file_digest)) out.files.add(file_digest, doc.body.size(), {}, page, out.keys);
     if (options.keep_page_chunks) out.page_offsets.push_back(out.page_chunk_ids.size());
   };
 

@@ -22,6 +22,16 @@ struct ScanPhase {
   discover::StopItems stop;
   scan::ScannedShard shard;
   io::InputLog expand_log;  // what this rank left out while expanding the inputs
+  // Out-of-core counting (hash_passes.hpp, docs/memory.md): passes over the hash space (1 = in
+  // memory), and what a pass needs to read this rank's shard again.
+  std::uint32_t passes = 1;
+  std::vector<io::InputFile> files;
+  std::vector<std::size_t> mine;
+  scan::ScanOptions scan_options;
+  std::uint64_t job_bytes = 0;     // all ranks' input bytes (progress)
+  std::uint64_t bytes_read = 0;    // input bytes this rank read, over every scan and pass
+  std::uint64_t shard_bytes = 0;   // this rank's input bytes (read once in memory)
+  std::uint64_t tables_max = 0;    // the largest tables of an earlier scan or pass
 };
 
 // Runs a pipeline body that creates its result file in `file`. An exception only this rank knows of
@@ -31,9 +41,11 @@ struct ScanPhase {
 void with_result_file(comm::Transport& transport,
                       const std::function<void(std::optional<output::ResultFile>& file)>& body);
 
-// Collective. Resumes the scan from this rank's checkpoint when there is one.
+// Collective. Resumes the scan from this rank's checkpoint when there is one. out_of_core: when the
+// tables would pass --memory, return with passes > 1 (and an empty shard) instead of failing.
 ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& options, bool keep_pages,
-                         comm::Transport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file);
+                         comm::Transport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file,
+                         bool out_of_core = false);
 
 // Collective: counters, resources (shuffle volume, peak memory), /run, root attributes, commit;
 // then the checkpoints are removed.

@@ -43,7 +43,9 @@ void for_each_pass(comm::Transport& transport, ScanPhase& p, const CommonOptions
       progress.finish(transport);
       p.bytes_read += read;
       p.tables_max = std::max(p.tables_max, MemoryBudget::tables_bytes(shard));
-      const std::uint32_t more = budget.plan_passes(transport, shard, true);  // the same on every rank
+      // The same on every rank. A projection from a short prefix can be far off either way, so the
+      // passes at most double per restart (at most twice the passes needed, never a wild jump).
+      const std::uint32_t more = std::min(budget.plan_passes(transport, shard, true), 2u);
       if (more > 1) {
         if (std::uint64_t{p.passes} * more > MemoryBudget::kMaxPasses)
           throw FatalError("--memory " + std::to_string(common.memory_budget) + " bytes per rank is too small even for " +

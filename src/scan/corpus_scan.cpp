@@ -14,6 +14,12 @@ namespace {
 
 // Documents in flight between the reader thread and the scan (bytes of payload).
 constexpr std::uint64_t kReaderQueueBytes = 64u << 20;
+// Within one input file (a WARC holds millions of documents) progress — and so the memory budget —
+// is checked every this many documents, so a budget stop does not wait for the end of the file.
+constexpr std::uint64_t kCheckEveryDocuments = 1;
+
+// Thrown by the document callback to leave read_input when progress says stop.
+struct StopScan {};
 
 const char* drop_reason(url::RecursionVerdict v) {
   switch (v) {
@@ -34,9 +40,18 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
   DocumentHasher hasher;
   std::uint64_t bytes_done = 0;
   std::uint64_t documents_done = 0;
+  // Within a file: its bytes are not known until its end, so the body bytes read stand in, capped
+  // at the file's size (for gzip input they grow faster than the file's bytes).
+  std::uint64_t file_bytes = 0;
+  std::uint64_t file_body_bytes = 0;
+  auto in_file = [&] { return bytes_done + std::min(file_body_bytes, file_bytes); };
+  auto keep_going = [&] {
+    return !progress || documents_done % kCheckEveryDocuments != 0 || progress(out, in_file(), documents_done);
+  };
 
   auto on_document = [&](io::Document&& doc) {
     ++documents_done;
+    file_body_bytes += doc.body.size();
     auto key = url::url_key(doc.url);
     if (!key) {
       out.counters.add("cleaning.dropped.no_host");
@@ -99,7 +114,19 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
     io::DirectoryCache dirs;
     for (std::size_t index : shard) {
       const io::InputFile& file = files[index];
-      io::read_input(file, out.counters, on_document, options.read, &out.errors, &dirs);
+      file_bytes = file.size;
+      file_body_bytes = 0;
+      try {
+        io::read_input(
+            file, out.counters,
+            [&](io::Document&& d) {
+              on_document(std::move(d));
+              if (!keep_going()) throw StopScan{};
+            },
+            options.read, &out.errors, &dirs);
+      } catch (const StopScan&) {
+        break;
+      }
       bytes_done += file.size;
       if (progress && !progress(out, bytes_done, documents_done)) break;
     }
@@ -140,12 +167,17 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
   } join_reader{queue, reader};
 
   QueuedItem item;
+  std::size_t file_at = 0;  // the reader sends the shard's files in order, each ended by a marker
   while (queue.pop(item)) {
     if (!item.file_done) {
+      file_bytes = files[shard[file_at]].size;
       on_document(std::move(item.doc));
+      if (!keep_going()) break;
       continue;
     }
     bytes_done += item.file_bytes;
+    file_body_bytes = 0;
+    ++file_at;
     if (progress && !progress(out, bytes_done, documents_done)) break;
   }
   queue.close();

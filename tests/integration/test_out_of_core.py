@@ -17,8 +17,9 @@ from test_disk_full import NO_SPACE, Tmpfs  # noqa: E402
 
 RANKS = (1, 2, 3)
 SHUFFLE = 64 * 1024  # a small shuffle round: many rounds, and a budget that is mostly tables
-# Measured RSS beyond budget + process + document buffers (docs/memory.md); 0.1 MB seen here.
-SLACK = 1 << 20
+# Measured RSS beyond budget + shuffle round + base (docs/memory.md): 3 MiB seen here with a WARC
+# input (I/O and allocator buffers the model leaves out); fixed, not growing with the data.
+SLACK = 4 << 20
 
 
 def options(extra=()):
@@ -64,12 +65,15 @@ class OutOfCore(unittest.TestCase):
         out = cls.tmp("detect-memory.h5")
         ci.run_crd(["detect"] + cls.inputs + ["--labels", cls.labels, "-o", out] + options()[4:], nranks=1)
         cls.reference["detect"] = out
-        # The process and its document buffers: an in-memory run over the largest page alone.
+        # The process (with MPI's buffers for its peers) and its document buffers: at each rank
+        # count, an in-memory run over the largest page alone.
         largest = max((os.path.join(d, f) for d, _, fs in os.walk(html) for f in fs), key=os.path.getsize)
         os.makedirs(cls.tmp("largest", "h"))
         os.link(largest, cls.tmp("largest", "h", "page.html"))
-        ci.run_crd(["run", cls.tmp("largest"), "-o", cls.tmp("base.h5")] + options(), nranks=1)
-        cls.base_rss = resources(cls.tmp("base.h5"))["memory.peak_rss_max"]
+        cls.base_rss = {}
+        for n in RANKS:
+            ci.run_crd(["run", cls.tmp("largest"), "-o", cls.tmp("base.h5")] + options(), nranks=n)
+            cls.base_rss[n] = resources(cls.tmp("base.h5"))["memory.peak_rss_max"]
 
     @classmethod
     def tearDownClass(cls):
@@ -96,8 +100,9 @@ class OutOfCore(unittest.TestCase):
         self.assertEqual(resources(self.reference[command])["counting.bytes_reread"], 0)
         # Measured RSS (getrusage, busiest rank) against docs/memory.md: the budget, the shuffle round,
         # and the process with its document buffers (base_rss), which --memory does not cover.
-        self.assertLessEqual(used["memory.peak_rss_max"], self.base_rss + self.budget + 2 * SHUFFLE + SLACK,
-                             "peak RSS over the formula (base %d, budget %d)" % (self.base_rss, self.budget))
+        base = self.base_rss[nranks]
+        self.assertLessEqual(used["memory.peak_rss_max"], base + self.budget + 2 * SHUFFLE + SLACK,
+                             "peak RSS over the formula (base %d, budget %d)" % (base, self.budget))
         # The in-memory run needed far more: the budget is what kept the tables small.
         self.assertGreater(resources(self.reference[command])["memory.peak_rss_max"],
                            used["memory.peak_rss_max"] + 10 * self.budget)

@@ -34,12 +34,17 @@ void for_each_pass(comm::Transport& transport, ScanPhase& p, const CommonOptions
       Progress progress(transport, "scan, pass " + std::to_string(k + 1) + " of " + std::to_string(p.passes),
                         p.job_bytes, common.progress_interval);
       std::uint64_t read = p.shard_bytes;
-      scan::ScannedShard shard = scan::scan_shard(p.files, p.mine, options,
-                                                  [&](const scan::ScannedShard& s, std::uint64_t bytes, std::uint64_t docs) {
-                                                    progress.update(bytes, docs);
-                                                    read = bytes;
-                                                    return budget.scan_fits(s, bytes, p.shard_bytes);
-                                                  });
+      const auto fits = [&](const scan::ScannedShard& s, std::uint64_t bytes) {
+        read = bytes;
+        return budget.scan_fits(s, bytes, p.shard_bytes);
+      };
+      scan::ScannedShard shard = scan::scan_shard(
+          p.files, p.mine, options,
+          [&](const scan::ScannedShard& s, std::uint64_t bytes, std::uint64_t docs) {
+            progress.update(bytes, docs);
+            return fits(s, bytes);
+          },
+          fits);
       progress.finish(transport);
       p.bytes_read += read;
       p.tables_max = std::max(p.tables_max, MemoryBudget::tables_bytes(shard));

@@ -66,13 +66,18 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   std::uint64_t bytes_read = shard_bytes;  // all of it, unless the budget stops the scan
   const bool resumed = p.checkpoints->load("scan", [&](BinaryFileReader& in) { p.shard = load_shard(in); });
   if (!resumed) {
-    p.shard = scan::scan_shard(files, mine, scan,
-                                   [&](const scan::ScannedShard& shard, std::uint64_t bytes, std::uint64_t docs) {
-                                     progress.update(bytes, docs);
-                                     fault_point("scan", transport.rank());
-                                     bytes_read = bytes;
-                                     return budget.scan_fits(shard, bytes, shard_bytes);
-                                   });
+    const auto fits = [&](const scan::ScannedShard& shard, std::uint64_t bytes) {
+      bytes_read = bytes;
+      return budget.scan_fits(shard, bytes, shard_bytes);
+    };
+    p.shard = scan::scan_shard(
+        files, mine, scan,
+        [&](const scan::ScannedShard& shard, std::uint64_t bytes, std::uint64_t docs) {
+          progress.update(bytes, docs);
+          fault_point("scan", transport.rank());
+          return fits(shard, bytes);
+        },
+        fits);
     if (!budget.stopped())
       p.checkpoints->save("scan", [&](BinaryFileWriter& out) { save_shard(out, p.shard); });
   }

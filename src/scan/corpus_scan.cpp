@@ -14,10 +14,6 @@ namespace {
 
 // Documents in flight between the reader thread and the scan (bytes of payload).
 constexpr std::uint64_t kReaderQueueBytes = 64u << 20;
-// Within one input file (a WARC holds millions of documents) progress — and so the memory budget —
-// is checked every this many documents, so a budget stop does not wait for the end of the file.
-constexpr std::uint64_t kCheckEveryDocuments = 1;
-
 // Thrown by the document callback to leave read_input when progress says stop.
 struct StopScan {};
 
@@ -33,7 +29,7 @@ const char* drop_reason(url::RecursionVerdict v) {
 }  // namespace
 
 ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vector<std::size_t>& shard,
-                        const ScanOptions& options, const ScanProgress& progress) {
+                        const ScanOptions& options, const ScanProgress& progress, const ScanFits& fits) {
   ScannedShard out;
   out.chunks = discover::LocalTally(options.sample_bytes);
   auto chunker = chunk::make_chunker(options.chunker, options.chunking);
@@ -45,9 +41,7 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
   std::uint64_t file_bytes = 0;
   std::uint64_t file_body_bytes = 0;
   auto in_file = [&] { return bytes_done + std::min(file_body_bytes, file_bytes); };
-  auto keep_going = [&] {
-    return !progress || documents_done % kCheckEveryDocuments != 0 || progress(out, in_file(), documents_done);
-  };
+  auto keep_going = [&] { return !fits || fits(out, in_file()); };
 
   auto on_document = [&](io::Document&& doc) {
     ++documents_done;

@@ -73,7 +73,12 @@ struct ScannedShard {
 // returning false stops the scan (e.g. over the memory budget).
 using ScanProgress = std::function<bool(const ScannedShard& shard, std::uint64_t bytes, std::uint64_t documents)>;
 
+// Called after every document with the shard so far and the bytes of this shard read (within a
+// file, its bodies' bytes stand in for its own, capped at its size); returning false stops the scan
+// at once, even inside a file (a WARC holds millions of documents): the memory budget.
+using ScanFits = std::function<bool(const ScannedShard& shard, std::uint64_t bytes)>;
+
 ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vector<std::size_t>& shard,
-                        const ScanOptions& options, const ScanProgress& progress = {});
+                        const ScanOptions& options, const ScanProgress& progress = {}, const ScanFits& fits = {});
 
 }  // namespace crd::scan

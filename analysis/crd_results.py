@@ -39,13 +39,17 @@ CHUNKS = "/discovery/chunks"
 CHUNK_HISTOGRAM = "/discovery/chunk_histogram"
 FILES = "/discovery/files"
 FILE_HISTOGRAM = "/discovery/file_histogram"
+CHUNK_COUNTS = "/discovery/chunk_counts"  # discover --keep-counts, crd merge
+FILE_COUNTS = "/discovery/file_counts"
 LABELS = "/labels"
 LABELS_HISTOGRAM = "/labels_histogram"
+LABELS_DOCUMENTS = "/labels_documents"
 DETECTION = "/detection"
 DETECTION_LABELS = "/detection/labels"
 PROVENANCE = "/detection/provenance"
 PAGES = "/detection/pages"
 NEIGHBORHOODS = "/detection/neighborhoods"
+DETECTION_PAIRS = "/detection/pairs"  # detect --pairs K only
 NEARDUP = "/neardup"
 NEARDUP_PAIRS = "/neardup/pairs"
 NEARDUP_DEGREE = "/neardup/degree"
@@ -73,14 +77,18 @@ TABLES = {
     CHUNK_HISTOGRAM: _HISTOGRAM,
     FILES: {"hash": HASH, "count": "u8", "length": "u8", "sample_url": STR},
     FILE_HISTOGRAM: _HISTOGRAM,
+    CHUNK_COUNTS: {"hash": HASH, "count": "u8", "length": "u4"},
+    FILE_COUNTS: {"hash": HASH, "count": "u8", "length": "u8"},
     LABELS: {"hash": HASH, "length": "u4", "sample": STR, "sample_url": STR, "count": "u8"},
     LABELS_HISTOGRAM: _HISTOGRAM,
+    LABELS_DOCUMENTS: {"url": STR, "chunks": "u4"},
     DETECTION_LABELS: {"hash": HASH, "length": "u4", "sample": STR, "pages": "u8",
                        "neighborhoods": "u8", "occurrences": "u8"},
     PROVENANCE: {"label": "u4", "url": STR},
     PAGES: {"url": STR, "chunks": "u4", "labeled": "u4", "containment": "f8", "flagged": "u1"},
     NEIGHBORHOODS: {"prefix": STR, "depth": "u4", "pages": "u8", "chunks": "u8", "labeled": "u8",
                     "badness": "f8", "flagged": "u1"},
+    DETECTION_PAIRS: {"page": STR, "document": STR, "matching": "u4", "first": "f8", "second": "f8"},
     NEARDUP_PAIRS: {"page_a": STR, "page_b": STR, "b_sim": "u4", "c_sim": "u4", "same_site": "u1"},
     NEARDUP_DEGREE: _HISTOGRAM,
     NEARDUP_IDENTICAL: {"page": STR, "representative": STR},
@@ -88,12 +96,13 @@ TABLES = {
                 "tp": "u8", "fp": "u8", "fn": "u8", "tn": "u8", "fpr": "f8", "extrapolated_fp": "f8"},
 }
 # List columns (CSR: NAME and NAME_offsets) after a table's plain columns, with their value types.
-LISTS = {PAGES: {"positions": "u4", "label_ids": "u4"}}
+LISTS = {PAGES: {"positions": "u4", "label_ids": "u4"}, LABELS_DOCUMENTS: {"label_ids": "u4"}}
 _TALLY_ATTRS = {"threshold": "u8", "total": "u8", "distinct": "u8", "labeled": "u8",
                 "stop_removed": "u8", "top": "u8", "top_removed": "u8"}
 GROUP_ATTRS = {
     CHUNKS: {**_TALLY_ATTRS, "min_chunk_length": "u8"},
     FILES: _TALLY_ATTRS,
+    CHUNK_COUNTS: {"chunking": STR},
     LABELS: {**_TALLY_ATTRS, "min_chunk_length": "u8"},
     DETECTION: {"page_mean": "f8", "page_sigma": "f8", "page_threshold": "f8",
                 "neighborhood_mean": "f8", "neighborhood_sigma": "f8",
@@ -117,11 +126,14 @@ _DISCOVERY_TABLES = [CHUNKS, CHUNK_HISTOGRAM, FILES, FILE_HISTOGRAM]
 _DETECTION_TABLES = [DETECTION_LABELS, PROVENANCE, PAGES, NEIGHBORHOODS]
 TABLES_OF = {  # the tables each command writes
     "discover": _RUN_TABLES + _DISCOVERY_TABLES,
-    "label": _RUN_TABLES + [LABELS, LABELS_HISTOGRAM],
+    "label": _RUN_TABLES + [LABELS, LABELS_HISTOGRAM, LABELS_DOCUMENTS],
     "detect": _RUN_TABLES + _DETECTION_TABLES,
+    "detect --pairs": _RUN_TABLES + _DETECTION_TABLES + [DETECTION_PAIRS],
     "run": _RUN_TABLES + _DISCOVERY_TABLES + _DETECTION_TABLES,
     "neardup": _RUN_TABLES + [NEARDUP_PAIRS, NEARDUP_DEGREE, NEARDUP_IDENTICAL],
     "compare-hashing": _RUN_TABLES + [CONFUSION],
+    # discover and run write the count tables too with --keep-counts; merge always does.
+    "merge": _RUN_TABLES + _DISCOVERY_TABLES + [CHUNK_COUNTS, FILE_COUNTS],
 }
 
 

@@ -15,50 +15,10 @@
 #include "crd/neardup/sketch.hpp"
 #include "crd/neardup/tokenizer.hpp"
 #include "crd/hash/sha1.hpp"
+#include "bench_corpus.hpp"
 #include "whitespace.hpp"  // src/chunk: the normalization kernels, measured one by one
 
 namespace {
-
-namespace fs = std::filesystem;
-
-struct Corpus {
-  std::vector<std::string> pages;
-  std::int64_t bytes = 0;
-};
-
-// Every *.html file under the corpus directory, sorted by path so runs see the same order.
-const Corpus& corpus() {
-  static const Corpus c = [] {
-    Corpus out;
-    const char* env = std::getenv("CRD_CORPUS_DIR");
-    const fs::path root = env != nullptr ? env : CRD_DEFAULT_CORPUS_DIR;
-    std::vector<fs::path> files;
-    std::error_code ec;
-    for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
-      if (it->is_regular_file() && it->path().extension() == ".html") files.push_back(it->path());
-    }
-    std::sort(files.begin(), files.end());
-    for (const fs::path& f : files) {
-      std::string page(static_cast<std::size_t>(fs::file_size(f, ec)), '\0');
-      std::ifstream in(f, std::ios::binary);
-      in.read(page.data(), static_cast<std::streamsize>(page.size()));
-      page.resize(static_cast<std::size_t>(in.gcount()));
-      out.pages.push_back(std::move(page));
-      out.bytes += static_cast<std::int64_t>(out.pages.back().size());
-    }
-    std::cerr << "corpus: " << out.pages.size() << " pages, " << out.bytes << " bytes from " << root << "\n";
-    return out;
-  }();
-  return c;
-}
-
-bool have_corpus(benchmark::State& state) {
-  if (corpus().pages.empty()) {
-    state.SkipWithError("no corpus: run scripts/fetch_corpus.sh or set CRD_CORPUS_DIR");
-    return false;
-  }
-  return true;
-}
 
 void BM_MemchrFloor(benchmark::State& state) {
   if (!have_corpus(state)) return;
@@ -86,7 +46,7 @@ void BM_Sha1Files(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * corpus().bytes);
 }
 
-// kind: "scan" or "dom"; hash: also SHA-1 the file and every chunk, as the pipeline does.
+// kind: "scan", "dom" or "sentence"; hash: also SHA-1 the file and every chunk, as the pipeline does.
 void run_chunker(benchmark::State& state, const char* kind, bool hash) {
   if (!have_corpus(state)) return;
   auto chunker = crd::chunk::make_chunker(*crd::parse_enum<crd::chunk::ChunkerKind>(kind), crd::chunk::ChunkerOptions{});
@@ -136,6 +96,8 @@ void BM_Normalize(benchmark::State& state) {
 void BM_ScanChunk(benchmark::State& state) { run_chunker(state, "scan", false); }
 void BM_ScanChunkHash(benchmark::State& state) { run_chunker(state, "scan", true); }
 void BM_DomChunkHash(benchmark::State& state) { run_chunker(state, "dom", true); }
+// The dom chunker's text, then ICU's sentence breaks: its cost over BM_DomChunkHash is ICU's.
+void BM_SentenceChunkHash(benchmark::State& state) { run_chunker(state, "sentence", true); }
 
 }  // namespace
 
@@ -207,6 +169,7 @@ BENCHMARK(BM_Normalize)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ScanChunk)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ScanChunkHash)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_DomChunkHash)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_SentenceChunkHash)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_NeardupTokenize)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_NeardupSketch)->DenseRange(0, 1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_NeardupPage)->Unit(benchmark::kMillisecond);

@@ -1,72 +1,62 @@
 #!/usr/bin/env bash
-# Floors and crd side by side, in one run, on the same files: sha1sum and `openssl dgst -sha1` over
-# every file of the corpus vs one-rank `crd discover` on it; zcat of the .warc.gz vs crd discover on
-# it (and on the uncompressed .warc). REPS repetitions each, interleaved so load hits all alike.
+# One-rank crd discover against sha1sum over the same files, and the 2-rank speedup against the
+# machine's own yardstick, measured together in paired alternating runs (perf/paired.py):
+#   sha1sum         one sha1sum over every file
+#   sha1sum_halves  two sha1sum at once, one per half of the bytes (the yardstick for 2 ranks)
+#   crd_direct      crd discover DIR, run directly (no mpirun: a singleton)
+#   crd_np1         scripts/mpirun.sh -np 1 crd discover DIR
+#   crd_np2         scripts/mpirun.sh -np 2 crd discover DIR
+#   crd_tiny        scripts/mpirun.sh -np 1 crd discover ONE_SMALL_FILE: the fixed costs alone
+# Prints medians, each phase of the crd jobs (/run/timings) and the paired ratios: crd against
+# sha1sum (issue 18 asks ≥ 0.8 both ways), the yardstick's speedup, crd's, and crd's over it.
 #
-#   perf/side_by_side.sh [-c CRD] [-r REPS] [-o CSV] [-p SUBSET_DIR] CORPUS_DIR WARC_PREFIX
-#
-# -p: also the serial Python reference (perf/reference_discover.py) and crd on a smaller directory.
-# CSV: what,rep,wall,user,sys,bytes,load1 (bytes: input bytes on disk).
+#   perf/side_by_side.sh [-c CRD] [-r REPS] [-o CSV] [-x "EXTRA CRD ARGS"] CORPUS_DIR
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-crd=$root/build-perf/crd
-reps=3
+crd=$root/build/crd
+reps=5
 csv=$root/perf/out/side_by_side.csv
-subset=""
-while getopts "c:r:o:p:" opt; do
-  case $opt in c) crd=$OPTARG ;; r) reps=$OPTARG ;; o) csv=$OPTARG ;; p) subset=$OPTARG ;; *) exit 2 ;; esac
+extra=""
+while getopts "c:r:o:x:" opt; do
+  case $opt in c) crd=$OPTARG ;; r) reps=$OPTARG ;; o) csv=$OPTARG ;; x) extra=$OPTARG ;; *) sed -n 2,15p "$0"; exit 2 ;; esac
 done
 shift $((OPTIND - 1))
+[ $# -eq 1 ] || { sed -n 2,15p "$0"; exit 2; }
 corpus=$1
-warc=$2
 tmp=$(mktemp -d /tmp/crd-side.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-find "$corpus" -type f -print0 | sort -z > "$tmp/files"
-corpus_bytes=$(xargs -0 stat -c %s < "$tmp/files" | paste -sd+ | bc)
-gz_bytes=$(stat -c %s "$warc.warc.gz")
-warc_bytes=$(stat -c %s "$warc.warc")
 mkdir -p "$(dirname "$csv")"
-echo "what,rep,wall,user,sys,bytes,load1" > "$csv"
-
-measure() {  # name bytes command…
-  local name=$1 bytes=$2
-  shift 2
-  local load
-  load=$(cut -d' ' -f1 /proc/loadavg)
-  /usr/bin/time -f "%e,%U,%S" -o "$tmp/t" bash -c "$*" > /dev/null 2> "$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
-  echo "$name,$rep,$(cat "$tmp/t"),$bytes,$load" >> "$csv"
-  echo "$name rep=$rep $(cat "$tmp/t") load=$load" >&2
-}
-
-phases() {  # name bytes h5: one row per /run/timings phase (wall = that phase's seconds)
-  PYTHONPATH="$root/analysis" /usr/bin/python3 -c '
+# Every file, and two halves of about equal bytes (largest first, each to the lighter half).
+find "$corpus" -type f -printf '%s\t%p\0' | /usr/bin/python3 -c '
 import sys
-from crd_results import open_results
-name, rep, nbytes, path = sys.argv[1:]
-t = open_results(path).timings
-for p, s in zip(t["phase"], t["seconds"]):
-    print(f"{name}:{p},{rep},{s:.4f},,,{nbytes},")
-' "$1" "$rep" "$2" "$3" >> "$csv"
-}
-
-cat "$tmp/files" | xargs -0 cat > /dev/null  # warm the page cache
-mpi="$root/scripts/mpirun.sh -np 1 $crd discover"
-for rep in $(seq 1 "$reps"); do
-  measure sha1sum "$corpus_bytes" "xargs -0 sha1sum < $tmp/files"
-  measure openssl_sha1 "$corpus_bytes" "xargs -0 openssl dgst -sha1 < $tmp/files"
-  measure crd_discover_dir "$corpus_bytes" "$mpi $corpus -o $tmp/d.h5 --progress-interval 0"
-  phases crd_discover_dir "$corpus_bytes" "$tmp/d.h5"
-  measure zcat "$gz_bytes" "zcat $warc.warc.gz"
-  measure crd_discover_warc_gz "$gz_bytes" "$mpi $warc.warc.gz -o $tmp/g.h5 --progress-interval 0"
-  phases crd_discover_warc_gz "$gz_bytes" "$tmp/g.h5"
-  measure cat_warc "$warc_bytes" "cat $warc.warc"
-  measure crd_discover_warc "$warc_bytes" "$mpi $warc.warc -o $tmp/w.h5 --progress-interval 0"
-  phases crd_discover_warc "$warc_bytes" "$tmp/w.h5"
-  if [ -n "$subset" ]; then
-    sub_bytes=$(find "$subset" -type f -printf '%s\n' | paste -sd+ | bc)
-    measure python_reference_subset "$sub_bytes" "/usr/bin/python3 $root/perf/reference_discover.py $subset"
-    measure crd_discover_subset "$sub_bytes" "$mpi $subset -o $tmp/s.h5 --progress-interval 0"
-    phases crd_discover_subset "$sub_bytes" "$tmp/s.h5"
-  fi
-done
-echo "$csv"
+rows = [r.split("\t", 1) for r in sys.stdin.read().split("\0") if r]
+rows.sort(key=lambda r: -int(r[0]))
+halves, load = ([], []), [0, 0]
+for size, path in rows:
+    k = 0 if load[0] <= load[1] else 1
+    halves[k].append(path)
+    load[k] += int(size)
+d = sys.argv[1]
+open(f"{d}/all", "w").write("\0".join(sorted(p for _, p in rows)) + "\0")
+for k in (0, 1):
+    open(f"{d}/half{k}", "w").write("\0".join(sorted(halves[k])) + "\0")
+print(f"{len(rows)} files, {sum(load)} bytes; halves {load[0]} and {load[1]} bytes", file=sys.stderr)
+' "$tmp"
+tiny=$(find "$corpus" -type f -name '*.html' -size -8k -print -quit)
+mpi="$root/scripts/mpirun.sh"
+out="--progress-interval 0 $extra"
+/usr/bin/python3 "$root/perf/paired.py" -r "$reps" --csv "$csv" --warm "$corpus" \
+  --phases crd_direct="$tmp/d.h5" --phases crd_np1="$tmp/1.h5" --phases crd_np2="$tmp/2.h5" --phases crd_tiny="$tmp/t.h5" \
+  --ratio "sha1sum / crd direct (goal ≥ 0.8)=sha1sum/crd_direct" \
+  --ratio "sha1sum / crd mpirun -np 1 (goal ≥ 0.8)=sha1sum/crd_np1" \
+  --ratio "yardstick: 1 sha1sum / 2 parallel halves=sha1sum/sha1sum_halves" \
+  --ratio "crd 2-rank speedup (np1 / np2)=crd_np1/crd_np2" \
+  --ratio "crd speedup / yardstick's (goal ≥ 0.9)=crd_np1/crd_np2:sha1sum/sha1sum_halves" \
+  -- \
+  sha1sum="xargs -0 sha1sum < $tmp/all" \
+  sha1sum_halves="xargs -0 sha1sum < $tmp/half0 & xargs -0 sha1sum < $tmp/half1; wait" \
+  crd_direct="$crd discover $corpus -o $tmp/d.h5 $out" \
+  crd_np1="$mpi -np 1 $crd discover $corpus -o $tmp/1.h5 $out" \
+  crd_np2="$mpi -np 2 $crd discover $corpus -o $tmp/2.h5 $out" \
+  crd_tiny="$mpi -np 1 $crd discover $tiny -o $tmp/t.h5 $out"
+echo "runs: $csv" >&2

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Tables for perf/RESULTS.md from the CSVs of perf/strong_scaling.sh and perf/side_by_side.sh.
+"""Tables for perf/RESULTS.md from the CSVs of perf/strong_scaling.sh (perf/side_by_side.sh and
+perf/reader_thread.sh print their own, through perf/paired.py).
 
     /usr/bin/python3 perf/summarize.py scaling perf/out/strong_scaling.csv
     /usr/bin/python3 perf/summarize.py weak perf/out/weak_scaling.csv
-    /usr/bin/python3 perf/summarize.py side perf/out/side_by_side.csv
 """
 import sys
 
@@ -52,19 +52,5 @@ def scaling(path, weak=False):
               f"{r.tables / 2**20:.0f} | {r.load:.1f} |")
 
 
-def side(path):
-    d = pd.read_csv(path)
-    g = d.groupby("what", sort=False).agg(best=("wall", "min"), median=("wall", "median"), bytes=("bytes", "first"),
-                                         cpu=("user", "median"), sys=("sys", "median"),
-                                         load=("load1", "median")).reset_index()
-    print("| what | input MB | best s | median s | MB/s best | MB/s median | user+sys s (median) | load1 |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for _, r in g.iterrows():
-        cpu = "" if pd.isna(r.cpu) else f"{r.cpu + r.sys:.2f}"
-        load = "" if pd.isna(r.load) else f"{r.load:.1f}"
-        print(f"| {r.what} | {r.bytes / 1e6:.0f} | {r.best:.2f} | {r['median']:.2f} | {r.bytes / r.best / 1e6:.0f} "
-              f"| {r.bytes / r['median'] / 1e6:.0f} | {cpu} | {load} |")
-
-
 if __name__ == "__main__":
-    {"scaling": scaling, "weak": lambda p: scaling(p, weak=True), "side": side}[sys.argv[1]](sys.argv[2])
+    {"scaling": scaling, "weak": lambda p: scaling(p, weak=True)}[sys.argv[1]](sys.argv[2])

@@ -9,6 +9,8 @@ packages=(
   libgumbo-dev libboost-program-options-dev libssl-dev zlib1g-dev libdeflate-dev
   libgtest-dev libbenchmark-dev
   libtlsh-dev libfuzzy-dev
+  libpsl-dev publicsuffix
+  libicu-dev
   python3 python3-h5py python3-numpy python3-pandas python3-matplotlib
 )
 # Extra groups, enabled by flags: --slurm (local Slurm for the sbatch tests), --notebook, --fuzz,

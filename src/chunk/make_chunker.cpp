@@ -2,6 +2,7 @@
 #include "crd/base/error.hpp"
 #include "dom_chunker.hpp"
 #include "scan_chunker.hpp"
+#include "sentence_chunker.hpp"
 
 namespace crd::chunk {
 
@@ -9,7 +10,9 @@ std::unique_ptr<Chunker> make_chunker(ChunkerKind kind, const ChunkerOptions& op
   if (kind == ChunkerKind::Scan) return std::make_unique<detail::ScanChunker>(options);
   // The DOM chunker splits at elements, whose names are whole: a name prefix means nothing there.
   if (options.boundary_match == BoundaryMatch::Prefix)
-    throw UsageError("--boundary-match prefix needs --chunker scan (dom splits at whole elements)");
+    throw UsageError(std::string("--boundary-match prefix needs --chunker scan (") + name_of(kind) +
+                     " splits at whole elements)");
+  if (kind == ChunkerKind::Sentence) return std::make_unique<detail::SentenceChunker>(options);
   return std::make_unique<detail::DomChunker>(options);
 }
 

@@ -12,6 +12,7 @@
 
 #include "crd/chunk/chunker.hpp"
 #include "commands.hpp"
+#include "label_lookup.hpp"
 #include "option_groups.hpp"
 #include "option_values.hpp"
 #include "text_format.hpp"
@@ -19,22 +20,12 @@
 #include "crd/base/printable.hpp"
 #include "crd/detect/threshold.hpp"
 #include "crd/detect/page_scores.hpp"
-#include "crd/discover/digest_map.hpp"
 #include "crd/discover/discovery.hpp"
 #include "crd/discover/label_rules.hpp"
 #include "crd/hash/sha1.hpp"
-#include "crd/output/result_reader.hpp"
-#include "crd/output/table_io.hpp"
-#include "crd/pipeline/label_set.hpp"
 
 namespace crd::cli {
 namespace {
-
-struct LabelSource {
-  std::string path;
-  std::string group;
-  std::uint64_t row;
-};
 
 struct Match {
   std::uint32_t position;
@@ -119,24 +110,7 @@ int check_command(int argc, char** argv) {
   const discover::StopItems stop(stop_options.stop_chunks, stop_options.min_chunk_length);
   const discover::LabelRules stop_rules = stop.chunk_rules();
 
-  // Label hashes of every file, first occurrence wins.
-  std::vector<LabelSource> sources;
-  discover::DigestMap<std::uint32_t> labels;
-  for (const auto& path : label_paths) {
-    output::ResultReader reader(path);
-    const std::string group = pipeline::labels_group(reader);
-    const auto hashes = reader.read_matrix(output::Table<discover::LabelRow>{group.c_str()}.column(&discover::LabelRow::hash));
-    for (std::size_t i = 0; i * 20 < hashes.size(); ++i) {
-      Digest d;
-      std::copy_n(hashes.begin() + static_cast<std::ptrdiff_t>(i * 20), 20, d.bytes.begin());
-      bool inserted = false;
-      std::uint32_t& slot = labels.find_or_insert(d, inserted);
-      if (inserted) {
-        slot = static_cast<std::uint32_t>(sources.size());
-        sources.push_back({path, group, i});
-      }
-    }
-  }
+  const LabelLookup labels = load_label_lookup(label_paths);
 
   auto chunker = chunk::make_chunker(common.scan.chunker, common.scan.chunking);
   Sha1 sha1;
@@ -158,7 +132,7 @@ int check_command(int argc, char** argv) {
     const std::string_view skipped = chunker->chunk(page, "", [&](std::string_view normalized) {
       const Digest d = sha1(normalized);
       if (stop_rules.is_stop(d, normalized.size())) return;
-      if (const std::uint32_t* id = labels.find(d)) matches.push_back({chunks, std::string(normalized), &sources[*id]});
+      if (const LabelSource* label = labels.find(d)) matches.push_back({chunks, std::string(normalized), label});
       ++chunks;
     });
     if (!skipped.empty()) {

@@ -15,7 +15,10 @@ const Command* find_command(const std::string& name) {
       {"check", &check_command},
       {"report", &report_command},
       {"neardup", &neardup_command},
+      {"quilts", &quilts_command},
       {"compare-hashing", &compare_hashing_command},
+      {"merge", &merge_command},
+      {"compare", &compare_command},
   };
   for (const auto& c : commands)
     if (name == c.name) return &c;

@@ -37,6 +37,9 @@ int inspect_command(int argc, char** argv);
 int check_command(int argc, char** argv);
 int report_command(int argc, char** argv);
 int neardup_command(int argc, char** argv);
+int quilts_command(int argc, char** argv);
 int compare_hashing_command(int argc, char** argv);
+int merge_command(int argc, char** argv);
+int compare_command(int argc, char** argv);
 
 }  // namespace crd::cli

@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "inspect_neardup.hpp"
+#include "inspect_quilts.hpp"
 #include "option_groups.hpp"
 #include "option_values.hpp"
 #include "text_format.hpp"
@@ -189,6 +190,7 @@ int inspect_command(int argc, char** argv) {
     print_table(r, schema::kLabels, "labels (informed)", top);
     print_detection(r, top, ranking);
     print_neardup(r, top);
+    print_quilts(r, top);
   }
   return 0;
 }

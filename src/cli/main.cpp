@@ -28,10 +28,13 @@ void print_usage(std::ostream& out) {
       << "  label      informed discovery: turn an expert corpus into a labeled set\n"
       << "  detect     score pages and URL neighborhoods against labeled sets\n"
       << "  run        discover then detect, reading the corpus once\n"
+      << "  merge      sum discover --keep-counts results (months, batches) and label the sum (docs/merge.md)\n"
       << "  neardup    near-duplicate pages by shingling, simhash or both (seed 002; docs/neardup.md)\n"
+      << "  quilts     pages stitched from patches of several others (seed 003; docs/quilts.md)\n"
       << "  inspect    human summary of a result file (no MPI needed)\n"
       << "  check      check single pages against a labeled set (no MPI needed)\n"
       << "  report     self-contained HTML review of a result, with stop-list pruning (no MPI needed)\n"
+      << "  compare    documents against each other (and a labeled set) by shared sentences (no MPI needed)\n"
       << "  compare-hashing  SHA-1 chunks against Nilsimsa, TLSH and ssdeep on a corpus with known truth\n\n"
       << "INPUT: .warc[.gz] / .arc[.gz] files, directories (walked recursively), @LIST files.\n"
       << "crd COMMAND --help lists a command's options; docs/ has the method, schema and tuning.\n";

@@ -49,7 +49,8 @@ po::options_description corpus_options(pipeline::CommonOptions& c, bool with_sam
          c.scan.recursion.max_repeat = v;
        }), "drop URLs in which one path component occurs more often than this (0 = off)")
       ("reader-thread", choice_value(c.reader_thread, "reader-thread"),
-       "read and inflate on a second thread per rank (auto: when the node has a spare core per rank)");
+       "read and inflate on a second thread per rank (auto: for .gz archives, when the node has a "
+       "spare core per rank)");
   if (with_samples) {
     d.add_options()("sample-bytes", po::value<Count>()->default_value({c.scan.sample_bytes})->notifier([&c](const Count& v) {
       if (v.value == 0 || v.value > 65536) throw UsageError("option --sample-bytes: must be 1..65536");
@@ -67,7 +68,7 @@ po::options_description chunking_options(pipeline::CommonOptions& c, bool with_c
   if (!with_chunker) return d;
   d.add_options()
       ("chunker", choice_value(c.scan.chunker, "chunker"),
-       "scan: split raw markup (fast, the default); dom: split the gumbo HTML5 tree's visible text")
+       "scan: split raw markup (fast); dom: split the gumbo HTML5 tree's visible text; sentence: that text's sentences (ICU)")
       ("tags", po::value<std::string>()->default_value(join_list(c.scan.chunking.tags))->notifier([&c](const std::string& v) {
          auto tags = split_list(v);
          if (tags.empty()) throw UsageError("option --tags: needs at least one tag name");
@@ -106,8 +107,12 @@ po::options_description run_options(pipeline::CommonOptions& c, std::string& con
   return d;
 }
 
-po::options_description discovery_options(pipeline::DiscoverOptions& o, bool with_thresholds) {
+po::options_description discovery_options(pipeline::DiscoverOptions& o, bool with_thresholds, bool with_keep_counts) {
   po::options_description d("Discovery (labeling)");
+  if (with_keep_counts) {
+    d.add_options()("keep-counts", po::bool_switch(&o.keep_counts),
+                    "also write every distinct chunk and file hash with its count (for crd merge)");
+  }
   if (with_thresholds) {
     d.add_options()
         ("chunk-threshold", count_value(o.chunk_threshold), "label chunks occurring more than this many times")
@@ -132,7 +137,10 @@ po::options_description detection_options(pipeline::DetectPipelineOptions& o, bo
          "labeled set: a crd label / discover / run result (repeatable; sets are merged)")
         ("join", choice_value(o.join, "join"),
          "auto | replicated (every rank holds L) | partitioned (L split by hash prefix)")
-        ("replicate-max", count_value(o.replicate_max), "auto join: replicate L when it has at most this many labels");
+        ("replicate-max", count_value(o.replicate_max), "auto join: replicate L when it has at most this many labels")
+        ("pairs", count_value(o.pairs),
+         "per flagged page, its similarity pair with the K labeled documents it overlaps most (/detection/pairs; "
+         "labels from crd label)");
   }
   d.add_options()
       ("page-threshold", threshold_value(t.page_threshold, "page-threshold"),

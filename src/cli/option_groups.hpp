@@ -22,7 +22,9 @@ po::options_description chunking_options(pipeline::CommonOptions& common, bool w
 // with_checkpoints: --work-dir and --resume (not for neardup, whose sketches live only in memory).
 po::options_description run_options(pipeline::CommonOptions& common, std::string& config_path,
                                     bool with_checkpoints = true);
-po::options_description discovery_options(pipeline::DiscoverOptions& options, bool with_thresholds);
+// with_keep_counts: --keep-counts (discover, run: the count tables crd merge sums).
+po::options_description discovery_options(pipeline::DiscoverOptions& options, bool with_thresholds,
+                                          bool with_keep_counts = false);
 po::options_description detection_options(pipeline::DetectPipelineOptions& options, bool with_labels);
 
 // True if any crd command has an option of this long name (config files may hold those).

@@ -51,7 +51,8 @@ struct PipelineOptions {
 
   explicit PipelineOptions(Kind kind) : visible(usage_of(kind)) {
     visible.add(corpus_options(common, kind != Kind::Detect)).add(chunking_options(common));
-    visible.add(discovery_options(discover_options, kind == Kind::Discover || kind == Kind::Run));
+    const bool discovers = kind == Kind::Discover || kind == Kind::Run;
+    visible.add(discovery_options(discover_options, discovers, discovers));
     if (kind == Kind::Detect || kind == Kind::Run) visible.add(detection_options(detect_options, kind == Kind::Detect));
     visible.add(run_options(common, config_path));
     visible.add_options()("help,h", "show this help");

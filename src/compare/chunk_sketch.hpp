@@ -6,6 +6,7 @@
 #include <climits>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -18,6 +19,9 @@ struct ChunkSketch {
   NilsimsaDigest nilsimsa{};
   std::string tlsh;    // TLSH hex, "" when TLSH gives none
   std::string ssdeep;  // ssdeep signature
+  static constexpr auto fields() {
+    return std::tuple(&ChunkSketch::nilsimsa, &ChunkSketch::tlsh, &ChunkSketch::ssdeep);
+  }
 };
 
 ChunkSketch sketch(std::string_view normalized);

@@ -9,10 +9,10 @@
 // compared with all label sketches once, on the rank owning its SHA-1 (owner_scores.hpp); pages
 // are scored as crd detect scores them, and the confusion counts are summed by allreduce, so the
 // result is identical for any rank count.
-#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <tuple>
 #include <unordered_map>
 
 #include "chunk_sketch.hpp"
@@ -23,6 +23,7 @@
 #include "crd/pipeline/detect_pipeline.hpp"
 #include "crd/pipeline/label_set.hpp"
 #include "crd/pipeline/scan_phase.hpp"
+#include "crd/shuffle/collectives.hpp"
 #include "owner_scores.hpp"
 #include "page_confusion.hpp"
 #include "result_table.hpp"
@@ -43,16 +44,12 @@ TruthPrefixes load_truth(comm::Transport& transport, const std::string& path) {
   return TruthPrefixes::parse(transport.from_rank0(text), path);
 }
 
-// (digest, text) records: 20 digest bytes, 8 length bytes, the text.
-void append_record(std::vector<std::byte>& out, const Digest& d, std::string_view text) {
-  const std::uint64_t n = text.size();
-  const auto* db = reinterpret_cast<const std::byte*>(d.bytes.data());
-  out.insert(out.end(), db, db + 20);
-  const auto* nb = reinterpret_cast<const std::byte*>(&n);
-  out.insert(out.end(), nb, nb + 8);
-  const auto* tb = reinterpret_cast<const std::byte*>(text.data());
-  out.insert(out.end(), tb, tb + n);
-}
+// A label's text as one rank met it.
+struct LabelText {
+  Digest digest;
+  std::string text;
+  static constexpr auto fields() { return std::tuple(&LabelText::digest, &LabelText::text); }
+};
 
 }  // namespace
 
@@ -69,32 +66,25 @@ void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::
     pipeline::CommonOptions scan_common = common;
     std::unordered_map<Digest, std::uint32_t, DigestHasher> sketch_of;
     std::vector<ChunkSketch> sketches;
-    std::vector<std::byte> label_texts;
+    std::vector<LabelText> label_texts;
     scan_common.scan.on_chunk = [&](const Digest& d, std::string_view text) {
       const auto [it, inserted] = sketch_of.try_emplace(d, static_cast<std::uint32_t>(sketches.size()));
       if (!inserted) return;
       sketches.push_back(sketch(text));
-      if (labels.all.find(d) != nullptr) append_record(label_texts, d, text);
+      if (labels.all.find(d) != nullptr) label_texts.push_back({d, std::string(text)});
     };
     pipeline::ScanPhase p = pipeline::run_scan_phase(scan_common, stop_options, true, transport, timer, file);
 
     timer.start("sketch_labels");
     for (std::size_t i = 0; i < labels.owned.hashes.size(); ++i)
       if (labels.owned.samples[i].size() == labels.owned.lengths[i])  // the sample is the whole chunk
-        append_record(label_texts, labels.owned.hashes[i], labels.owned.samples[i]);
-    std::vector<std::byte> all_texts;
-    std::vector<std::uint64_t> counts;
-    transport.allgatherv(label_texts, all_texts, counts);
+        label_texts.push_back({labels.owned.hashes[i], labels.owned.samples[i]});
     std::vector<std::optional<ChunkSketch>> by_label(labels.total);
-    for (std::size_t at = 0; at < all_texts.size();) {
-      Digest d;
-      std::uint64_t n = 0;
-      std::memcpy(d.bytes.data(), all_texts.data() + at, 20);
-      std::memcpy(&n, all_texts.data() + at + 20, 8);
-      const std::string_view text(reinterpret_cast<const char*>(all_texts.data()) + at + 28, n);
-      at += 28 + n;
-      const std::uint64_t id = *labels.all.find(d);
-      if (!by_label[id]) by_label[id] = sketch(text);  // the same bytes wherever found (same SHA-1)
+    for (const auto& part : shuffle::allgather(transport, label_texts)) {
+      for (const LabelText& l : part) {
+        const std::uint64_t id = *labels.all.find(l.digest);
+        if (!by_label[id]) by_label[id] = sketch(l.text);  // the same bytes wherever found (same SHA-1)
+      }
     }
     std::vector<ChunkSketch> label_sketches;
     for (auto& s : by_label)

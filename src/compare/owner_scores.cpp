@@ -1,94 +1,70 @@
-// Owner-side comparison (owner_scores.hpp). Records are sent with Transport::alltoallv (64-bit
-// counts, split under MPI's int limits): a chunk's record is its digest and sketches, ~150 bytes.
+// Owner-side comparison (owner_scores.hpp), as two reduce_by_key calls: requests (digest and
+// sketches, ~150 bytes) go to the digest's owner, which folds equal digests from all ranks into one
+// row and remembers who asked (Contributors); answers go back keyed by (asker, digest), the way
+// discover's owner tally sends its notices.
 #include "owner_scores.hpp"
 
-#include <cstring>
-#include <unordered_map>
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+#include <tuple>
+
+#include "crd/shuffle/reduce_by_key.hpp"
 
 namespace crd::compare {
 namespace {
 
-template <class T>
-void put(std::vector<std::byte>& out, const T& v) {
-  const auto* b = reinterpret_cast<const std::byte*>(&v);
-  out.insert(out.end(), b, b + sizeof(T));
-}
+struct Request {
+  Digest digest;
+  ChunkSketch sketch;
+  static constexpr auto fields() { return std::tuple(&Request::digest, &Request::sketch); }
+};
 
-void put_string(std::vector<std::byte>& out, const std::string& s) {
-  put(out, static_cast<std::uint32_t>(s.size()));
-  const auto* b = reinterpret_cast<const std::byte*>(s.data());
-  out.insert(out.end(), b, b + s.size());
-}
-
-struct Reader {
-  const std::byte* at;
-  template <class T>
-  T get() {
-    T v;
-    std::memcpy(&v, at, sizeof(T));
-    at += sizeof(T);
-    return v;
-  }
-  std::string get_string() {
-    const auto n = get<std::uint32_t>();
-    std::string s(reinterpret_cast<const char*>(at), n);
-    at += n;
-    return s;
-  }
+struct Answer {
+  std::uint32_t asker = 0;
+  Digest digest;
+  BestScores best;
+  static constexpr auto fields() { return std::tuple(&Answer::asker, &Answer::digest, &Answer::best); }
+};
+struct AnswerKey {
+  std::uint32_t asker;
+  Digest digest;
+  auto operator<=>(const AnswerKey&) const = default;
 };
 
 }  // namespace
 
 std::vector<BestScores> owner_best_scores(comm::Transport& transport, const std::vector<Digest>& digests,
                                           const std::vector<const ChunkSketch*>& sketches, LabelSketches& labels) {
-  const auto nranks = static_cast<std::size_t>(transport.size());
-  // Requests, by owner; order[r] = which of my chunks the owner r's answers are for.
-  std::vector<std::vector<std::byte>> to(nranks);
-  std::vector<std::vector<std::size_t>> order(nranks);
-  for (std::size_t i = 0; i < digests.size(); ++i) {
-    const auto r = static_cast<std::size_t>(owner_of(digests[i], transport.size()));
-    put(to[r], digests[i]);
-    put(to[r], sketches[i]->nilsimsa);
-    put_string(to[r], sketches[i]->tlsh);
-    put_string(to[r], sketches[i]->ssdeep);
-    order[r].push_back(i);
-  }
-  std::vector<std::byte> send, recv;
-  std::vector<std::uint64_t> send_counts(nranks), recv_counts;
-  for (std::size_t r = 0; r < nranks; ++r) {
-    send.insert(send.end(), to[r].begin(), to[r].end());
-    send_counts[r] = to[r].size();
-    to[r] = {};
-  }
-  transport.alltoallv(send, send_counts, recv, recv_counts);
+  std::vector<Request> requests(digests.size());
+  for (std::size_t i = 0; i < digests.size(); ++i) requests[i] = {digests[i], *sketches[i]};
+  shuffle::Contributors askers;
+  const auto rows = shuffle::reduce_by_key(
+      transport, std::move(requests), [](const Request& r) -> const Digest& { return r.digest; },
+      shuffle::HashPrefixOwner{}, [](Request&, const Request&) {}, {}, &askers);  // equal SHA-1, equal sketches
 
-  // Owner: each distinct digest compared once; answers to each source in its request order.
-  std::unordered_map<Digest, BestScores, DigestHasher> known;
-  std::vector<std::byte> answers;
-  std::vector<std::uint64_t> answer_counts(nranks, 0);
-  Reader in{recv.data()};
-  for (std::size_t r = 0; r < nranks; ++r) {
-    const std::byte* end = in.at + recv_counts[r];
-    while (in.at < end) {
-      const auto digest = in.get<Digest>();
-      ChunkSketch s;
-      s.nilsimsa = in.get<NilsimsaDigest>();
-      s.tlsh = in.get_string();
-      s.ssdeep = in.get_string();
-      auto [it, inserted] = known.try_emplace(digest);
-      if (inserted) it->second = labels.best(s);
-      put(answers, it->second);
-      answer_counts[r] += sizeof(BestScores);
-    }
+  // Owner: each distinct digest compared once, answered to every rank that asked.
+  std::vector<Answer> answers;
+  answers.reserve(askers.ranks.size());
+  for (std::size_t row = 0; row < rows.size(); ++row) {
+    const BestScores best = labels.best(rows[row].sketch);
+    for (auto k = askers.offsets[row]; k < askers.offsets[row + 1]; ++k)
+      answers.push_back({askers.ranks[k], rows[row].digest, best});
   }
-  std::vector<std::byte> back;
-  std::vector<std::uint64_t> back_counts;
-  transport.alltoallv(answers, answer_counts, back, back_counts);
+  const auto back = shuffle::reduce_by_key(
+      transport, std::move(answers), [](const Answer& a) { return AnswerKey{a.asker, a.digest}; },
+      [](const AnswerKey& key, int) { return static_cast<int>(key.asker); }, [](Answer&, const Answer&) {}, {});
 
+  // Answers ascend by digest: walk them beside this rank's digests in the same order.
+  std::vector<std::size_t> by_digest(digests.size());
+  std::iota(by_digest.begin(), by_digest.end(), std::size_t{0});
+  std::sort(by_digest.begin(), by_digest.end(), [&](std::size_t a, std::size_t b) { return digests[a] < digests[b]; });
+  if (back.size() != digests.size()) throw std::logic_error("owner_best_scores: answers do not match the requests");
   std::vector<BestScores> out(digests.size());
-  Reader a{back.data()};
-  for (std::size_t r = 0; r < nranks; ++r)
-    for (const std::size_t i : order[r]) out[i] = a.get<BestScores>();
+  for (std::size_t k = 0; k < back.size(); ++k) {
+    if (back[k].digest != digests[by_digest[k]]) throw std::logic_error("owner_best_scores: answer for another chunk");
+    out[by_digest[k]] = back[k].best;
+  }
   return out;
 }
 

@@ -8,33 +8,14 @@
 
 namespace crd::compare {
 
-const char* method_name(Method m) {
-  switch (m) {
-    case Method::Sha1:
-      return "sha1";
-    case Method::Nilsimsa:
-      return "nilsimsa";
-    case Method::Tlsh:
-      return "tlsh";
-    case Method::Ssdeep:
-      return "ssdeep";
-  }
-  return "?";
-}
+namespace {
+// By Method's value: its name and how its threshold t reads.
+constexpr const char* kMethods[][2] = {
+    {"sha1", "identical digest"}, {"nilsimsa", "score >= t"}, {"tlsh", "distance <= t"}, {"ssdeep", "score >= t"}};
+}  // namespace
 
-const char* method_rule(Method m) {
-  switch (m) {
-    case Method::Sha1:
-      return "identical digest";
-    case Method::Nilsimsa:
-      return "score >= t";
-    case Method::Tlsh:
-      return "distance <= t";
-    case Method::Ssdeep:
-      return "score >= t";
-  }
-  return "?";
-}
+const char* method_name(Method m) { return kMethods[static_cast<int>(m)][0]; }
+const char* method_rule(Method m) { return kMethods[static_cast<int>(m)][1]; }
 
 bool lsh_matches(const SweepPoint& p, const BestScores& best) {
   switch (p.method) {

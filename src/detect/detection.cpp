@@ -1,6 +1,8 @@
 // detect(): statistics and thresholds over all pages and neighborhoods, flags, and output order.
 #include "crd/detect/detection.hpp"
 
+#include <tuple>
+
 #include "exact_median.hpp"
 #include "exact_moments.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
@@ -45,14 +47,17 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
   DetectionResult out;
   DetectionStats& s = out.stats;
 
-  const Population pages = population(transport, scores.containment, s.pages);
-  s.page_mean = pages.mean;
-  s.page_sigma = pages.sigma;
-  s.page_median = pages.median;
-  s.page_mad = pages.mad;
-  const ResolvedThreshold page_threshold = options.page_threshold.resolve(pages);
-  s.page_threshold = page_threshold.value;
-  s.page_threshold_clamped = page_threshold.clamped ? 1 : 0;
+  // Pages and neighborhoods alike: the population's statistics over all ranks, and its threshold
+  // rule resolved over them.
+  const auto summarize = [&](std::span<const double> values, const Threshold& rule, std::uint64_t& count, double& mean,
+                             double& sigma, double& median, double& mad, double& threshold, std::uint8_t& clamped) {
+    const Population p = population(transport, values, count);
+    const ResolvedThreshold resolved = rule.resolve(p);
+    std::tie(mean, sigma, median, mad, threshold) = std::tuple(p.mean, p.sigma, p.median, p.mad, resolved.value);
+    clamped = resolved.clamped ? 1 : 0;
+  };
+  summarize(scores.containment, options.page_threshold, s.pages, s.page_mean, s.page_sigma, s.page_median, s.page_mad,
+            s.page_threshold, s.page_threshold_clamped);
 
   std::vector<PageRow> page_rows;
   page_rows.reserve(scores.size());
@@ -76,14 +81,8 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
   std::vector<double> badness;
   badness.reserve(hoods.size());
   for (const auto& n : hoods) badness.push_back(n.badness);
-  const Population all_hoods = population(transport, badness, s.neighborhoods);
-  s.neighborhood_mean = all_hoods.mean;
-  s.neighborhood_sigma = all_hoods.sigma;
-  s.neighborhood_median = all_hoods.median;
-  s.neighborhood_mad = all_hoods.mad;
-  const ResolvedThreshold hood_threshold = options.neighborhood_threshold.resolve(all_hoods);
-  s.neighborhood_threshold = hood_threshold.value;
-  s.neighborhood_threshold_clamped = hood_threshold.clamped ? 1 : 0;
+  summarize(badness, options.neighborhood_threshold, s.neighborhoods, s.neighborhood_mean, s.neighborhood_sigma,
+            s.neighborhood_median, s.neighborhood_mad, s.neighborhood_threshold, s.neighborhood_threshold_clamped);
   for (auto& n : hoods) {
     n.flagged = (n.badness > s.neighborhood_threshold && n.labeled >= options.min_neighborhood_labeled) ? 1 : 0;
     s.flagged_neighborhoods += n.flagged;

@@ -1,4 +1,4 @@
-// discover_labels: count → select → notify → annotate → sort.
+// discover_labels: count → select → notify → annotate → sort; label_counts: select → annotate.
 #include "crd/discover/discovery.hpp"
 
 #include <algorithm>
@@ -7,21 +7,17 @@
 #include "crd/shuffle/sort_across_ranks.hpp"
 
 namespace crd::discover {
-
-std::vector<LabelRow> sort_by_count(comm::Transport& transport, std::vector<LabelRow> rows,
-                                    std::size_t round_bytes) {
-  return shuffle::sort_across_ranks(
-      transport, std::move(rows),
-      [](const LabelRow& a, const LabelRow& b) {
-        if (a.count != b.count) return a.count > b.count;
-        return a.hash < b.hash;
-      },
-      round_bytes);
-}
-
 namespace {
 
-// Owner ids over the threshold, not stop items, ascending by hash.
+// The owner ids labeled by the rules, ascending by hash, and what the rules removed (this rank).
+struct Selection {
+  std::vector<std::uint32_t> ids;
+  std::uint64_t stop_removed = 0;
+  std::uint64_t top_removed = 0;
+};
+
+// Owner ids over the threshold, not stop items, ascending by hash (owner ids follow the hash order of
+// reduce_by_key's results); stop items dropped are added to stop_removed.
 std::vector<std::uint32_t> over_threshold(const OwnerTally& owned, const LabelRules& rules, std::uint64_t& stop_removed) {
   std::vector<std::uint32_t> selected;
   for (std::uint32_t id = 0; id < owned.distinct(); ++id) {
@@ -35,43 +31,47 @@ std::vector<std::uint32_t> over_threshold(const OwnerTally& owned, const LabelRu
   return selected;
 }
 
-}  // namespace
-
-TallyDiscovery discover_labels(comm::Transport& transport, const LocalTally& local,
-                               const PageKeys& keys, const LabelRules& rules,
-                               std::size_t round_bytes, ShuffleTotals& totals) {
-  OwnerTally owned = exchange_counts(transport, local, round_bytes, totals);
-
-  std::uint64_t stop_removed = 0;
-  std::vector<std::uint32_t> selected = over_threshold(owned, rules, stop_removed);
-  // selected ascends by hash: owner ids follow the hash order of reduce_by_key's results.
-  std::vector<std::uint64_t> selected_counts;
-  selected_counts.reserve(selected.size());
-  for (std::uint32_t id : selected) selected_counts.push_back(owned.counts[id]);
-  const std::vector<std::uint8_t> keep = top_cut(transport, selected_counts, rules.top);
+// Collective: the --chunk-top/--file-top cut over items ascending by hash, agreed across ranks.
+// Keeps the items top_cut keeps, in order; returns how many it removed.
+template <class T>
+std::uint64_t cut_to_top(comm::Transport& transport, std::vector<T>& items, const std::vector<std::uint64_t>& counts,
+                         std::uint64_t top) {
+  const std::vector<std::uint8_t> keep = top_cut(transport, counts, top);
   std::size_t kept = 0;
-  for (std::size_t i = 0; i < selected.size(); ++i) {
-    if (keep[i] != 0) selected[kept++] = selected[i];
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (keep[i] == 0) continue;
+    if (kept != i) items[kept] = std::move(items[i]);
+    ++kept;
   }
-  const std::uint64_t top_removed = selected.size() - kept;
-  selected.resize(kept);
+  const std::uint64_t removed = items.size() - kept;
+  items.resize(kept);
+  return removed;
+}
 
-  TallyDiscovery out;
-  out.first_label_id = transport.exscan_sum(selected.size());
-  std::vector<std::uint64_t> tags(owned.distinct(), kNotSelected);
-  for (std::size_t i = 0; i < selected.size(); ++i) tags[selected[i]] = out.first_label_id + i;
+// Collective (the top-N cut agrees across ranks).
+Selection select_labels(comm::Transport& transport, const OwnerTally& owned, const LabelRules& rules) {
+  Selection s;
+  s.ids = over_threshold(owned, rules, s.stop_removed);
+  std::vector<std::uint64_t> selected_counts;
+  selected_counts.reserve(s.ids.size());
+  for (std::uint32_t id : s.ids) selected_counts.push_back(owned.counts[id]);
+  s.top_removed = cut_to_top(transport, s.ids, selected_counts, rules.top);
+  return s;
+}
 
-  out.labeled_local = notify_reporters(transport, owned, tags, local, round_bytes, totals);
-  std::vector<Annotation> notes =
-      gather_annotations(transport, owned, out.labeled_local, local, keys, round_bytes, totals);
-
-  out.table.rows.reserve(selected.size());
-  for (std::uint32_t id : selected) {
+// Collective: the labeled rows and the global figures and histogram of the owned counts.
+void finish_discovery(comm::Transport& transport, const OwnerTally& owned, const Selection& selected,
+                      std::vector<Annotation>& notes, const LabelRules& rules, std::size_t round_bytes,
+                      TallyDiscovery& out) {
+  out.table.rows.reserve(selected.ids.size());
+  std::uint64_t total = 0;
+  for (std::uint64_t c : owned.counts) total += c;
+  for (std::uint32_t id : selected.ids) {
     out.table.rows.push_back({owned.digests[id], owned.counts[id], owned.lengths[id],
                               std::move(notes[id].sample), std::move(notes[id].sample_url)});
   }
-
-  std::uint64_t sums[5] = {local.total(), owned.distinct(), selected.size(), stop_removed, top_removed};
+  std::uint64_t sums[5] = {total, owned.distinct(), selected.ids.size(), selected.stop_removed,
+                           selected.top_removed};
   transport.allreduce(std::span<std::uint64_t>(sums, 5), comm::ReduceOp::Sum);
   out.table.threshold = rules.threshold;
   out.table.total = sums[0];
@@ -81,11 +81,54 @@ TallyDiscovery discover_labels(comm::Transport& transport, const LocalTally& loc
   out.table.top = rules.top;
   out.table.top_removed = sums[4];
   out.histogram = build_histogram(transport, owned.counts, round_bytes);
+}
+
+}  // namespace
+
+std::vector<LabelRow> sort_by_count(comm::Transport& transport, std::vector<LabelRow> rows,
+                                    std::size_t round_bytes) {
+  return shuffle::sort_across_ranks(
+      transport, std::move(rows),
+      [](const LabelRow& a, const LabelRow& b) {
+        if (a.count != b.count) return a.count > b.count;
+        return a.hash < b.hash;
+      },
+      round_bytes);
+}
+
+TallyDiscovery discover_labels(comm::Transport& transport, const LocalTally& local,
+                               const PageKeys& keys, const LabelRules& rules,
+                               std::size_t round_bytes, ShuffleTotals& totals, bool keep_counts) {
+  OwnerTally owned = exchange_counts(transport, local, round_bytes, totals);
+  const Selection selected = select_labels(transport, owned, rules);
+
+  TallyDiscovery out;
+  out.first_label_id = transport.exscan_sum(selected.ids.size());
+  std::vector<std::uint64_t> tags(owned.distinct(), kNotSelected);
+  for (std::size_t i = 0; i < selected.ids.size(); ++i) tags[selected.ids[i]] = out.first_label_id + i;
+
+  out.labeled_local = notify_reporters(transport, owned, tags, local, round_bytes, totals);
+  std::vector<Annotation> notes =
+      gather_annotations(transport, owned, out.labeled_local, local, keys, round_bytes, totals);
+  finish_discovery(transport, owned, selected, notes, rules, round_bytes, out);
+  if (keep_counts) out.counts = count_rows(owned);
+  return out;
+}
+
+TallyDiscovery label_counts(comm::Transport& transport, const OwnerTally& owned,
+                            std::vector<AnnotationRecord> annotations, const LabelRules& rules,
+                            std::size_t round_bytes, ShuffleTotals& totals) {
+  const Selection selected = select_labels(transport, owned, rules);
+  TallyDiscovery out;
+  out.first_label_id = transport.exscan_sum(selected.ids.size());
+  std::vector<Annotation> notes = reduce_annotations(transport, owned, std::move(annotations), round_bytes, totals);
+  finish_discovery(transport, owned, selected, notes, rules, round_bytes, out);
+  out.counts = count_rows(owned);
   return out;
 }
 
 void count_pass(comm::Transport& transport, const LocalTally& local, const PageKeys& keys, const LabelRules& rules,
-                std::size_t round_bytes, ShuffleTotals& totals, PassCandidates& into) {
+                std::size_t round_bytes, ShuffleTotals& totals, PassCandidates& into, bool keep_counts) {
   OwnerTally owned = exchange_counts(transport, local, round_bytes, totals);
   const std::vector<std::uint32_t> selected = over_threshold(owned, rules, into.stop_removed);
   std::vector<std::uint64_t> tags(owned.distinct(), kNotSelected);
@@ -99,26 +142,25 @@ void count_pass(comm::Transport& transport, const LocalTally& local, const PageK
   for (const std::uint64_t c : owned.counts) ++into.histogram[c];
   into.total += local.total();
   into.distinct += owned.distinct();
+  if (keep_counts) {
+    std::vector<CountRow> rows = count_rows(owned);
+    into.counts.insert(into.counts.end(), rows.begin(), rows.end());
+  }
 }
 
 TallyDiscovery finish_passes(comm::Transport& transport, PassCandidates candidates, const LabelRules& rules,
                              std::size_t round_bytes) {
   auto& rows = candidates.rows;
   // Each pass's rows ascend by hash, and every pass has the same owner ranges: one sort restores the
-  // order discover_labels has, which top_cut and the label ids rely on.
+  // order discover_labels has, which top_cut and the label ids rely on. The count rows alike: the
+  // writer concatenates the ranks' slices, which must come out by hash as in memory.
   std::sort(rows.begin(), rows.end(), [](const LabelRow& a, const LabelRow& b) { return a.hash < b.hash; });
+  std::sort(candidates.counts.begin(), candidates.counts.end(),
+            [](const CountRow& a, const CountRow& b) { return a.hash < b.hash; });
   std::vector<std::uint64_t> counts;
   counts.reserve(rows.size());
   for (const LabelRow& r : rows) counts.push_back(r.count);
-  const std::vector<std::uint8_t> keep = top_cut(transport, counts, rules.top);
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (keep[i] == 0) continue;
-    if (kept != i) rows[kept] = std::move(rows[i]);
-    ++kept;
-  }
-  const std::uint64_t top_removed = rows.size() - kept;
-  rows.resize(kept);
+  const std::uint64_t top_removed = cut_to_top(transport, rows, counts, rules.top);
 
   TallyDiscovery out;
   out.first_label_id = transport.exscan_sum(rows.size());
@@ -133,6 +175,7 @@ TallyDiscovery finish_passes(comm::Transport& transport, PassCandidates candidat
   out.table.top = rules.top;
   out.table.top_removed = sums[4];
   out.histogram = build_histogram(transport, candidates.histogram, round_bytes);
+  out.counts = std::move(candidates.counts);
   return out;
 }
 

@@ -8,14 +8,6 @@
 namespace crd::discover {
 namespace {
 
-// What a rank tells a hash's owner: its occurrences, and the item's length.
-struct CountRecord {
-  Digest digest;
-  std::uint64_t count = 0;
-  std::uint64_t length = 0;
-  static constexpr auto fields() { return std::tuple(&CountRecord::digest, &CountRecord::count, &CountRecord::length); }
-};
-
 // What an owner tells a reporter about a selected hash.
 struct Notice {
   std::uint32_t reporter = 0;
@@ -29,16 +21,6 @@ struct NoticeKey {
   auto operator<=>(const NoticeKey&) const = default;
 };
 
-// A reporter's first page key and sample of a selected hash; the owner keeps the smallest key.
-struct AnnotationRecord {
-  Digest digest;
-  std::string sample_url;
-  std::string sample;
-  static constexpr auto fields() {
-    return std::tuple(&AnnotationRecord::digest, &AnnotationRecord::sample_url, &AnnotationRecord::sample);
-  }
-};
-
 // A lambda, not a function: the sort's comparisons inline it (a function pointer they call).
 constexpr auto digest_of = [](const auto& r) -> const Digest& { return r.digest; };
 
@@ -46,25 +28,36 @@ constexpr auto digest_of = [](const auto& r) -> const Digest& { return r.digest;
 
 OwnerTally exchange_counts(comm::Transport& transport, const LocalTally& local, std::size_t round_bytes,
                            ShuffleTotals& totals) {
-  std::vector<CountRecord> records(local.distinct());
+  std::vector<CountRow> records(local.distinct());
   for (std::uint32_t id = 0; id < local.distinct(); ++id)
     records[id] = {local.digest(id), local.count(id), local.length(id)};
+  return reduce_counts(transport, std::move(records), round_bytes, totals);
+}
+
+OwnerTally reduce_counts(comm::Transport& transport, std::vector<CountRow> records, std::size_t round_bytes,
+                         ShuffleTotals& totals) {
   OwnerTally owned;
   shuffle::ExchangeStats stats;
   const auto rows = shuffle::reduce_by_key(
-      transport, std::move(records), digest_of, shuffle::HashPrefixOwner{},
-      [](CountRecord& into, const CountRecord& from) { into.count += from.count; }, {round_bytes, &stats},
-      &owned.reporters);
+      transport, std::move(records), [](const CountRow& r) -> const Digest& { return r.hash; },
+      shuffle::HashPrefixOwner{}, [](CountRow& into, const CountRow& from) { into.count += from.count; },
+      {round_bytes, &stats}, &owned.reporters);
   totals.add(stats);
   owned.digests.reserve(rows.size());
   owned.counts.reserve(rows.size());
   owned.lengths.reserve(rows.size());
-  for (const CountRecord& r : rows) {
-    owned.digests.push_back(r.digest);
+  for (const CountRow& r : rows) {
+    owned.digests.push_back(r.hash);
     owned.counts.push_back(r.count);
     owned.lengths.push_back(r.length);
   }
   return owned;
+}
+
+std::vector<CountRow> count_rows(const OwnerTally& owned) {
+  std::vector<CountRow> rows(owned.distinct());
+  for (std::size_t id = 0; id < owned.distinct(); ++id) rows[id] = {owned.digests[id], owned.counts[id], owned.lengths[id]};
+  return rows;
 }
 
 std::vector<TaggedId> notify_reporters(comm::Transport& transport, const OwnerTally& owned,
@@ -106,6 +99,12 @@ std::vector<Annotation> gather_annotations(comm::Transport& transport, const Own
   for (const TaggedId& t : selected_local)
     records.push_back(
         {local.digest(t.local_id), keys[local.first_page(t.local_id)], std::string(local.sample(t.local_id))});
+  return reduce_annotations(transport, owned, std::move(records), round_bytes, totals);
+}
+
+std::vector<Annotation> reduce_annotations(comm::Transport& transport, const OwnerTally& owned,
+                                           std::vector<AnnotationRecord> records, std::size_t round_bytes,
+                                           ShuffleTotals& totals) {
   shuffle::ExchangeStats stats;
   auto received = shuffle::reduce_by_key(
       transport, std::move(records), digest_of,
@@ -123,7 +122,7 @@ std::vector<Annotation> gather_annotations(comm::Transport& transport, const Own
   std::size_t id = 0;
   for (AnnotationRecord& r : received) {
     while (id < owned.distinct() && owned.digests[id] < r.digest) ++id;
-    if (id == owned.distinct() || owned.digests[id] != r.digest) continue;  // only if rank tables disagree
+    if (id == owned.distinct() || owned.digests[id] != r.digest) continue;  // not owned (merge: not counted)
     out[id] = {std::move(r.sample), std::move(r.sample_url)};
   }
   return out;

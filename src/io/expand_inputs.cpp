@@ -275,6 +275,10 @@ void InputLog::fail(std::string_view path, std::string_view reason) {
   errors.push_back(ReadError{std::string(path), 0, std::string(reason)});
 }
 
+bool gzip_named(const InputFile& file) {
+  return file.kind != InputKind::PlainFile && detail::iends_with(file.path, ".gz");
+}
+
 std::vector<InputFile> expand_inputs(const std::vector<std::string>& args, const ExpandOptions& options,
                                      InputLog& log, const DirectoryWalk& walk) {
   Expander ex(options, log, args.size() > 1 || (args.size() == 1 && !args[0].empty() && args[0][0] == '@'), walk);

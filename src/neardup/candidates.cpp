@@ -48,7 +48,32 @@ constexpr auto pair_owner = [](const PairKey& k, int nranks) {
   return scale_to_rank(mix64(term_token(k.a) ^ mix64(term_token(k.b))), nranks);
 };
 
+// The buckets a set is routed to: one per supershingle, or one per simhash piece (Alg. C).
+std::uint32_t bucket_count(const Sketch& sketch, const PairRules& rules) {
+  if (sketch.super.empty()) return 0;  // no tokens: nothing to compare
+  return rules.method == Method::SimHash ? static_cast<std::uint32_t>(sketch.bits.size() * 64 / rules.piece_bits)
+                                         : static_cast<std::uint32_t>(sketch.super.size());
+}
+
+std::uint64_t sketch_bytes(const Sketch& s) { return (s.super.capacity() + s.bits.capacity()) * sizeof(std::uint64_t); }
+
 }  // namespace
+
+std::uint64_t held_bytes(const SketchedPage& page) {
+  std::uint64_t bytes = sizeof(SketchedPage) + sketch_bytes(page.sketch);
+  for (const std::string& p : page.pages) bytes += sizeof(std::string) + p.capacity();
+  return bytes;
+}
+
+std::uint64_t bucket_entries_bytes(const SketchedPage& set, const PairRules& rules) {
+  const std::uint64_t entry =
+      sizeof(BucketRecord) + sizeof(Member) + set.pages.front().capacity() + sketch_bytes(set.sketch);
+  return bucket_count(set.sketch, rules) * entry;
+}
+
+std::uint64_t held_bytes(const PairRow& pair) {
+  return sizeof(PairRow) + pair.page_a.capacity() + pair.page_b.capacity();
+}
 
 bool accepted(const PairRules& rules, std::uint32_t b_sim, std::uint32_t c_sim) {
   switch (rules.method) {
@@ -87,10 +112,7 @@ std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<Sk
   const bool by_pieces = rules.method == Method::SimHash;
   std::vector<BucketRecord> entries;
   for (const SketchedPage& s : sets) {
-    if (s.sketch.super.empty()) continue;  // no tokens: nothing to compare
-    const std::uint32_t positions =
-        by_pieces ? static_cast<std::uint32_t>(s.sketch.bits.size() * 64 / rules.piece_bits)
-                  : static_cast<std::uint32_t>(s.sketch.super.size());
+    const std::uint32_t positions = bucket_count(s.sketch, rules);
     for (std::uint32_t i = 0; i < positions; ++i) {
       const std::uint64_t value = by_pieces ? simhash_piece(s.sketch, i, rules.piece_bits) : s.sketch.super[i];
       entries.push_back({{value, i}, {Member{s.pages.front(), s.sketch}}});

@@ -19,8 +19,9 @@ void add_datasets(std::vector<DatasetSpec>& out, const Tables&... tables) {
 std::vector<DatasetSpec> all_datasets() {
   std::vector<DatasetSpec> out;
   add_datasets(out, kCounters, kResources, kTimings, kErrors, kDiscoveryChunks, kChunkHistogram, kDiscoveryFiles,
-               kFileHistogram, kLabels, kLabelsHistogram, kDetectionLabels, kProvenance, kPages, kNeighborhoods, kNeardupPairs, kNeardupDegree,
-               kNeardupIdentical, kConfusion);
+               kFileHistogram, kChunkCounts, kFileCounts, kLabels, kLabelsHistogram, kLabelsDocuments, kDetectionLabels, kProvenance, kPages, kNeighborhoods,
+               kDetectionPairs, kNeardupPairs, kNeardupDegree,
+               kNeardupIdentical, kConfusion, kQuiltPages, kQuiltSources, kQuiltSweep);
   return out;
 }
 
@@ -33,14 +34,16 @@ std::vector<Attribute> all_attributes() {
                              kLabelCount,      kPagesFlagged,     kNeighborhoodsFlagged,
                              kPageThresholdRule, kPageThresholdClamped, kPageMedian, kPageMad,
                              kNeighborhoodThresholdRule, kNeighborhoodThresholdClamped, kNeighborhoodMedian,
-                             kNeighborhoodMad, kMinNeighborhoodLabeled,
+                             kNeighborhoodMad, kMinNeighborhoodLabeled, kChunking,
                              kNeardupMethod,   kNeardupPages,     kNeardupIdentitySets, kNeardupPairCount,
                              kNeardupSameSite, kNeardupDifferentSite, kNeardupCappedBuckets, kNeardupCappedPages,
                              kNeardupCappedPairs,
 
                              kComparePages,    kComparePositives, kCompareLabels,     kCompareLabelsWithText,
                              kCompareChunks,   kCompareChunksWithoutTlsh, kCompareExtrapolatePages,
-                             kCompareMinLabeled};
+                             kCompareMinLabeled,
+                             kQuiltK, kQuiltM, kQuiltC, kQuiltTheta, kQuiltMinSourceShare, kQuiltForeign,
+                             kQuiltPageCount, kQuiltQuiltedCount};
   for (const char* table : {kDiscoveryChunks.group, kDiscoveryFiles.group, kLabels.group})
     for (const char* name : {kThreshold, kTotal, kDistinct, kLabeled, kStopRemoved, kTop, kTopRemoved})
       out.push_back({table, name, "uint64"});

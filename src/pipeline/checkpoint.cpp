@@ -108,7 +108,8 @@ std::string job_fingerprint(const std::string& command, const std::string& confi
 }
 
 void fault_point(const char* point, int rank) {
-  const char* spec = std::getenv("CRD_FAULT");
+  // Read once: the scan calls this after every file, and getenv walks the whole environment.
+  static const char* const spec = std::getenv("CRD_FAULT");
   if (spec == nullptr) return;
   // RANK:POINT[:throw]
   std::string s = spec;

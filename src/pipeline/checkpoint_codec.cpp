@@ -42,6 +42,7 @@ void save_discovery(BinaryFileWriter& out, const discover::TallyDiscovery& d) {
     out.pod(v);
   out.vec(d.histogram);
   out.vec(d.labeled_local);
+  out.vec(d.counts);
 }
 
 discover::TallyDiscovery load_discovery(BinaryFileReader& in) {
@@ -53,6 +54,7 @@ discover::TallyDiscovery load_discovery(BinaryFileReader& in) {
     *v = in.pod<std::uint64_t>();
   d.histogram = in.vec<discover::HistogramRow>();
   d.labeled_local = in.vec<discover::TaggedId>();
+  d.counts = in.vec<discover::CountRow>();
   return d;
 }
 

@@ -16,8 +16,9 @@
 namespace crd::pipeline {
 
 // Version 3 added the end count and the CRC-32; version 4 the robust statistics and clamp flags in
-// the detection phase's DetectionStats and the top-N cut in the discovery phase. A file of any other version is never read.
-constexpr std::uint32_t kCheckpointFormat = 4;
+// the detection phase's DetectionStats and the top-N cut in the discovery phase; version 5 the
+// owner count rows of --keep-counts in the discovery phase. A file of any other version is never read.
+constexpr std::uint32_t kCheckpointFormat = 5;
 
 // Writes, flushes and fsyncs `path`. Throws FatalError naming the file and the system error.
 void write_checkpoint_file(const std::string& path, const std::string& phase,

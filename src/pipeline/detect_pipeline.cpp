@@ -7,10 +7,12 @@
 #include "crd/base/error.hpp"
 #include "crd/detect/page_scores.hpp"
 #include "crd/output/schema.hpp"
+#include "crd/pipeline/chunking_identity.hpp"
 #include "crd/pipeline/discover_pipeline.hpp"
 #include "crd/pipeline/label_set.hpp"
 #include "checkpoint_codec.hpp"
 #include "hash_passes.hpp"
+#include "labeled_documents.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 
 namespace crd::pipeline {
@@ -30,7 +32,8 @@ void detect_and_write(output::ResultFile& file, comm::Transport& transport, cons
                       ScanPhase& p, const std::function<std::vector<std::uint64_t>()>& label_of,
                       const LabelSet& joined, discover::ShuffleTotals& shuffled,
                       const detect::LabelSlice& labels, std::uint64_t label_total,
-                      const detect::DetectOptions& options, const std::string& join_mode, PhaseTimer& timer) {
+                      const detect::DetectOptions& options, const std::string& join_mode, PhaseTimer& timer,
+                      const LabeledDocuments* documents = nullptr, std::uint64_t pairs = 0) {
   timer.start("detect");
   // Label ids are stored as uint32 per page match (docs/schema.md); the same test on every rank.
   if (label_total > 0xFFFFFFFFull) throw FatalError("more than 2^32 - 1 labels: split the labeled set");
@@ -47,8 +50,14 @@ void detect_and_write(output::ResultFile& file, comm::Transport& transport, cons
     p.checkpoints->agree_saved();
   }
   fault_point("after_detect", transport.rank());
+  std::vector<output::SimilarityPairRow> pair_rows;
+  if (documents != nullptr) {
+    timer.start("pairs");
+    pair_rows = similarity_pairs(result.pages, *documents, pairs);
+  }
   timer.start("write");
   write_detection(file, std::move(result), labels, label_total, options, join_mode);
+  if (documents != nullptr) output::write_table(file, output::schema::kDetectionPairs, pair_rows);
 }
 
 }  // namespace
@@ -56,15 +65,22 @@ void detect_and_write(output::ResultFile& file, comm::Transport& transport, cons
 void run_label(const CommonOptions& common, const DiscoverOptions& options, comm::Transport& transport) {
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
-    ScanPhase p = run_scan_phase(common, options, false, transport, timer, file);
+    // Pages are kept: /labels_documents lists each expert document's labels (for detect --pairs).
+    ScanPhase p = run_scan_phase(common, options, true, transport, timer, file);
     timer.start("label");
     discover::ShuffleTotals shuffled;
     // Every chunk of the expert corpus is a label (count > 0), minus stop chunks.
     auto result = discover::discover_labels(transport, p.shard.chunks, p.shard.keys, p.stop.chunk_rules(),
                                             common.round_bytes, shuffled);
+    std::vector<std::uint64_t> label_of(p.shard.chunks.distinct(), detect::kNoLabel);
+    for (const auto& t : result.labeled_local) label_of[t.local_id] = t.tag;
+    const detect::PageScores scores = detect::score_pages(p.shard.page_offsets, p.shard.page_chunk_ids, label_of,
+                                                          stop_flags(p.shard.chunks, p.stop.chunk_rules()));
+    auto documents = labeled_document_rows(transport, p.shard.keys, scores, common.round_bytes);
     timer.start("write");
     // Rows are already in hash order across ranks (owner_of is monotone in the hash).
     write_labeled_table(*file, output::schema::kLabels, output::schema::kLabelsHistogram, result, options.min_chunk_length);
+    output::write_table(*file, output::schema::kLabelsDocuments, documents);
     finish_run(*file, transport, common, p, shuffled, timer);
   });
 }
@@ -75,11 +91,14 @@ void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
     timer.start("load_labels");
     const LabelSet labels = load_label_set(transport, options.labels, options.join, options.replicate_max);
+    std::optional<LabeledDocuments> documents;
+    if (options.pairs > 0) documents = load_labeled_documents(transport, options.labels);
     ScanPhase p = run_scan_phase(common, stop_options, true, transport, timer, file, true);
     discover::ShuffleTotals shuffled;
     const auto label_of = [&] { return join_labels(transport, labels, p.shard.chunks, common.round_bytes, shuffled); };
     detect_and_write(*file, transport, common, p, label_of, labels, shuffled, labels.owned, labels.total, options.detect,
-                     name_of(labels.replicated ? JoinMode::Replicated : JoinMode::Partitioned), timer);
+                     name_of(labels.replicated ? JoinMode::Replicated : JoinMode::Partitioned), timer,
+                     documents ? &*documents : nullptr, options.pairs);
     finish_run(*file, transport, common, p, shuffled, timer);
   });
 }
@@ -110,7 +129,8 @@ void run_discover_detect(const CommonOptions& common, const DiscoverOptions& dis
     };
 
     timer.start("write_discovery");
-    write_discovery(*file, transport, chunks, files, discover_options, common.round_bytes);
+    write_discovery(*file, transport, chunks, files, discover_options, chunking_identity(common.scan),
+                    common.round_bytes);
 
     LabelSet joined;  // out of core, detection joins each pass's chunks with the labels again
     if (p.passes > 1) {

@@ -5,6 +5,8 @@
 
 #include "crd/output/schema.hpp"
 #include "checkpoint_codec.hpp"
+#include "crd/pipeline/chunking_identity.hpp"
+#include "crd/pipeline/count_tables.hpp"
 #include "hash_passes.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 
@@ -39,7 +41,7 @@ void run_discover(const CommonOptions& common, const DiscoverOptions& options,
                                            : discover_phase(transport, scan, options, common.round_bytes, shuffled);
 
     timer.start("write");
-    write_discovery(*file, transport, chunks, files, options, common.round_bytes);
+    write_discovery(*file, transport, chunks, files, options, chunking_identity(common.scan), common.round_bytes);
     finish_run(*file, transport, common, scan, shuffled, timer);
   });
 }
@@ -55,10 +57,10 @@ DiscoveryPhase discover_phase(comm::Transport& transport, ScanPhase& scan, const
   }
   d.chunks = discover::discover_labels(transport, scan.shard.chunks, scan.shard.keys,
                                        scan.stop.chunk_rules(options.chunk_threshold, options.chunk_top), round_bytes,
-                                       shuffled);
+                                       shuffled, options.keep_counts);
   d.files = discover::discover_labels(transport, scan.shard.files, scan.shard.keys,
                                       scan.stop.file_rules(options.file_threshold, options.file_top), round_bytes,
-                                      shuffled);
+                                      shuffled, options.keep_counts);
   scan.checkpoints->save("discover", [&](BinaryFileWriter& out) {
     save_discovery(out, d.chunks);
     save_discovery(out, d.files);
@@ -69,7 +71,9 @@ DiscoveryPhase discover_phase(comm::Transport& transport, ScanPhase& scan, const
 }
 
 void write_discovery(output::ResultFile& file, comm::Transport& transport, discover::TallyDiscovery& chunks,
-                     discover::TallyDiscovery& files, const DiscoverOptions& options, std::size_t round_bytes) {
+                     discover::TallyDiscovery& files, const DiscoverOptions& options,
+                     const std::string& chunking, std::size_t round_bytes) {
+  if (options.keep_counts) write_count_tables(file, chunks.counts, files.counts, chunking);
   chunks.table.rows = discover::sort_by_count(transport, std::move(chunks.table.rows), round_bytes);
   files.table.rows = discover::sort_by_count(transport, std::move(files.table.rows), round_bytes);
   write_labeled_table(file, output::schema::kDiscoveryChunks, output::schema::kChunkHistogram, chunks,

@@ -86,8 +86,10 @@ DiscoveryPhase discover_in_passes(comm::Transport& transport, ScanPhase& p, cons
         files = {};
       },
       [&](scan::ScannedShard& shard) {
-        discover::count_pass(transport, shard.chunks, shard.keys, chunk_rules, common.round_bytes, shuffled, chunks);
-        discover::count_pass(transport, shard.files, shard.keys, file_rules, common.round_bytes, shuffled, files);
+        discover::count_pass(transport, shard.chunks, shard.keys, chunk_rules, common.round_bytes, shuffled, chunks,
+                             options.keep_counts);
+        discover::count_pass(transport, shard.files, shard.keys, file_rules, common.round_bytes, shuffled, files,
+                             options.keep_counts);
       });
   DiscoveryPhase d;
   d.chunks = discover::finish_passes(transport, std::move(chunks), chunk_rules, common.round_bytes);

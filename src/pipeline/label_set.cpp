@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "crd/base/error.hpp"
+#include "crd/pipeline/agreed_errors.hpp"
 #include "crd/output/result_reader.hpp"
 #include "crd/output/schema.hpp"
 #include "label_file_shape.hpp"
@@ -73,22 +74,7 @@ LabelSet load_label_set(comm::Transport& transport, const std::vector<std::strin
   // everywhere, but a file one rank cannot read (node-local paths, a bad sector in a column only
   // some ranks read) must not leave the others in the next collective: agree first.
   ReadLabels read;
-  std::string error;
-  bool fatal = false;
-  try {
-    read = read_label_files(paths, mode, replicate_max, transport.size(), transport.rank());
-  } catch (const UsageError& e) {
-    error = e.what();
-  } catch (const FatalError& e) {
-    error = e.what();
-    fatal = true;
-  }
-  const std::string agreed = transport.first_error(error);
-  if (!agreed.empty()) {
-    const std::string text = error.empty() ? agreed : error;
-    if (transport.all_ok(!fatal)) throw UsageError(text);
-    throw FatalError(text);
-  }
+  agree_on_errors(transport, [&] { read = read_label_files(paths, mode, replicate_max, transport.size(), transport.rank()); });
   std::vector<discover::LabelRow>& mine = read.mine;
   std::vector<Digest>& everything = read.everything;
   const bool replicate = read.replicate;

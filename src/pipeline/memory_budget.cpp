@@ -58,10 +58,11 @@ void MemoryBudget::check_fixed() const {
                      gib(fixed_bytes()) + ")");
 }
 
-bool MemoryBudget::scan_fits(const scan::ScannedShard& shard, std::uint64_t shard_done, std::uint64_t shard_total) {
+bool MemoryBudget::scan_fits(const scan::ScannedShard& shard, std::uint64_t shard_done, std::uint64_t shard_total,
+                             std::uint64_t held) {
   if (budget_ == 0) return true;
   for (; keys_counted_ < shard.keys.size(); ++keys_counted_) keys_bytes_ += key_bytes(shard.keys[keys_counted_]);
-  const std::uint64_t tables = tables_bytes_without_keys(shard) + keys_bytes_;
+  const std::uint64_t tables = tables_bytes_without_keys(shard) + keys_bytes_ + held;
   if (tables + fixed_bytes() <= budget_) return true;
   // Tables grow at most linearly with the bytes read: extrapolate them to the whole shard.
   scale_ = static_cast<double>(shard_total) / static_cast<double>(std::max<std::uint64_t>(shard_done, 1));
@@ -71,7 +72,7 @@ bool MemoryBudget::scan_fits(const scan::ScannedShard& shard, std::uint64_t shar
 }
 
 std::uint32_t MemoryBudget::plan_passes(comm::Transport& transport, const scan::ScannedShard& shard,
-                                        bool out_of_core) const {
+                                        bool out_of_core, std::uint64_t held) const {
   const auto scaled = [&](std::uint64_t bytes) {
     return static_cast<std::uint64_t>(static_cast<double>(bytes) * scale_);
   };
@@ -84,7 +85,7 @@ std::uint32_t MemoryBudget::plan_passes(comm::Transport& transport, const scan::
   // What passes divide (the hash tables and exchange records), and what they do not (page keys and
   // page chunk vectors, read again in full by every pass).
   const std::uint64_t grown = scaled(hash_tables - base) + local_keys * kShuffleBytesPerKey + owned * kOwnerBytesPerKey;
-  const std::uint64_t pages = scaled(tables_bytes(shard) - hash_tables);
+  const std::uint64_t pages = scaled(tables_bytes(shard) - hash_tables) + held;
   const std::uint64_t hashed = base + grown;
   const std::uint64_t mine = hashed + pages + fixed_bytes();
   const std::uint64_t worst = transport.max(std::max(mine, projected_));
@@ -97,13 +98,25 @@ std::uint32_t MemoryBudget::plan_passes(comm::Transport& transport, const scan::
   }
   passes = transport.max(passes);
   if (out_of_core && passes <= kMaxPasses) return static_cast<std::uint32_t>(std::max<std::uint64_t>(passes, 2));
-  const auto ranks = static_cast<std::uint64_t>(
-      std::ceil(static_cast<double>(worst) * nranks_ / static_cast<double>(budget_ - fixed_bytes())));
+  const std::uint64_t ranks = ranks_for(worst);
   if (transport.max(projected_) > 0)
     throw FatalError("--memory " + gib(budget_) + " per rank is too small: the busiest rank's tables would need about " +
                      gib(worst) + "; run with at least " + std::to_string(ranks) + " ranks or raise --memory");
   throw FatalError("--memory " + gib(budget_) + " per rank is too small: counting needs about " + gib(worst) +
                    " on the busiest rank; run with at least " + std::to_string(ranks) + " ranks or raise --memory");
+}
+
+void MemoryBudget::check_peak(comm::Transport& transport, const std::string& what, std::uint64_t bytes) const {
+  const std::uint64_t worst = transport.max(bytes + fixed_bytes());
+  if (budget_ == 0 || worst <= budget_) return;
+  throw FatalError("--memory " + gib(budget_) + " per rank is too small: " + what + " needs about " + gib(worst) +
+                   " on the busiest rank; run with at least " + std::to_string(ranks_for(worst)) +
+                   " ranks or raise --memory");
+}
+
+std::uint64_t MemoryBudget::ranks_for(std::uint64_t peak) const {
+  return static_cast<std::uint64_t>(
+      std::ceil(static_cast<double>(peak) * nranks_ / static_cast<double>(budget_ - fixed_bytes())));
 }
 
 std::uint64_t peak_rss_bytes() {

@@ -29,15 +29,24 @@ class MemoryBudget {
   // Local, after each input file of the scan: false once this rank's tables exceed the budget, so
   // the rank stops reading (its memory stops growing) and remembers a projection for the whole
   // shard. shard_done/shard_total: bytes of this rank's shard.
-  bool scan_fits(const scan::ScannedShard& shard, std::uint64_t shard_done, std::uint64_t shard_total);
+  // held: bytes the command keeps beside the shard's tables (neardup's sketches), counted alike.
+  bool scan_fits(const scan::ScannedShard& shard, std::uint64_t shard_done, std::uint64_t shard_total,
+                 std::uint64_t held = 0);
 
   // Collective, after the scan: 1 if the projected peak of the count exchange (tables, outgoing
   // records, an even share of the owned keys, buffers) fits the budget on every rank. Otherwise,
   // with out_of_core, the number of passes over the hash space whose tables fit (every rank
   // alike); without it, or when not even kMaxPasses passes fit (the page keys and vectors, which
   // passes do not divide, fill the budget), FatalError on every rank naming a rank count that fits.
-  std::uint32_t plan_passes(comm::Transport& transport, const scan::ScannedShard& shard, bool out_of_core) const;
+  // held: bytes the command keeps beside the tables (neardup's sketches); passes do not divide them.
+  std::uint32_t plan_passes(comm::Transport& transport, const scan::ScannedShard& shard, bool out_of_core,
+                            std::uint64_t held = 0) const;
   static constexpr std::uint32_t kMaxPasses = 1024;
+
+  // Collective: fails on every rank alike (FatalError) if `bytes` (this rank's projected peak of
+  // the step `what`, without the fixed buffers) plus the fixed buffers exceeds the budget on any
+  // rank; the message names a rank count that would fit.
+  void check_peak(comm::Transport& transport, const std::string& what, std::uint64_t bytes) const;
 
   std::uint64_t budget() const { return budget_; }
   // True once scan_fits said no: the shard is incomplete and must not be checkpointed.
@@ -46,6 +55,8 @@ class MemoryBudget {
 
  private:
   std::uint64_t fixed_bytes() const { return 2 * round_bytes_; }
+  // Ranks at which a peak of `peak` bytes on this many ranks would fit (peaks spread evenly).
+  std::uint64_t ranks_for(std::uint64_t peak) const;
   static std::uint64_t tables_bytes_without_keys(const scan::ScannedShard& shard);
   static std::uint64_t key_bytes(const std::string& key) { return sizeof(std::string) + key.capacity(); }
 

@@ -11,9 +11,14 @@
 #include "crd/output/schema.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
+#include "memory_budget.hpp"
 
 namespace crd::pipeline {
 namespace {
+
+// A reduce_by_key's peak over the records handed in: the records, their encoded copies in the
+// send buckets, and the owner's received share (even, as owners are spread by hash).
+constexpr std::uint64_t kReduceCopies = 3;
 
 // A page's degree in the similarity graph, summed over the pairs it is in.
 struct DegreeRecord {
@@ -42,11 +47,10 @@ std::vector<std::uint64_t> page_degrees(comm::Transport& transport, const std::v
 
 }  // namespace
 
-std::string method_name(neardup::Method m) { return name_of(m); }
-
 void run_neardup(const CommonOptions& common_options, const NeardupOptions& options, comm::Transport& transport) {
   CommonOptions common = common_options;
   std::vector<neardup::SketchedPage> pages;
+  std::uint64_t sketches_bytes = 0;  // what `pages` holds, for --memory
   std::uint64_t without_tokens = 0;
   Sha1 sha1;
   common.scan.chunk_pages = false;
@@ -60,22 +64,38 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
     const Digest identity =
         sha1(std::string_view(reinterpret_cast<const char*>(tokens.data()), tokens.size() * sizeof(std::uint64_t)));
     pages.push_back({identity, {std::string(key)}, neardup::sketch(tokens, options.sketch)});
+    sketches_bytes += neardup::held_bytes(pages.back());
   };
 
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
-    ScanPhase scan = run_scan_phase(common, DiscoverOptions{}, false, transport, timer, file);
+    ScanPhase scan =
+        run_scan_phase(common, DiscoverOptions{}, false, transport, timer, file, false, [&] { return sketches_bytes; });
     scan.shard.counters.add("neardup.pages.sketched", pages.size());
     scan.shard.counters.add("neardup.pages.no_tokens", without_tokens);
     const std::uint64_t sketched = transport.sum(pages.size());
 
     shuffle::ExchangeStats stats;
     const shuffle::ShuffleConfig config{common.round_bytes, &stats};
+    // --memory: each step's peak on top of the shard's tables, which stay; a reduce_by_key holds
+    // its records, their encoded copies and the share it receives (kReduceCopies).
+    const MemoryBudget budget(common.memory_budget, common.round_bytes, transport.rank(), transport.size());
+    const std::uint64_t tables = MemoryBudget::tables_bytes(scan.shard);
+    budget.check_peak(transport, "grouping identical pages", tables + kReduceCopies * sketches_bytes);
     timer.start("identity");
     auto sets = neardup::group_identical(transport, std::move(pages), config);
+    std::uint64_t sets_bytes = 0, entries_bytes = 0;
+    for (const auto& set : sets) {
+      sets_bytes += neardup::held_bytes(set);
+      entries_bytes += neardup::bucket_entries_bytes(set, options.rules);
+    }
+    budget.check_peak(transport, "finding candidate pairs", tables + sets_bytes + kReduceCopies * entries_bytes);
     timer.start("pairs");
     neardup::BucketCaps caps;
     auto pairs = neardup::find_pairs(transport, sets, options.rules, config, caps);
+    std::uint64_t pairs_bytes = 0;
+    for (const auto& pair : pairs) pairs_bytes += neardup::held_bytes(pair);
+    budget.check_peak(transport, "sorting the candidate pairs", tables + sets_bytes + kReduceCopies * pairs_bytes);
     pairs = shuffle::sort_across_ranks(transport, std::move(pairs), shuffle::FieldLess{}, common.round_bytes);
     timer.start("degree");
     auto degree = discover::build_histogram(transport, page_degrees(transport, pairs, config), common.round_bytes);
@@ -93,7 +113,7 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
     output::write_table(*file, schema::kNeardupPairs, pairs);
     output::write_table(*file, schema::kNeardupDegree, degree);
     output::write_table(*file, schema::kNeardupIdentical, identical);
-    schema::set_attribute(*file, schema::attr::kNeardupMethod, method_name(options.rules.method));
+    schema::set_attribute(*file, schema::attr::kNeardupMethod, std::string(name_of(options.rules.method)));
     schema::set_attribute(*file, schema::attr::kNeardupPages, sketched);
     schema::set_attribute(*file, schema::attr::kNeardupIdentitySets, identity_sets);
     schema::set_attribute(*file, schema::attr::kNeardupPairCount, total_pairs);

@@ -3,10 +3,11 @@
 
 #include <algorithm>
 #include <ctime>
+#include <tuple>
 
 #include "crd/base/version.hpp"
 #include "crd/output/schema.hpp"
-#include "crd/shuffle/byte_codec.hpp"
+#include "crd/shuffle/collectives.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
 
 namespace crd::pipeline {
@@ -31,18 +32,23 @@ double PhaseTimer::seconds(const std::string& phase) const {
   return total;
 }
 
+namespace {
+
+// One counter as it travels.
+struct NamedCount {
+  std::string name;
+  std::uint64_t value = 0;
+  static constexpr auto fields() { return std::tuple(&NamedCount::name, &NamedCount::value); }
+};
+
+}  // namespace
+
 Counters merge_counters(comm::Transport& transport, const Counters& local) {
-  shuffle::ByteWriter w;
-  for (const auto& [name, value] : local.values()) w.str(name).pod(value);
-  std::vector<std::byte> all;
-  std::vector<std::uint64_t> counts;
-  transport.allgatherv(w.bytes(), all, counts);
+  std::vector<NamedCount> mine;
+  for (const auto& [name, value] : local.values()) mine.push_back({name, value});
   Counters merged;
-  shuffle::ByteReader r(all);
-  while (!r.done()) {
-    const std::string_view name = r.str();
-    merged.add(name, r.pod<std::uint64_t>());
-  }
+  for (const auto& part : shuffle::allgather(transport, mine))
+    for (const NamedCount& c : part) merged.add(c.name, c.value);
   return merged;
 }
 

@@ -11,6 +11,7 @@
 #include "crd/scan/input_listing.hpp"
 #include "memory_budget.hpp"
 #include "crd/pipeline/output_check.hpp"
+#include "crd/pipeline/reader_thread_choice.hpp"
 #include "progress.hpp"
 
 namespace crd::pipeline {
@@ -31,7 +32,8 @@ void with_result_file(comm::Transport& transport,
 
 ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& options, bool keep_pages,
                          comm::Transport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file,
-                         bool out_of_core) {
+                         bool out_of_core, const std::function<std::uint64_t()>& held_bytes) {
+  const auto held = [&]() -> std::uint64_t { return held_bytes ? held_bytes() : 0; };
   ScanPhase p;
   timer.start("expand");
   const auto files = scan::expand_everywhere(transport, common.inputs, common.expand, p.expand_log);
@@ -48,18 +50,17 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   timer.start("scan");
   scan::ScanOptions scan = common.scan;
   scan.keep_page_chunks = keep_pages;
-  // A reader thread helps only with a spare core: on a node full of ranks it would compete, and a
-  // rank bound to one core (mpirun's default binding) runs both threads on that core.
-  const unsigned cores = std::thread::hardware_concurrency();
+  const auto& mine = shards[static_cast<std::size_t>(transport.rank())];
+  // A rank bound to one core (mpirun's default binding) would run both threads on that core, and
+  // on a node full of ranks the thread competes with them: the affinity and the node decide too.
+  ReaderThreadContext context = shard_bytes_context(files, mine);
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
-  const int usable = sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : 1;
-  scan.reader_thread = common.reader_thread == ReaderThread::On ||
-                       (common.reader_thread == ReaderThread::Auto && usable >= 2 &&
-                        cores >= 2u * static_cast<unsigned>(transport.ranks_on_node()));
-  const auto& mine = shards[static_cast<std::size_t>(transport.rank())];
-  std::uint64_t shard_bytes = 0;
-  for (std::size_t i : mine) shard_bytes += files[i].size;
+  context.usable_cpus = sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : 1;
+  context.node_cpus = std::thread::hardware_concurrency();
+  context.ranks_on_node = transport.ranks_on_node();
+  scan.reader_thread = use_reader_thread(common.reader_thread, context);
+  const std::uint64_t shard_bytes = context.total_bytes;
   MemoryBudget budget(common.memory_budget, common.round_bytes, transport.rank(), transport.size());
   budget.check_fixed();
   Progress progress(transport, "scan", total_bytes(files), common.progress_interval);
@@ -68,7 +69,7 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   if (!resumed) {
     const auto fits = [&](const scan::ScannedShard& shard, std::uint64_t bytes) {
       bytes_read = bytes;
-      return budget.scan_fits(shard, bytes, shard_bytes);
+      return budget.scan_fits(shard, bytes, shard_bytes, held());
     };
     p.shard = scan::scan_shard(
         files, mine, scan,
@@ -84,7 +85,7 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   p.checkpoints->agree_saved();  // every rank, resumed or not
   progress.finish(transport);
   fault_point("after_scan", transport.rank());
-  p.passes = budget.plan_passes(transport, p.shard, out_of_core);
+  p.passes = budget.plan_passes(transport, p.shard, out_of_core, held());
   p.bytes_read = resumed ? 0 : bytes_read;
   p.shard_bytes = shard_bytes;
   if (p.passes > 1) {
@@ -98,6 +99,22 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   return p;
 }
 
+Counters run_resources(comm::Transport& transport, const CommonOptions& common, std::uint64_t tables_bytes,
+                       const discover::ShuffleTotals& shuffled, std::uint32_t passes, std::uint64_t bytes_reread) {
+  Counters resources;
+  resources.add("memory.peak_rss_max", transport.max(peak_rss_bytes()));
+  resources.add("memory.tables_max", transport.max(tables_bytes));
+  resources.add("memory.budget", common.memory_budget);
+  // Out-of-core counting (docs/memory.md): passes over the hash space, and the input read again.
+  resources.add("counting.passes", transport.max(std::uint64_t{passes}));
+  resources.add("counting.bytes_reread", transport.sum(bytes_reread));
+  resources.add("shuffle.bytes_sent", transport.sum(shuffled.bytes_sent));
+  resources.add("shuffle.bytes_sent_max", transport.max(shuffled.bytes_sent));
+  resources.add("shuffle.bytes_sent_min", transport.min(shuffled.bytes_sent));
+  resources.add("shuffle.rounds", transport.max(shuffled.rounds));  // every rank joins every round
+  return resources;
+}
+
 void finish_run(output::ResultFile& file, comm::Transport& transport, const CommonOptions& common, ScanPhase& scan,
                 const discover::ShuffleTotals& shuffled, PhaseTimer& timer) {
   Counters& counters = scan.shard.counters;
@@ -106,18 +123,9 @@ void finish_run(output::ResultFile& file, comm::Transport& transport, const Comm
   const Counters merged = merge_counters(transport, counters);
   // How the run went, not what it found: these depend on the rank count and the machine, so they
   // stay out of /run/counters, which is identical for any rank count and any restart.
-  Counters resources;
-  resources.add("memory.peak_rss_max", transport.max(peak_rss_bytes()));
-  resources.add("memory.tables_max",
-                transport.max(std::max(scan.tables_max, MemoryBudget::tables_bytes(scan.shard))));
-  resources.add("memory.budget", common.memory_budget);
-  // Out-of-core counting (docs/memory.md): passes over the hash space, and the input read again.
-  resources.add("counting.passes", scan.passes);
-  resources.add("counting.bytes_reread", transport.sum(scan.bytes_read - std::min(scan.bytes_read, scan.shard_bytes)));
-  resources.add("shuffle.bytes_sent", transport.sum(shuffled.bytes_sent));
-  resources.add("shuffle.bytes_sent_max", transport.max(shuffled.bytes_sent));
-  resources.add("shuffle.bytes_sent_min", transport.min(shuffled.bytes_sent));
-  resources.add("shuffle.rounds", transport.max(shuffled.rounds));  // every rank joins every round
+  const Counters resources =
+      run_resources(transport, common, std::max(scan.tables_max, MemoryBudget::tables_bytes(scan.shard)), shuffled,
+                    scan.passes, scan.bytes_read - std::min(scan.bytes_read, scan.shard_bytes));
   timer.stop();
   write_run_report(file, transport, common.info, merged, resources, timer, scan.shard.errors);
   file.commit();

@@ -2,7 +2,7 @@
 #include "crd/report/build_report.hpp"
 
 #include "crd/output/schema.hpp"
-#include "json_writer.hpp"
+#include "crd/report/json_writer.hpp"
 #include "report_page.hpp"
 #include "sections.hpp"
 #include "sha256.hpp"

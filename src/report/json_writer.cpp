@@ -1,5 +1,5 @@
 // JsonWriter implementation.
-#include "json_writer.hpp"
+#include "crd/report/json_writer.hpp"
 
 #include <charconv>
 #include <cmath>

@@ -2,7 +2,7 @@
 #include "report_page.hpp"
 
 #include "crd/report/embedded_assets.hpp"
-#include "json_writer.hpp"
+#include "crd/report/json_writer.hpp"
 #include "sha256.hpp"
 #include "text_escape.hpp"
 

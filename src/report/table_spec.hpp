@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "json_writer.hpp"
+#include "crd/report/json_writer.hpp"
 
 namespace crd::report {
 

@@ -8,7 +8,7 @@
 #include <iterator>
 
 #include "crd/base/error.hpp"
-#include "crd/shuffle/byte_codec.hpp"
+#include "crd/shuffle/collectives.hpp"
 
 namespace crd::scan {
 namespace {
@@ -16,79 +16,62 @@ namespace {
 // Rank 0 leads the expansion and tells the other ranks what comes next.
 enum class Step : std::uint8_t { Walk = 1, Done = 2, Failed = 3 };
 
-std::string_view as_view(const shuffle::ByteWriter& w) {
-  const auto bytes = w.bytes();
-  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
-}
-
-shuffle::ByteReader reader_of(const std::string& s) {
-  return shuffle::ByteReader(std::as_bytes(std::span<const char>(s.data(), s.size())));
-}
-
 bool by_path(const io::WalkedEntry& a, const io::WalkedEntry& b) { return a.rel < b.rel; }
 
-void write_entries(shuffle::ByteWriter& w, const std::vector<io::WalkedEntry>& entries) {
-  for (const io::WalkedEntry& e : entries) w.str(e.rel).pod(e.size);
-}
-
-std::vector<io::WalkedEntry> read_entries(shuffle::ByteReader& r) {
-  std::vector<io::WalkedEntry> out;
-  while (!r.done()) {
-    io::WalkedEntry e;
-    e.rel = std::string(r.str());
-    e.size = r.pod<std::uint64_t>();
-    out.push_back(std::move(e));
-  }
-  return out;
-}
-
 // The list as rank 0 sends it. A walked file's path is its directory's path followed by its url,
-// and the files of one directory come one after another: the directory part is sent once per run
-// (the message was 8 MB on 55k files, its encoding and decoding a third of the listing's time).
-enum : std::uint8_t { kKindBits = 3, kSameHead = 4, kPathApart = 8 };
+// and the files of one directory come one after another: the directory part (head) is sent once
+// per run (the message was 8 MB on 55k files, its encoding and decoding a third of the listing's
+// time).
+enum : std::uint8_t { kKindBits = 3, kPathApart = 8 };
+struct ListedFile {
+  std::uint8_t flags = 0;  // the kind, and kPathApart when the path does not end with the url
+  std::string url;
+  std::uint64_t size = 0;
+  std::string path;  // only with kPathApart; else the run's head + url
+  static constexpr auto fields() {
+    return std::tuple(&ListedFile::flags, &ListedFile::url, &ListedFile::size, &ListedFile::path);
+  }
+};
+struct ListedRun {
+  std::string head;
+  std::vector<ListedFile> files;
+  static constexpr auto fields() { return std::tuple(&ListedRun::head, &ListedRun::files); }
+};
+struct Message {
+  Step step = Step::Done;
+  std::string text;             // Walk: the root; Failed: the error
+  std::vector<ListedRun> runs;  // Done: the list
+  static constexpr auto fields() { return std::tuple(&Message::step, &Message::text, &Message::runs); }
+};
 
-void write_list(shuffle::ByteWriter& w, const std::vector<io::InputFile>& files) {
-  std::size_t bytes = 8;
-  for (const auto& f : files) bytes += f.url.size() + 4 + 8 + 1;
-  w.reserve(bytes + 4096);
-  w.pod(static_cast<std::uint64_t>(files.size()));
-  std::string_view previous_head;
-  bool have_head = false;
+std::vector<ListedRun> pack(const std::vector<io::InputFile>& files) {
+  std::vector<ListedRun> runs;
   for (const auto& f : files) {
-    auto flags = static_cast<std::uint8_t>(f.kind);
+    const auto kind = static_cast<std::uint8_t>(f.kind);
     const std::string_view path = f.path;
+    if (runs.empty()) runs.emplace_back();
     if (!path.ends_with(f.url)) {
-      w.pod(static_cast<std::uint8_t>(flags | kPathApart)).str(f.path).str(f.url).pod(f.size);
+      runs.back().files.push_back({static_cast<std::uint8_t>(kind | kPathApart), f.url, f.size, f.path});
       continue;
     }
     const std::string_view head = path.substr(0, path.size() - f.url.size());
-    if (have_head && head == previous_head) {
-      w.pod(static_cast<std::uint8_t>(flags | kSameHead));
-    } else {
-      w.pod(flags).str(head);
-      previous_head = head;
-      have_head = true;
-    }
-    w.str(f.url).pod(f.size);
+    if (runs.back().head != head && !runs.back().files.empty()) runs.emplace_back();
+    runs.back().head = head;
+    runs.back().files.push_back({kind, f.url, f.size, {}});
   }
+  return runs;
 }
 
-std::vector<io::InputFile> read_list(shuffle::ByteReader& r) {
-  std::vector<io::InputFile> files(static_cast<std::size_t>(r.pod<std::uint64_t>()));
-  std::string head;
-  for (auto& f : files) {
-    const auto flags = r.pod<std::uint8_t>();
-    f.kind = static_cast<io::InputKind>(flags & kKindBits);
-    if ((flags & kPathApart) != 0) {
-      f.path = std::string(r.str());
-      f.url = std::string(r.str());
-    } else {
-      if ((flags & kSameHead) == 0) head = std::string(r.str());
-      f.url = std::string(r.str());
-      f.path.reserve(head.size() + f.url.size());
-      f.path.append(head).append(f.url);
+std::vector<io::InputFile> unpack(std::vector<ListedRun>& runs) {
+  std::vector<io::InputFile> files;
+  for (ListedRun& run : runs) {
+    for (ListedFile& l : run.files) {
+      io::InputFile& f = files.emplace_back();
+      f.kind = static_cast<io::InputKind>(l.flags & kKindBits);
+      f.path = (l.flags & kPathApart) != 0 ? std::move(l.path) : run.head + l.url;
+      f.url = std::move(l.url);
+      f.size = l.size;
     }
-    f.size = r.pod<std::uint64_t>();
   }
   return files;
 }
@@ -134,31 +117,16 @@ std::vector<io::WalkedEntry> shared_walk(comm::Transport& transport, const std::
     for (std::size_t i : dealt[rank]) share.push_back(std::move(level[i].rel));
     io::DirectoryRound round = io::read_directories(root, share, log);
     mine.insert(mine.end(), std::make_move_iterator(round.files.begin()), std::make_move_iterator(round.files.end()));
-    shuffle::ByteWriter w;
-    write_entries(w, round.subdirs);
-    std::vector<std::byte> all;
-    std::vector<std::uint64_t> counts;
-    transport.allgatherv(w.bytes(), all, counts);
-    shuffle::ByteReader r(all);
-    level = read_entries(r);
+    level.clear();
+    for (auto& part : shuffle::allgather(transport, round.subdirs))
+      level.insert(level.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
   }
   // Each rank sorts its own files and rank 0 merges the sorted runs: the sort is shared too.
   std::sort(mine.begin(), mine.end(), by_path);
-  // A gather to rank 0 that keeps each rank's share apart (an alltoallv sending only to rank 0).
-  shuffle::ByteWriter w;
-  write_entries(w, mine);
-  std::vector<std::uint64_t> to(static_cast<std::size_t>(transport.size()), 0);
-  to[0] = w.bytes().size();
-  std::vector<std::byte> gathered;
-  std::vector<std::uint64_t> from;
-  transport.alltoallv(w.bytes(), to, gathered, from);
   std::vector<io::WalkedEntry> files;
-  std::size_t at = 0;
-  for (const std::uint64_t bytes : from) {
-    shuffle::ByteReader r(std::span<const std::byte>(gathered).subspan(at, bytes));
-    at += bytes;
+  for (auto& part : shuffle::gather_to_rank0(transport, mine)) {
     const auto middle = static_cast<std::ptrdiff_t>(files.size());
-    for (auto& e : read_entries(r)) files.push_back(std::move(e));
+    files.insert(files.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
     std::inplace_merge(files.begin(), files.begin() + middle, files.end(), by_path);
   }
   return files;
@@ -172,35 +140,28 @@ std::vector<io::InputFile> expand_everywhere(comm::Transport& transport, const s
     return files;
   }
   if (transport.rank() == 0) {
-    shuffle::ByteWriter last;
     std::vector<io::InputFile> files;
     try {
       files = io::expand_inputs(inputs, options, log, [&](const std::string& root, io::InputLog& l) {
-        shuffle::ByteWriter step;
-        step.pod(Step::Walk).str(root);
-        transport.from_rank0(as_view(step));
+        shuffle::broadcast_from_rank0(transport, Message{Step::Walk, root, {}});
         return shared_walk(transport, root, l);
       });
-      last.pod(Step::Done);
-      write_list(last, files);
     } catch (const UsageError& e) {
-      transport.from_rank0(as_view(shuffle::ByteWriter().pod(Step::Failed).str(e.what())));
+      shuffle::broadcast_from_rank0(transport, Message{Step::Failed, e.what(), {}});
       throw;
     }
-    transport.from_rank0(as_view(last));
+    shuffle::broadcast_from_rank0(transport, Message{Step::Done, {}, pack(files)});
     warn_left_out(log);
     return files;
   }
   for (;;) {
-    const std::string message = transport.from_rank0({});
-    shuffle::ByteReader r = reader_of(message);
-    const auto step = r.pod<Step>();
-    if (step == Step::Walk) {
-      shared_walk(transport, std::string(r.str()), log);
+    Message message = shuffle::broadcast_from_rank0(transport, Message{});
+    if (message.step == Step::Walk) {
+      shared_walk(transport, message.text, log);
       continue;
     }
-    if (step == Step::Failed) throw UsageError(std::string(r.str()));
-    return read_list(r);
+    if (message.step == Step::Failed) throw UsageError(message.text);
+    return unpack(message.runs);
   }
 }
 

@@ -1,6 +1,7 @@
 // Out-of-core counting (docs/memory.md): count_pass over P slices of the hash space, then
 // finish_passes, equals discover_labels in memory — rows by hash, totals, top cut, label ids and
-// histogram — for 1..4 thread ranks and several P, with stop items and a top-N cut.
+// histogram, and with keep_counts every owned hash's count row in hash order — for 1..4 thread
+// ranks and several P, with stop items and a top-N cut.
 #include <gtest/gtest.h>
 
 #include "crd/comm/local_transport.hpp"
@@ -39,11 +40,11 @@ std::vector<Both> run(const Corpus& corpus, int nranks, const LabelRules& rules,
     Both& mine = out[static_cast<std::size_t>(t.rank())];
     ShuffleTotals totals;
     testing::RankInput all = testing::rank_input(corpus, t.rank(), kSample);
-    mine.memory = discover_labels(t, all.tally, all.keys, rules, 256, totals);
+    mine.memory = discover_labels(t, all.tally, all.keys, rules, 256, totals, true);
     PassCandidates candidates;
     for (std::uint32_t k = 0; k < passes; ++k) {
       testing::RankInput slice = pass_input(corpus, t.rank(), kSample, {k, passes});
-      count_pass(t, slice.tally, slice.keys, rules, 256, totals, candidates);
+      count_pass(t, slice.tally, slice.keys, rules, 256, totals, candidates, true);
     }
     mine.passes = finish_passes(t, std::move(candidates), rules, 256);
   });
@@ -96,6 +97,14 @@ TEST_P(DiscoverPasses, EqualInMemory) {
           EXPECT_EQ(r.memory.histogram[i].distinct, r.passes.histogram[i].distinct);
         }
         EXPECT_TRUE(r.passes.labeled_local.empty());
+        // --keep-counts: this rank's slice of every owned hash, by hash (the writer concatenates ranks).
+        ASSERT_EQ(r.memory.counts.size(), r.passes.counts.size());
+        EXPECT_FALSE(r.memory.counts.empty() && nranks == 1);
+        for (std::size_t i = 0; i < r.memory.counts.size(); ++i) {
+          const CountRow& m = r.memory.counts[i];
+          const CountRow& q = r.passes.counts[i];
+          EXPECT_EQ(std::tie(m.hash, m.count, m.length), std::tie(q.hash, q.count, q.length)) << i;
+        }
         labeled = a.labeled;
       }
       if (top == 0) EXPECT_GT(labeled, 9u) << "fixture: more candidates than the top cut keeps";

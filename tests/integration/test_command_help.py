@@ -17,20 +17,29 @@ SCORING = {"page-threshold", "min-labeled", "min-neighborhood-labeled", "neighbo
            "provenance-samples"}
 NEARDUP = {"method", "shingle-tokens", "minvalues", "supershingles", "min-b-similarity", "simhash-bits",
            "simhash-pieces", "min-c-similarity", "combined-c-similarity", "max-bucket"}
+QUILTS = {"gram-words", "max-gram-documents", "min-sources", "min-patch-fraction", "min-source-share",
+          "foreign-sourced", "max-page-grams", "sweep-m", "sweep-c", "sweep-theta"}
 COMPARE = {"labels", "truth", "page-threshold", "min-labeled", "extrapolate-pages", "nilsimsa-threshold",
            "nilsimsa-sweep", "tlsh-threshold", "tlsh-sweep", "ssdeep-threshold", "ssdeep-sweep"}
 EXPECTED = {
-    "discover": CORPUS | {"sample-bytes"} | THRESHOLDS | STOP | RUN_CONTROL,
+    "discover": CORPUS | {"sample-bytes", "keep-counts"} | THRESHOLDS | STOP | RUN_CONTROL,
     "label": CORPUS | {"sample-bytes"} | STOP | RUN_CONTROL,
     # detect's labels bring their samples: it keeps none of its own, so --sample-bytes does nothing.
-    "detect": CORPUS | STOP | {"labels", "join", "replicate-max"} | SCORING | RUN_CONTROL,
-    "run": CORPUS | {"sample-bytes"} | THRESHOLDS | STOP | SCORING | RUN_CONTROL,
+    "detect": CORPUS | STOP | {"labels", "join", "replicate-max", "pairs"} | SCORING | RUN_CONTROL,
+    "run": CORPUS | {"sample-bytes", "keep-counts"} | THRESHOLDS | STOP | SCORING | RUN_CONTROL,
     "check": {"chunker", "tags", "boundary-match", "max-record-bytes", "labels", "page-threshold", "min-labeled", "show", "config",
               "help"} | STOP,
     # neardup tokenizes instead of chunking, and keeps no checkpoints (its sketches live in memory).
     "neardup": CORPUS - {"chunker", "tags", "boundary-match"} | NEARDUP | RUN_CONTROL - {"work-dir", "resume"},
+    # quilts tokenizes like neardup and keeps no checkpoints (its grams live in memory).
+    "quilts": CORPUS - {"chunker", "tags", "boundary-match"} | QUILTS | RUN_CONTROL - {"work-dir", "resume"},
     # compare-hashing chunks like detect but keeps no samples and no checkpoints (its sketches live in memory).
     "compare-hashing": CORPUS | STOP | COMPARE | RUN_CONTROL - {"work-dir", "resume"},
+    # merge reads result files, not a corpus: only the labeling and run control (no checkpoints).
+    "merge": THRESHOLDS | STOP | RUN_CONTROL - {"work-dir", "resume"},
+    # compare reads documents in one process: chunking and stop options, no corpus cleaning or run control.
+    "compare": {"chunker", "tags", "boundary-match", "max-record-bytes", "labels", "granularity", "show", "max-bucket", "json",
+                "help"} | STOP,
     "inspect": {"top", "rank", "depth", "help"},
     "report": {"output", "top", "help"},
 }
@@ -56,10 +65,12 @@ class CommandHelp(unittest.TestCase):
         with open(t("notes.txt"), "w") as f:
             f.write("not a config\n")
         ci.run_crd(ci.quiet(["label", t("site"), "-o", t("L.h5")]), timeout=120)
+        ci.run_crd(ci.quiet(["discover", t("site"), "--keep-counts", "-o", t("K.h5")]), timeout=120)
         # A value each option must refuse, and a word the one error line must hold ("output" is
         # given instead of the base command line's -o).
         cls.bad = {
             "skip-missing": (["--skip-missing=yes"], "skip-missing"),
+            "keep-counts": (["--keep-counts=yes"], "keep-counts"),
             "chunker": (["--chunker", "regex"], "chunker"),
             "tags": (["--tags", ","], "tags"),
             "max-depth": (["--max-depth", "0"], "max-depth"),
@@ -113,6 +124,19 @@ class CommandHelp(unittest.TestCase):
             "min-c-similarity": (["--min-c-similarity", "-1"], "min-c-similarity"),
             "combined-c-similarity": (["--combined-c-similarity", "-1"], "combined-c-similarity"),
             "max-bucket": (["--max-bucket", "-5"], "max-bucket"),
+            "gram-words": (["--gram-words", "0"], "gram-words"),
+            "max-gram-documents": (["--max-gram-documents", "1"], "max-gram-documents"),
+            "min-sources": (["--min-sources", "-1"], "min-sources"),
+            "min-patch-fraction": (["--min-patch-fraction", "1.5"], "min-patch-fraction"),
+            "min-source-share": (["--min-source-share", "-0.1"], "min-source-share"),
+            "foreign-sourced": (["--foreign-sourced", "ip"], "foreign-sourced"),
+            "max-page-grams": (["--max-page-grams", "-1"], "max-page-grams"),
+            "sweep-m": (["--sweep-m", "10,x"], "sweep-m"),
+            "sweep-c": (["--sweep-c", "4,,8"], "sweep-c"),
+            "sweep-theta": (["--sweep-theta", "0.5,2"], "sweep-theta"),
+            "granularity": (["--granularity", "0"], "granularity"),
+            "pairs": (["--pairs", "-1"], "pairs"),
+            "json": (["--json=yes"], "json"),
         }
 
     @classmethod
@@ -129,6 +153,10 @@ class CommandHelp(unittest.TestCase):
             return ["report", t("L.h5")] + out
         if command == "check":
             return ["check", "--labels", t("L.h5"), t("site", "host", "page.html")]
+        if command == "merge":
+            return ["merge", t("K.h5"), "--progress-interval", "0"] + out
+        if command == "compare":
+            return ["compare", t("site"), "--labels", t("L.h5")]
         labels = ["--labels", t("L.h5")] if command in ("detect", "compare-hashing") else []
         if command == "compare-hashing" and truth:
             labels += ["--truth", t("truth.txt")]
@@ -166,7 +194,9 @@ class CommandHelp(unittest.TestCase):
 
     def test_an_option_a_command_does_not_read_is_refused(self):
         for command, option in (("check", "--reader-thread"), ("check", "--max-depth"), ("detect", "--sample-bytes"),
-                                ("inspect", "--chunker"), ("neardup", "--chunker"), ("neardup", "--work-dir")):
+                                ("inspect", "--chunker"), ("neardup", "--chunker"), ("neardup", "--work-dir"),
+                                ("merge", "--chunker"), ("merge", "--resume"),
+                                ("quilts", "--chunker")):
             with self.subTest(command=command, option=option):
                 proc = ci.run_crd(self.base(command) + [option, "1"], check=False, timeout=60)
                 self.assertEqual(proc.returncode, 2, proc.stderr)

@@ -154,6 +154,42 @@ class Neardup(unittest.TestCase):
         self.assertGreaterEqual(a["capped_pages"], 2 * a["capped_buckets"])  # every bucket of two or more
         self.assertGreaterEqual(a["capped_pairs"], a["capped_buckets"])
 
+    def test_memory_counts_what_neardup_holds(self):
+        """--memory counts neardup's sketches, bucket entries and pairs (docs/memory.md). On 2,000
+        small pages the bucket entries (six per page, each with its sketch) dwarf the tables: 0.5 to 1
+        MB per rank of tables and sketches, counting included, against 4 to 5 MB for finding
+        candidate pairs (measured at 2 ranks with --memory 500K, 1M, 2M, 4M). 2M sits between them, and fails before any pair is looked for, on every
+        rank with one line and no file; 64K fails while reading; 1G changes nothing."""
+        tree = self.tmp("many-pages")
+        for i in range(2000):
+            os.makedirs(os.path.join(tree, "h%d.example" % (i % 7)), exist_ok=True)
+            with open(os.path.join(tree, "h%d.example" % (i % 7), "p%d.html" % i), "w") as f:
+                f.write("<p>page %d %s</p>" % (i, " ".join("w%d" % (i * 13 + k * k) for k in range(24))))
+        line = (r"^crd neardup: fatal: --memory 0\.\d\d GiB per rank is too small: %s; run with at least \d+ ranks "
+                r"or raise --memory$")
+        for budget, step in (("2M", r"finding candidate pairs needs about \d+\.\d\d GiB on the busiest rank"),
+                             ("64K", r"the busiest rank's tables would need about \d+\.\d\d GiB")):
+            with self.subTest(memory=budget):
+                cwd = self.tmp("memory-" + budget)
+                os.makedirs(cwd)
+                r = ci.run_crd(ci.quiet(["neardup", tree, "--shuffle-buffer", "4K", "--memory", budget,
+                                         "-o", "out.h5"]), nranks=2, cwd=cwd, check=False)
+                self.assertEqual(r.returncode, 1, r.stderr)
+                errors = [e for e in r.stderr.splitlines() if e.startswith("crd neardup:")]
+                self.assertEqual(len(errors), 1, r.stderr)
+                self.assertRegex(errors[0], line % step)
+                self.assertEqual(os.listdir(cwd), [])
+        results = []
+        for memory in ([], ["--memory", "1G"]):
+            cwd = self.tmp("memory-%d" % len(results))
+            os.makedirs(cwd)
+            ci.run_crd(ci.quiet(["neardup", tree, "--shuffle-buffer", "4K", "-o", "out.h5"] + memory), nranks=2,
+                       cwd=cwd)
+            results.append(ci.comparable(os.path.join(cwd, "out.h5"),
+                                         drop_root=("nranks", "created", "command_line", "config")))
+        ci.assert_same_datasets(self, results[1][0], results[0][0], "under --memory 1G")
+        self.assertGreater(ci.open_results(os.path.join(self.tmp("memory-1"), "out.h5")).neardup_attrs["pages"], 1999)
+
     def test_unrelated_pages_pair_with_nothing(self):
         for method in METHODS:
             for (a, b) in self.ours(method):

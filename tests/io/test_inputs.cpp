@@ -551,5 +551,39 @@ TEST_F(Inputs, PlainFilesReadWithAndWithoutTheCacheAreTheSame) {
   }
 }
 
+// The scan reads a plain file with the size the listing found (no fstat per file): a file that
+// grew or shrank since is read as it is now, both opened by path and through the DirectoryCache.
+TEST_F(Inputs, PlainFileChangedSinceListingIsReadAsItIsNow) {
+  InputLog log;
+  auto files = expand_inputs({tree_ + "/a.txt"}, {}, log);
+  ASSERT_EQ(files.size(), 1u);
+  ASSERT_EQ(files[0].size, 6u);  // "a text"
+  const std::string grown = std::string(100000, 'x') + "end";
+  DirectoryCache dirs;
+  for (DirectoryCache* cache : {static_cast<DirectoryCache*>(nullptr), &dirs}) {
+    write_file(tree_, "a.txt", grown);  // listed at 6 bytes, 100,003 now
+    std::vector<std::string> bodies;
+    Counters c;
+    read_input(files[0], c, [&](Document&& d) { bodies.push_back(d.body); }, {}, nullptr, cache);
+    ASSERT_EQ(bodies.size(), 1u);
+    EXPECT_EQ(bodies[0], grown);
+    EXPECT_EQ(c.get("input.bytes"), grown.size());
+    write_file(tree_, "a.txt", "abc");  // listed at 6 bytes, 3 now
+    bodies.clear();
+    read_input(files[0], c, [&](Document&& d) { bodies.push_back(d.body); }, {}, nullptr, cache);
+    ASSERT_EQ(bodies.size(), 1u);
+    EXPECT_EQ(bodies[0], "abc");
+  }
+  // Grown past the record limit since the listing: skipped as too large, not cut.
+  ReadOptions small;
+  small.max_record_bytes = 1000;
+  write_file(tree_, "a.txt", grown);
+  Counters c;
+  std::size_t documents = 0;
+  read_input(files[0], c, [&](Document&&) { ++documents; }, small, nullptr, &dirs);
+  EXPECT_EQ(documents, 0u);
+  EXPECT_EQ(c.get("skipped.record_too_large"), 1u);
+}
+
 }  // namespace
 }  // namespace crd::io::test

@@ -1,9 +1,10 @@
 // docs/schema.md against include/crd/output/schema.hpp, and real result files against both: the
 // path index lists exactly the header's datasets and attributes with their types, every path the
-// prose names exists in the header, and `crd run` / `crd label` / `crd neardup` write every one with that type.
+// prose names exists in the header, and `crd run` / `crd label` / `crd neardup` / `crd quilts` write every one with that type.
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -148,9 +149,11 @@ TEST(SchemaDoc, RealFilesHoldEveryPathWithItsType) {
   if (env("CRD_BINARY").empty() || env("MPIEXEC").empty()) GTEST_SKIP() << "run under ctest (CRD_BINARY, MPIEXEC)";
   const std::string dir = testing::make_temp_dir("schema_doc");
   const std::string corpus = make_corpus(dir);
-  run_crd("run " + corpus + " --chunk-threshold 1 --file-threshold 1 -o " + dir + "/run.h5");
+  run_crd("run " + corpus + " --chunk-threshold 1 --file-threshold 1 --keep-counts -o " + dir + "/run.h5");
   run_crd("label " + corpus + " -o " + dir + "/label.h5");
+  run_crd("detect " + corpus + " --labels " + dir + "/label.h5 --pairs 2 -o " + dir + "/pairs.h5");
   run_crd("neardup " + corpus + " -o " + dir + "/neardup.h5");
+  run_crd("quilts " + corpus + " --sweep-c 1,2 -o " + dir + "/quilts.h5");
   std::ofstream(dir + "/truth.txt") << "example.org/a\n";
   run_crd("compare-hashing " + corpus + " --labels " + dir + "/label.h5 --truth " + dir + "/truth.txt -o " + dir +
           "/compare.h5 > /dev/null");
@@ -158,8 +161,12 @@ TEST(SchemaDoc, RealFilesHoldEveryPathWithItsType) {
   const ResultReader label(dir + "/label.h5");
   const ResultReader neardup(dir + "/neardup.h5");
   const ResultReader compare(dir + "/compare.h5");
+  const ResultReader quilts(dir + "/quilts.h5");
+  const ResultReader pairs(dir + "/pairs.h5");
   auto file_for = [&](const std::string& group) -> const ResultReader& {
+    if (group.rfind(schema::kDetectionPairs.group, 0) == 0) return pairs;
     if (group.rfind(schema::kNeardup, 0) == 0) return neardup;
+    if (group.rfind(schema::kQuilts, 0) == 0) return quilts;
     if (group.rfind(schema::kCompareHashing, 0) == 0) return compare;
     return group.rfind(schema::kLabels.group, 0) == 0 ? label : run;
   };
@@ -172,6 +179,7 @@ TEST(SchemaDoc, RealFilesHoldEveryPathWithItsType) {
   EXPECT_GT(run.rows(schema::kPages.column(&detect::PageRow::url)), 0u);
   EXPECT_GT(run.rows(schema::kProvenance.column(&ProvenanceRow::url)), 0u);
   EXPECT_GT(label.rows(schema::kLabels.column(&discover::LabelRow::hash)), 0u);
+  EXPECT_GT(pairs.rows(schema::kDetectionPairs.column(&SimilarityPairRow::page)), 0u);
   for (const auto& d : schema::all_datasets()) {
     const ResultReader& r = file_for(d.path);
     ASSERT_TRUE(r.has(d.path)) << d.path << " missing from " << r.path();
@@ -196,6 +204,14 @@ TEST(SchemaDoc, RealFilesHoldEveryPathWithItsType) {
   EXPECT_EQ(labels.at(pages[0].label_ids[1]).sample, "<p>shared paragraph one, long enough to count</p>");
   EXPECT_EQ(labels.at(pages[0].label_ids[2]).sample, "<div>shared block two</div>");
   EXPECT_EQ(pages[5].url, "example.org/same.html");
+  // crd quilts: same.html and a/same.html share every gram (each the other's one source).
+  const auto quilt_pages = read_table(quilts, schema::kQuiltPages);
+  const auto same = std::find_if(quilt_pages.begin(), quilt_pages.end(),
+                                 [](const quilts::PageRow& r) { return r.url == "example.org/same.html"; });
+  ASSERT_NE(same, quilt_pages.end());
+  EXPECT_EQ(same->patch_grams, same->grams);
+  EXPECT_EQ(same->sources, 1u);
+  EXPECT_EQ(read_table(quilts, schema::kQuiltSweep).size(), 3u);  // c ∈ {1, 2, 4}
 }
 
 }  // namespace

@@ -84,6 +84,7 @@ TEST_F(OutputCheck, EveryRankRaisesTheSameErrorForAListFileOrAnInputFile) {
     EXPECT_NO_THROW(check_output_before_run(t, at("new.h5"), {"@" + list, at("in.warc")}));
     io::InputFile f;
     f.path = at("in.warc");
+    f.size = fs::file_size(f.path);  // as the listing gives it
     try {
       check_output_is_not_input(t, at("in.warc"), {f});
       ADD_FAILURE() << "rank " << t.rank() << ": an input file was accepted as output";
@@ -92,6 +93,28 @@ TEST_F(OutputCheck, EveryRankRaisesTheSameErrorForAListFileOrAnInputFile) {
                 "output '" + at("in.warc") + "' is the same file as input '" + at("in.warc") + "': refusing to overwrite it");
     }
     EXPECT_NO_THROW(check_output_is_not_input(t, at("old.h5"), {f}));
+  });
+}
+
+// Only inputs listed with the output's size are stat'ed (a rerun with the same -o stats no input
+// otherwise); a hard link of the output among them is still found.
+TEST_F(OutputCheck, AHardLinkOfTheOutputAmongTheInputsIsFoundByItsListedSize) {
+  fs::create_hard_link(at("in.warc"), at("link.warc"));
+  io::InputFile other;
+  other.path = at("old.h5");
+  other.size = fs::file_size(other.path);
+  io::InputFile link;
+  link.path = at("link.warc");
+  link.size = fs::file_size(link.path);
+  comm::run_local(2, [&](comm::Transport& t) {
+    try {
+      check_output_is_not_input(t, at("in.warc"), {other, link});
+      ADD_FAILURE() << "rank " << t.rank() << ": a hard link of the output was accepted as input";
+    } catch (const UsageError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "output '" + at("in.warc") + "' is the same file as input '" + at("link.warc") + "': refusing to overwrite it");
+    }
+    EXPECT_NO_THROW(check_output_is_not_input(t, at("old.h5"), {link}));
   });
 }
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "json_writer.hpp"
+#include "crd/report/json_writer.hpp"
 #include "table_spec.hpp"
 
 namespace crd::report {

@@ -32,7 +32,8 @@ class Restart(unittest.TestCase):
         warcs = ci.warc_sample_files(include_arc=False)
         cls.tmp = ci.TempDir("restart")
         cls.inputs = [ci.corpus_package("sphinx-doc")] + warcs
-        cls.options = ["--chunk-threshold", "5"]
+        # --keep-counts: the count rows travel in the discover checkpoint too (format 5).
+        cls.options = ["--chunk-threshold", "5", "--keep-counts"]
         cls.reference = {}
         for command in ("run", "discover"):
             out = cls.tmp("reference-%s.h5" % command)
@@ -189,8 +190,8 @@ class Restart(unittest.TestCase):
         with open(files[(2, "scan")], "r+b") as f:
             f.write(b"1CRDCKT2")  # the magic number of format 2, written before checkpoints had a CRC
         self.resume_with_warnings(args, out, [
-            self.warning(0, files[(0, "discover")], "has checkpoint format 7; this crd reads format 4", "discover"),
-            self.warning(2, files[(2, "scan")], "has checkpoint format 2; this crd reads format 4", "scan"),
+            self.warning(0, files[(0, "discover")], "has checkpoint format 7; this crd reads format 5", "discover"),
+            self.warning(2, files[(2, "scan")], "has checkpoint format 2; this crd reads format 5", "scan"),
         ])
 
     def test_resume_without_work_dir_is_a_usage_error(self):

@@ -12,9 +12,12 @@
 
 namespace crd::chunk {
 
-// scan: raw markup (the contract in docs/chunking.md); dom: the gumbo HTML5 tree's visible text.
-enum class ChunkerKind { Scan, Dom };
-constexpr std::array<EnumName<ChunkerKind>, 2> enum_names(ChunkerKind) { return {{{"scan", ChunkerKind::Scan}, {"dom", ChunkerKind::Dom}}}; }
+// scan: raw markup (the contract in docs/chunking.md); dom: the gumbo HTML5 tree's visible text;
+// sentence: that visible text split into sentences by ICU (docs/sentences.md).
+enum class ChunkerKind { Scan, Dom, Sentence };
+constexpr std::array<EnumName<ChunkerKind>, 3> enum_names(ChunkerKind) {
+  return {{{"scan", ChunkerKind::Scan}, {"dom", ChunkerKind::Dom}, {"sentence", ChunkerKind::Sentence}}};
+}
 
 // --boundary-match. tag: a boundary is a whole tag name (<p>, not <pre>); prefix: '<' + a tag name
 // as a mere prefix (so "p" also splits at <pre, <param, <path), as the paper's released Hadoop

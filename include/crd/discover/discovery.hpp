@@ -51,28 +51,39 @@ struct TallyDiscovery {
   std::uint64_t first_label_id = 0;          // global id of table.rows[0] (ids in hash order)
   std::vector<HistogramRow> histogram;       // this rank's slice, ascending
   std::vector<TaggedId> labeled_local;       // local ids (in the LocalTally) labeled, with label ids
+  std::vector<CountRow> counts;              // every hash this rank owns, by hash, if kept (--keep-counts)
 };
 
-// Collective.
+// Collective. keep_counts: also return every owned hash's count (TallyDiscovery::counts).
 TallyDiscovery discover_labels(comm::Transport& transport, const LocalTally& local,
                                const PageKeys& keys, const LabelRules& rules,
-                               std::size_t round_bytes, ShuffleTotals& totals);
+                               std::size_t round_bytes, ShuffleTotals& totals, bool keep_counts = false);
+
+// Collective: the same labels, annotations and histogram from global counts already on their owners
+// (crd merge). annotations: any rank's known (hash, sample_url, sample), the smallest key kept per
+// hash; a label none of them names keeps an empty sample and sample_url. Counts are always kept.
+TallyDiscovery label_counts(comm::Transport& transport, const OwnerTally& owned,
+                            std::vector<AnnotationRecord> annotations, const LabelRules& rules,
+                            std::size_t round_bytes, ShuffleTotals& totals);
 
 // Out-of-core counting (docs/memory.md) runs discover_labels in passes over slices of the hash
 // space: each pass adds its candidates (over the threshold, not stop items, annotated; the top cut
 // needs all passes), and finish_passes then does what discover_labels does after counting. The
-// result equals discover_labels' except labeled_local, which stays empty (the pass tallies are gone).
+// result equals discover_labels' (with keep_counts, its counts too) except labeled_local, which stays
+// empty (the pass tallies are gone).
 struct PassCandidates {
   std::vector<LabelRow> rows;                        // this rank's owned candidates, all passes
   std::map<std::uint64_t, std::uint64_t> histogram;  // owned items: occurrences → distinct items
   std::uint64_t total = 0;                           // this rank's local occurrences, all passes
   std::uint64_t distinct = 0;                        // owned distinct items
   std::uint64_t stop_removed = 0;
+  std::vector<CountRow> counts;                      // every owned hash, all passes (keep_counts)
 };
 
-// Collective: counts one pass's local tally and adds it to `into`.
+// Collective: counts one pass's local tally and adds it to `into`. keep_counts: also every owned
+// hash's count, which finish_passes returns by hash as discover_labels does (TallyDiscovery::counts).
 void count_pass(comm::Transport& transport, const LocalTally& local, const PageKeys& keys, const LabelRules& rules,
-                std::size_t round_bytes, ShuffleTotals& totals, PassCandidates& into);
+                std::size_t round_bytes, ShuffleTotals& totals, PassCandidates& into, bool keep_counts = false);
 
 // Collective, after the last pass.
 TallyDiscovery finish_passes(comm::Transport& transport, PassCandidates candidates, const LabelRules& rules,

@@ -11,11 +11,13 @@
 
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "crd/comm/transport.hpp"
 #include "crd/discover/local_tally.hpp"
 #include "crd/shuffle/exchange.hpp"
+#include "crd/shuffle/fields.hpp"
 #include "crd/shuffle/reduce_by_key.hpp"
 
 namespace crd::discover {
@@ -39,8 +41,30 @@ struct ShuffleTotals {
   }
 };
 
+// One hash's count and length: what a rank tells the hash's owner, and a row of the count tables
+// `discover --keep-counts` writes and `crd merge` reads (/discovery/chunk_counts, file_counts).
+struct CountRow {
+  Digest hash;
+  std::uint64_t count = 0;
+  std::uint64_t length = 0;
+  static constexpr auto fields() {
+    using shuffle::field;
+    return std::tuple(field("hash", &CountRow::hash), field("count", &CountRow::count),
+                      field("length", &CountRow::length));
+  }
+};
+
 OwnerTally exchange_counts(comm::Transport& transport, const LocalTally& local,
                            std::size_t round_bytes, ShuffleTotals& totals);
+
+// Collective: rows from any rank (several rows of one hash allowed) summed at the hashes' owners
+// (owner_of, as exchange_counts). crd merge counts the inputs' count tables through this.
+OwnerTally reduce_counts(comm::Transport& transport, std::vector<CountRow> rows, std::size_t round_bytes,
+                         ShuffleTotals& totals);
+
+// This rank's owned hashes as count rows, ascending by hash (the rank order is the hash order).
+// The one place the owner count tables are read for output (--keep-counts).
+std::vector<CountRow> count_rows(const OwnerTally& owned);
 
 struct TaggedId {
   std::uint32_t local_id = 0;
@@ -58,6 +82,22 @@ struct Annotation {
   std::string sample;
   std::string sample_url;
 };
+
+// A page key and sample of one hash as some rank knows it; the owner keeps the smallest key.
+struct AnnotationRecord {
+  Digest digest;
+  std::string sample_url;
+  std::string sample;
+  static constexpr auto fields() {
+    return std::tuple(&AnnotationRecord::digest, &AnnotationRecord::sample_url, &AnnotationRecord::sample);
+  }
+};
+
+// Collective: records from any rank reduced at the owners (smallest sample_url per hash), filed by
+// owner id; hashes `owned` lacks are dropped, owned ids without a record stay empty.
+std::vector<Annotation> reduce_annotations(comm::Transport& transport, const OwnerTally& owned,
+                                           std::vector<AnnotationRecord> records, std::size_t round_bytes,
+                                           ShuffleTotals& totals);
 
 // Returns annotations by owner id (entries for unselected ids stay empty).
 std::vector<Annotation> gather_annotations(comm::Transport& transport, const OwnerTally& owned,

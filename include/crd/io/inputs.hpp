@@ -6,6 +6,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <tuple>
 #include <string_view>
 #include <vector>
 
@@ -45,6 +46,7 @@ struct ExpandOptions {
 struct WalkedEntry {
   std::string rel;        // path relative to the directory walked
   std::uint64_t size = 0; // a file's size; a directory's own size (grows with its entries)
+  static constexpr auto fields() { return std::tuple(&WalkedEntry::rel, &WalkedEntry::size); }
 };
 // What one round found: regular files (and links to them) and subdirectories, which the next
 // round reads. A link to a directory is counted ("input.dir_symlink") and not followed; fifos,
@@ -83,6 +85,9 @@ std::vector<InputFile> expand_inputs(const std::vector<std::string>& args, const
 std::vector<std::vector<std::size_t>> assign_by_size(std::span<const std::uint64_t> sizes, int nranks);
 // assign_by_size over the files' sizes: the indices into `files` each rank reads.
 std::vector<std::vector<std::size_t>> assign_shards(const std::vector<InputFile>& files, int nranks);
+// An archive (WARC/ARC) whose name ends in .gz (any case): read through zlib, which costs about
+// as much as chunking it. Plain files are never inflated, whatever their name.
+bool gzip_named(const InputFile& file);
 
 // Files read one after another, mostly from the same directories: the directory last opened is
 // kept and the next file opened relative to it. Opening by full path repeats the lookup of every
@@ -100,6 +105,7 @@ class DirectoryCache {
  private:
   std::string dir_;
   int fd_ = -1;
+  bool noatime_ = true;  // O_NOATIME allowed so far (files of other users refuse it)
 };
 
 // Reads one input file, calling on_document for each document in it. Counts "input.files",

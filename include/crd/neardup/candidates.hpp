@@ -67,6 +67,13 @@ std::vector<IdentityRow> identity_rows(const std::vector<SketchedPage>& sets);
 std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<SketchedPage>& sets,
                                 const PairRules& rules, const shuffle::ShuffleConfig& config, BucketCaps& caps);
 
+// Bytes held, for --memory (docs/memory.md): a sketched page or identity set (its keys and
+// sketch words); the bucket entries find_pairs makes of a set (one per bucket it is routed to,
+// each with the representative's key and whole sketch); a pair.
+std::uint64_t held_bytes(const SketchedPage& page);
+std::uint64_t bucket_entries_bytes(const SketchedPage& set, const PairRules& rules);
+std::uint64_t held_bytes(const PairRow& pair);
+
 // Whether a compared pair is reported under the rules' method.
 bool accepted(const PairRules& rules, std::uint32_t b_sim, std::uint32_t c_sim);
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "crd/hash/digest.hpp"
 #include "crd/shuffle/fields.hpp"
@@ -53,6 +54,33 @@ struct ProvenanceRow {
   std::string url;
   static constexpr auto fields() {
     return std::tuple(field("label", &ProvenanceRow::label), field("url", &ProvenanceRow::url));
+  }
+};
+
+// /labels_documents (crd label): one expert document, its chunks after stop removal, and the label
+// (row of /labels) at each labeled position, in page order — what detect --pairs compares with.
+struct LabeledDocumentRow {
+  std::string url;
+  std::uint32_t chunks = 0;
+  std::vector<std::uint32_t> label_ids;
+  static constexpr auto fields() {
+    return std::tuple(field("url", &LabeledDocumentRow::url), field("chunks", &LabeledDocumentRow::chunks),
+                      field("label_ids", &LabeledDocumentRow::label_ids));
+  }
+};
+
+// /detection/pairs (detect --pairs K): a flagged page and one of the K labeled documents it overlaps
+// most, with their similarity pair (seed 004 §6, docs/sentences.md).
+struct SimilarityPairRow {
+  std::string page;
+  std::string document;
+  std::uint32_t matching = 0;  // distinct labels the two share
+  double first = 0;            // the page's chunks whose label the document holds / the page's chunks
+  double second = 0;           // the document's chunks whose label the page holds / the document's chunks
+  static constexpr auto fields() {
+    return std::tuple(field("page", &SimilarityPairRow::page), field("document", &SimilarityPairRow::document),
+                      field("matching", &SimilarityPairRow::matching), field("first", &SimilarityPairRow::first),
+                      field("second", &SimilarityPairRow::second));
   }
 };
 

@@ -14,6 +14,7 @@
 #include "crd/io/read_options.hpp"
 #include "crd/neardup/neardup_rows.hpp"
 #include "crd/output/result_rows.hpp"
+#include "crd/quilts/records.hpp"
 #include "crd/output/table_io.hpp"
 
 namespace crd::output::schema {
@@ -24,6 +25,7 @@ inline constexpr const char* kDiscovery = "/discovery";
 inline constexpr const char* kDetection = "/detection";
 inline constexpr const char* kNeardup = "/neardup";
 inline constexpr const char* kCompareHashing = "/compare_hashing";
+inline constexpr const char* kQuilts = "/quilts";
 
 inline constexpr Table<NamedValueRow> kCounters{"/run/counters"};
 inline constexpr Table<NamedValueRow> kResources{"/run/resources"};
@@ -35,18 +37,27 @@ inline constexpr Table<discover::LabelRow> kDiscoveryChunks{"/discovery/chunks",
 inline constexpr Table<discover::HistogramRow> kChunkHistogram{"/discovery/chunk_histogram"};
 inline constexpr Table<discover::LabelRow> kDiscoveryFiles{"/discovery/files", &discover::LabelRow::sample};
 inline constexpr Table<discover::HistogramRow> kFileHistogram{"/discovery/file_histogram"};
+// Every distinct hash with its count (discover --keep-counts, crd merge): what crd merge sums.
+inline constexpr Table<discover::CountRow> kChunkCounts{"/discovery/chunk_counts", nullptr, &discover::CountRow::length};
+inline constexpr Table<discover::CountRow> kFileCounts{"/discovery/file_counts"};
 inline constexpr Table<discover::LabelRow> kLabels{"/labels", nullptr, &discover::LabelRow::length};
 inline constexpr Table<discover::HistogramRow> kLabelsHistogram{"/labels_histogram"};
+inline constexpr Table<LabeledDocumentRow> kLabelsDocuments{"/labels_documents"};
 
 inline constexpr Table<DetectedLabelRow> kDetectionLabels{"/detection/labels"};
 inline constexpr Table<ProvenanceRow> kProvenance{"/detection/provenance"};
 inline constexpr Table<detect::PageRow> kPages{"/detection/pages"};
 inline constexpr Table<detect::NeighborhoodRow> kNeighborhoods{"/detection/neighborhoods"};
+inline constexpr Table<SimilarityPairRow> kDetectionPairs{"/detection/pairs"};
 inline constexpr Table<ConfusionRow> kConfusion{"/compare_hashing/confusion"};
 
 inline constexpr Table<neardup::PairRow> kNeardupPairs{"/neardup/pairs"};
 inline constexpr Table<discover::HistogramRow> kNeardupDegree{"/neardup/degree"};
 inline constexpr Table<neardup::IdentityRow> kNeardupIdentical{"/neardup/identical"};
+
+inline constexpr Table<quilts::PageRow> kQuiltPages{"/quilts/pages"};
+inline constexpr Table<quilts::SourceRow> kQuiltSources{"/quilts/sources"};
+inline constexpr Table<quilts::SweepRow> kQuiltSweep{"/quilts/sweep"};
 
 // Groups a labeled set may be read from (--labels, check), in the order they are looked for.
 inline constexpr const char* kLabelSources[] = {kLabels.group, kDiscoveryChunks.group, kDetectionLabels.group};
@@ -75,6 +86,9 @@ inline constexpr const char* kStopRemoved = "stop_removed";
 inline constexpr const char* kTop = "top";                  // --chunk-top / --file-top (0 = none)
 inline constexpr const char* kTopRemoved = "top_removed";  // passed threshold and stop rules, cut by top
 inline constexpr const char* kMinChunkLength = "min_chunk_length";
+// The chunking that made the count tables' hashes (pipeline/chunking_identity.hpp): results merge
+// only when it is the same.
+inline constexpr Attribute kChunking{kChunkCounts.group, "chunking", "str"};
 // /detection.
 inline constexpr Attribute kPageMean{kDetection, "page_mean", "float64"};
 inline constexpr Attribute kPageSigma{kDetection, "page_sigma", "float64"};
@@ -109,6 +123,16 @@ inline constexpr Attribute kNeardupDifferentSite{kNeardup, "different_site_pairs
 inline constexpr Attribute kNeardupCappedBuckets{kNeardup, "capped_buckets", "uint64"};
 inline constexpr Attribute kNeardupCappedPages{kNeardup, "capped_pages", "uint64"};
 inline constexpr Attribute kNeardupCappedPairs{kNeardup, "capped_pairs", "uint64"};
+
+// /quilts.
+inline constexpr Attribute kQuiltK{kQuilts, "k", "uint64"};
+inline constexpr Attribute kQuiltM{kQuilts, "m", "uint64"};
+inline constexpr Attribute kQuiltC{kQuilts, "c", "uint64"};
+inline constexpr Attribute kQuiltTheta{kQuilts, "theta", "float64"};
+inline constexpr Attribute kQuiltMinSourceShare{kQuilts, "min_source_share", "float64"};
+inline constexpr Attribute kQuiltForeign{kQuilts, "foreign_sourced", "str"};
+inline constexpr Attribute kQuiltPageCount{kQuilts, "pages", "uint64"};
+inline constexpr Attribute kQuiltQuiltedCount{kQuilts, "quilted", "uint64"};
 
 // /compare_hashing.
 inline constexpr Attribute kComparePages{kCompareHashing, "pages", "uint64"};

@@ -23,9 +23,11 @@ struct DiscoveryPhase {
 DiscoveryPhase discover_phase(comm::Transport& transport, ScanPhase& scan, const DiscoverOptions& options,
                               std::size_t round_bytes, discover::ShuffleTotals& shuffled);
 
-// Sorts the tables by count and writes /discovery (collective; the rows are consumed).
+// Sorts the tables by count and writes /discovery (collective; the rows are consumed), with the
+// count tables if options.keep_counts (made with `chunking`: chunking_identity.hpp).
 void write_discovery(output::ResultFile& file, comm::Transport& transport, discover::TallyDiscovery& chunks,
-                     discover::TallyDiscovery& files, const DiscoverOptions& options, std::size_t round_bytes);
+                     discover::TallyDiscovery& files, const DiscoverOptions& options,
+                     const std::string& chunking, std::size_t round_bytes);
 
 // Writes one labeled table and its histogram (schema::kDiscoveryChunks and kChunkHistogram for
 // chunks); min_length is recorded where the table keeps samples. Collective; the rows' strings

@@ -16,8 +16,6 @@ struct NeardupOptions {
   neardup::PairRules rules;
 };
 
-std::string method_name(neardup::Method m);
-
 // Collective. Writes /neardup and /run to common.output.
 void run_neardup(const CommonOptions& common, const NeardupOptions& options, comm::Transport& transport);
 

@@ -15,7 +15,8 @@
 
 namespace crd::pipeline {
 
-// --reader-thread: auto = when the node has a spare core per rank (run_scan_phase).
+// --reader-thread: auto = for gzip archives when the node has a spare core per rank
+// (use_reader_thread in reader_thread_choice.hpp).
 enum class ReaderThread { Auto, On, Off };
 constexpr std::array<EnumName<ReaderThread>, 3> enum_names(ReaderThread) {
   return {{{"auto", ReaderThread::Auto}, {"on", ReaderThread::On}, {"off", ReaderThread::Off}}};
@@ -48,6 +49,7 @@ struct DiscoverOptions {
   std::uint64_t min_chunk_length = 0;
   std::uint64_t chunk_top = 0;        // label only the N most frequent chunks (0 = no limit)
   std::uint64_t file_top = 0;         // the same for files
+  bool keep_counts = false;           // write every hash's count (/discovery/chunk_counts, crd merge)
 };
 
 struct DetectPipelineOptions {
@@ -55,6 +57,7 @@ struct DetectPipelineOptions {
   JoinMode join = JoinMode::Auto;
   std::uint64_t replicate_max = 2000000;  // auto: replicate L up to this many labels
   detect::DetectOptions detect;           // thresholds, badness, depth, provenance samples
+  std::uint64_t pairs = 0;                // detect --pairs K: per flagged page, its K most overlapping labeled documents
 };
 
 }  // namespace crd::pipeline

@@ -43,9 +43,17 @@ void with_result_file(comm::Transport& transport,
 
 // Collective. Resumes the scan from this rank's checkpoint when there is one. out_of_core: when the
 // tables would pass --memory, return with passes > 1 (and an empty shard) instead of failing.
+// held_bytes, if given, says how many bytes the command's own scan hooks keep (neardup's sketches):
+// --memory counts them with the shard's tables.
 ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& options, bool keep_pages,
                          comm::Transport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file,
-                         bool out_of_core = false);
+                         bool out_of_core = false, const std::function<std::uint64_t()>& held_bytes = {});
+
+// Collective: /run/resources (peak memory, the tables' bytes, out-of-core passes and the input read
+// again, shuffle volume), the same on every rank. passes/bytes_reread: this rank's (1 and 0 in memory).
+Counters run_resources(comm::Transport& transport, const CommonOptions& common, std::uint64_t tables_bytes,
+                       const discover::ShuffleTotals& shuffled, std::uint32_t passes = 1,
+                       std::uint64_t bytes_reread = 0);
 
 // Collective: counters, resources (shuffle volume, peak memory), /run, root attributes, commit;
 // then the checkpoints are removed.

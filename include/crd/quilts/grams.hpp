@@ -1,0 +1,27 @@
+// A page's k-word grams (seed 003 §2): the visible-text terms of crd neardup's tokenizer, each
+// window of k consecutive terms hashed to 64 bits by neardup's shingle function, as a set.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "crd/quilts/params.hpp"
+
+namespace crd::quilts {
+
+// Why a page yields no grams; counted as quilts.pages.<name>.
+enum class GramSkip { None, NoWords, FewerThanKWords, TooManyGrams };
+std::string_view counter_name(GramSkip why);
+
+struct PageGrams {
+  std::vector<std::uint64_t> grams;  // distinct, ascending
+  GramSkip skipped = GramSkip::None;
+};
+
+// page_host: the key's host (as neardup::tokenize takes it). A page of n ≥ k words has the
+// distinct ones of its n − k + 1 grams; shorter pages and pages with more than max_page_grams
+// distinct grams have none.
+PageGrams page_grams(std::string_view html, std::string_view page_host, const QuiltParams& params);
+
+}  // namespace crd::quilts

@@ -1,0 +1,38 @@
+// The exchanges of crd quilts, each one shuffle::reduce_by_key / group_by_key (no MPI here):
+//   1. own_documents: each document to the owner of its id, records of one URL united;
+//   2. document_frequency: (gram, 1) per document holding it, summed at the gram's owner — a
+//      document counts a gram once, since its grams are a set and its records were united;
+//   3. the owner answers every rank that sent it a gram with 2 ≤ df ≤ max m (the candidate patch
+//      grams) by routing (rank, gram) to that rank;
+//   4. posting lists: (gram → documents holding it), for candidate grams only, at the gram's owner;
+//   5. mentions_by_document: each list to the owner of every document on it (as flat (document,
+//      gram, other holder) records), where the cover is built.
+// Owner of a 64-bit key (document id or gram): scale_to_rank(key, nranks). All are collective.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "crd/comm/transport.hpp"
+#include "crd/quilts/records.hpp"
+#include "crd/shuffle/reduce_by_key.hpp"
+
+namespace crd::quilts {
+
+int owner_of_key(std::uint64_t key, int nranks);
+
+// Stage 1. Returns this rank's documents, ascending by id.
+std::vector<Document> own_documents(comm::Transport& transport, std::vector<Document> local,
+                                    const shuffle::ShuffleConfig& config);
+
+// Stages 2–4 over this rank's owned documents (collided ones left out). Returns the holdings of
+// the grams this rank owns with 2 ≤ df ≤ max_m, ascending by (gram, doc).
+std::vector<Holding> patch_postings(comm::Transport& transport, const std::vector<Document>& owned, std::uint32_t max_m,
+                                    const shuffle::ShuffleConfig& config);
+
+// Stage 5. Returns the mentions of this rank's documents, ascending by (doc, gram, other):
+// documents without any candidate patch gram have none.
+std::vector<Mention> mentions_by_document(comm::Transport& transport, std::vector<Holding> holdings,
+                                          const shuffle::ShuffleConfig& config);
+
+}  // namespace crd::quilts

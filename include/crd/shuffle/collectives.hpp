@@ -1,0 +1,81 @@
+// Typed broadcast and gathers (after KaMPIng's typed calls): a value travels encoded from its
+// field list (fields.hpp), so no caller writes or reads a byte layout. The transport below moves
+// bytes only. Collective: every rank must call, in the same order.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+#include "crd/comm/transport.hpp"
+#include "crd/shuffle/byte_codec.hpp"
+#include "crd/shuffle/fields.hpp"
+
+namespace crd::shuffle {
+
+// One allocation: sized with SizeCounter, written in place.
+template <class T>
+std::vector<std::byte> encode(const T& value) {
+  std::vector<std::byte> out(encoded_size(value));
+  SpanWriter w(out.data());
+  write_value(w, value);
+  return out;
+}
+
+template <class T>
+T decode(std::span<const std::byte> bytes) {
+  T value{};
+  ByteReader r(bytes);
+  read_value(r, value);
+  if (!r.done()) throw std::runtime_error("shuffle::decode: bytes left over after the value");
+  return value;
+}
+
+namespace detail {
+template <class T>
+std::vector<T> decode_each(const std::vector<std::byte>& all, const std::vector<std::uint64_t>& counts) {
+  std::vector<T> out;
+  out.reserve(counts.size());
+  std::size_t at = 0;
+  for (const std::uint64_t n : counts) {
+    out.push_back(decode<T>(std::span<const std::byte>(all).subspan(at, n)));
+    at += n;
+  }
+  return out;
+}
+}  // namespace detail
+
+// Rank 0's value on every rank; the other ranks' argument is ignored.
+template <class T>
+T broadcast_from_rank0(comm::Transport& transport, const T& value) {
+  const std::vector<std::byte> mine = transport.rank() == 0 ? encode(value) : std::vector<std::byte>{};
+  std::vector<std::byte> all;
+  std::vector<std::uint64_t> counts;
+  transport.allgatherv(mine, all, counts);
+  return decode<T>(all);
+}
+
+// Every rank's value, by rank, on every rank.
+template <class T>
+std::vector<T> allgather(comm::Transport& transport, const T& value) {
+  std::vector<std::byte> all;
+  std::vector<std::uint64_t> counts;
+  transport.allgatherv(encode(value), all, counts);
+  return detail::decode_each<T>(all, counts);
+}
+
+// Every rank's value, by rank, on rank 0; empty on the other ranks.
+template <class T>
+std::vector<T> gather_to_rank0(comm::Transport& transport, const T& value) {
+  std::vector<std::uint64_t> to_each(static_cast<std::size_t>(transport.size()), 0);
+  std::vector<std::byte> mine = encode(value);
+  to_each[0] = mine.size();
+  std::vector<std::byte> all;
+  std::vector<std::uint64_t> counts;
+  transport.alltoallv(mine, to_each, all, counts);
+  if (transport.rank() != 0) return {};
+  return detail::decode_each<T>(all, counts);
+}
+
+}  // namespace crd::shuffle

@@ -1,0 +1,120 @@
+// crd quilts: options → pipeline, under MPI.
+#include <charconv>
+#include <limits>
+
+#include "commands.hpp"
+#include "corpus_job.hpp"
+#include "option_groups.hpp"
+#include "option_values.hpp"
+#include "crd/base/error.hpp"
+#include "crd/pipeline/quilts_pipeline.hpp"
+
+namespace crd::cli {
+namespace {
+
+// A fraction in 0..1 written as digits with an optional decimal point ("0.5", "1", ".25");
+// nullopt for anything else (signs, exponents, spaces, trailing text).
+std::optional<double> parse_fraction(std::string_view text) {
+  if (text.empty() || text.find_first_not_of("0123456789.") != std::string_view::npos) return std::nullopt;
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v, std::chars_format::fixed);
+  if (ec != std::errc() || end != text.data() + text.size() || v > 1.0) return std::nullopt;
+  return v;
+}
+
+[[noreturn]] void bad(const char* option, std::string_view text, const char* what) {
+  throw UsageError(std::string("option --") + option + ": '" + std::string(text) + "' is not " + what);
+}
+
+// Comma-separated items, each parsed by `one`.
+template <class T, class Parse>
+std::vector<T> parse_list(const char* option, const std::string& text, Parse one, const char* what) {
+  std::vector<T> out;
+  std::string_view rest = text;
+  while (true) {
+    const auto comma = rest.find(',');
+    const auto item = rest.substr(0, comma);
+    const auto v = one(item);
+    if (!v) bad(option, item, what);
+    out.push_back(static_cast<T>(*v));
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
+std::optional<std::uint32_t> parse_u32(std::string_view text) {
+  const auto v = parse_count(text);
+  if (!v || *v > std::numeric_limits<std::uint32_t>::max()) return std::nullopt;
+  return static_cast<std::uint32_t>(*v);
+}
+
+po::typed_value<std::string>* fraction_value(double& target, const char* option) {
+  return po::value<std::string>()->default_value(std::to_string(target).substr(0, 4))->notifier(
+      [&target, option](const std::string& s) {
+        const auto v = parse_fraction(s);
+        if (!v) bad(option, s, "a fraction in 0..1");
+        target = *v;
+      });
+}
+
+po::typed_value<std::string>* u32_value(std::uint32_t& target, const char* option, std::uint32_t least) {
+  return po::value<std::string>()->default_value(std::to_string(target))->notifier(
+      [&target, option, least](const std::string& s) {
+        const auto v = parse_u32(s);
+        if (!v || *v < least) bad(option, s, ("a whole number " + std::to_string(least) + "..4294967295").c_str());
+        target = *v;
+      });
+}
+
+}  // namespace
+
+po::options_description quilts_options(quilts::QuiltParams& p) {
+  po::options_description d("Quilted pages (seed 003: Najork 2012; docs/quilts.md)");
+  d.add_options()
+      ("gram-words", u32_value(p.k, "gram-words", 1), "k: words per gram")
+      ("max-gram-documents", u32_value(p.m, "max-gram-documents", 2),
+       "m: a patch gram is in 2..m documents (its page and fewer than m others)")
+      ("min-sources", u32_value(p.c, "min-sources", 0), "c: a quilt has at least c sources (greedy set cover)")
+      ("min-patch-fraction", fraction_value(p.theta, "min-patch-fraction"),
+       "θ: a quilt has at least this fraction of its grams as patch grams")
+      ("min-source-share", fraction_value(p.min_source_share, "min-source-share"),
+       "φ: each source must cover at least this fraction of the page's patch grams (0: no limit)")
+      ("foreign-sourced", choice_value(p.foreign, "foreign-sourced"),
+       "off; domain: sources on another registrable domain (public suffix list); host: on another host")
+      ("max-page-grams", count_value(p.max_page_grams), "pages with more distinct grams are skipped and counted")
+      ("sweep-m", po::value<std::string>()->notifier([&p](const std::string& s) {
+         p.sweep_m = parse_list<std::uint32_t>("sweep-m", s, parse_u32, "a whole number");
+       }), "m values for /quilts/sweep (comma-separated), beside --max-gram-documents")
+      ("sweep-c", po::value<std::string>()->notifier([&p](const std::string& s) {
+         p.sweep_c = parse_list<std::uint32_t>("sweep-c", s, parse_u32, "a whole number");
+       }), "c values for /quilts/sweep, beside --min-sources")
+      ("sweep-theta", po::value<std::string>()->notifier([&p](const std::string& s) {
+         p.sweep_theta = parse_list<double>("sweep-theta", s, parse_fraction, "a fraction in 0..1");
+       }), "θ values for /quilts/sweep, beside --min-patch-fraction");
+  return d;
+}
+
+int quilts_command(int argc, char** argv) {
+  pipeline::CommonOptions common;
+  quilts::QuiltParams params;
+  std::string config_path;
+  po::options_description visible(
+      "crd quilts [options] INPUT… -o OUT.h5\n\n"
+      "Quilted pages: pages stitched from patches of k-word grams taken from several other pages (seed 003),\n"
+      "read, cleaned and sharded as discover does");
+  // The scan reads and cleans; quilts tokenizes the visible text instead of chunking.
+  visible.add(corpus_options(common, false)).add(chunking_options(common, false));
+  visible.add(quilts_options(params));
+  visible.add(run_options(common, config_path, false));  // the grams live only in memory: no checkpoints
+  visible.add_options()("help,h", "show this help");
+  return run_mpi_command(argc, argv, visible, [&](comm::Transport& transport) {
+    auto parsed = parse_command(argc, argv, visible, "no input given (files, directories or @LIST)", "config");
+    if (const auto problem = params.problem(); !problem.empty()) throw UsageError(std::string(problem));
+    start_corpus_job(transport, argc, argv, parsed, common, {config_path});
+    pipeline::run_quilts(common, params, transport);
+    return 0;
+  });
+}
+
+}  // namespace crd::cli

@@ -1,0 +1,28 @@
+// agree_on_errors (agreed_errors.hpp).
+#include "crd/pipeline/agreed_errors.hpp"
+
+#include <string>
+
+#include "crd/base/error.hpp"
+
+namespace crd::pipeline {
+
+void agree_on_errors(comm::Transport& transport, const std::function<void()>& local) {
+  std::string error;
+  bool fatal = false;
+  try {
+    local();
+  } catch (const UsageError& e) {
+    error = e.what();
+  } catch (const FatalError& e) {
+    error = e.what();
+    fatal = true;
+  }
+  const std::string agreed = transport.first_error(error);
+  if (agreed.empty()) return;
+  const std::string text = error.empty() ? agreed : error;
+  if (transport.all_ok(!fatal)) throw UsageError(text);
+  throw FatalError(text);
+}
+
+}  // namespace crd::pipeline

@@ -1,0 +1,68 @@
+// The quilts pipeline: scan (each text page → its gram set) → find_quilts → sort → write.
+#include "crd/pipeline/quilts_pipeline.hpp"
+
+#include <optional>
+
+#include "crd/neardup/fingerprint.hpp"
+#include "crd/output/schema.hpp"
+#include "crd/pipeline/scan_phase.hpp"
+#include "crd/quilts/find_quilts.hpp"
+#include "crd/quilts/grams.hpp"
+#include "crd/quilts/site.hpp"
+#include "crd/shuffle/sort_across_ranks.hpp"
+
+namespace crd::pipeline {
+
+void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& params, comm::Transport& transport) {
+  CommonOptions common = common_options;
+  std::vector<quilts::Document> docs;
+  Counters skipped;
+  common.scan.chunk_pages = false;
+  common.scan.on_page = [&](std::string_view key, const io::Document& doc) {
+    auto grams = quilts::page_grams(doc.body, key.substr(0, key.find('/')), params);
+    skipped.add(quilts::counter_name(grams.skipped));
+    if (grams.skipped != quilts::GramSkip::None) return;
+    docs.push_back({neardup::term_token(key), std::string(key), quilts::server_id(key, params.foreign), 0,
+                    std::move(grams.grams)});
+  };
+
+  PhaseTimer timer;
+  with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
+    ScanPhase scan = run_scan_phase(common, DiscoverOptions{}, false, transport, timer, file);
+    scan.shard.counters.merge(skipped);
+
+    shuffle::ExchangeStats stats;
+    const shuffle::ShuffleConfig config{common.round_bytes, &stats};
+    timer.start("quilts");
+    auto found = quilts::find_quilts(transport, std::move(docs), params, config);
+    scan.shard.counters.merge(found.counters);
+
+    timer.start("write");
+    namespace schema = output::schema;
+    auto pages = shuffle::sort_across_ranks(transport, std::move(found.pages), shuffle::FieldLess{}, common.round_bytes);
+    auto sources =
+        shuffle::sort_across_ranks(transport, std::move(found.sources), shuffle::FieldLess{}, common.round_bytes);
+    std::uint64_t quilted = 0;
+    for (const auto& p : pages) quilted += p.quilted;
+    quilted = transport.sum(quilted);
+    const std::uint64_t total = transport.sum(pages.size());
+    if (transport.rank() != 0) found.sweep.clear();  // the totals, once
+    output::write_table(*file, schema::kQuiltPages, pages);
+    output::write_table(*file, schema::kQuiltSources, sources);
+    output::write_table(*file, schema::kQuiltSweep, found.sweep);
+    schema::set_attribute(*file, schema::attr::kQuiltK, std::uint64_t{params.k});
+    schema::set_attribute(*file, schema::attr::kQuiltM, std::uint64_t{params.m});
+    schema::set_attribute(*file, schema::attr::kQuiltC, std::uint64_t{params.c});
+    schema::set_attribute(*file, schema::attr::kQuiltTheta, params.theta);
+    schema::set_attribute(*file, schema::attr::kQuiltMinSourceShare, params.min_source_share);
+    schema::set_attribute(*file, schema::attr::kQuiltForeign, name_of(params.foreign));
+    schema::set_attribute(*file, schema::attr::kQuiltPageCount, total);
+    schema::set_attribute(*file, schema::attr::kQuiltQuiltedCount, quilted);
+
+    discover::ShuffleTotals shuffled;
+    shuffled.add(stats);
+    finish_run(*file, transport, common, scan, shuffled, timer);
+  });
+}
+
+}  // namespace crd::pipeline

@@ -1,0 +1,112 @@
+// The quilt search: the exchanges of stages.hpp, each document's covers at its owner (one per
+// swept m), the sweep's counts, and the sources' URLs fetched from their owners.
+#include "crd/quilts/find_quilts.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "crd/quilts/cover.hpp"
+#include "crd/quilts/stages.hpp"
+
+namespace crd::quilts {
+namespace {
+
+// A source to name: the page it covers and how much, gathered at the source's owner.
+struct Citation {
+  std::string page;
+  std::uint64_t covered = 0;
+  bool operator<(const Citation& o) const { return page != o.page ? page < o.page : covered < o.covered; }
+  static constexpr auto fields() { return std::tuple(&Citation::page, &Citation::covered); }
+};
+struct CitedSource {
+  std::uint64_t doc = 0;
+  std::vector<Citation> citations;
+  static constexpr auto fields() { return std::tuple(&CitedSource::doc, &CitedSource::citations); }
+};
+
+bool is_quilted(std::uint64_t grams, const Cover& cover, std::uint32_t c, double theta) {
+  return grams > 0 && static_cast<double>(cover.patch_grams) >= theta * static_cast<double>(grams) &&
+         cover.sources.size() >= c;
+}
+
+}  // namespace
+
+QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local, const QuiltParams& params,
+                        const shuffle::ShuffleConfig& config) {
+  QuiltResult result;
+  const auto ms = params.m_values();
+  const auto cs = params.c_values();
+  const auto thetas = params.theta_values();
+  const std::size_t pivot_m = static_cast<std::size_t>(std::find(ms.begin(), ms.end(), params.m) - ms.begin());
+
+  const auto docs = own_documents(transport, std::move(local), config);
+  auto mentions = mentions_by_document(transport, patch_postings(transport, docs, ms.back(), config), config);
+
+  // Per (m, c, θ): quilted pages and their sources, summed over ranks below.
+  const std::size_t cells = ms.size() * cs.size() * thetas.size();
+  std::vector<std::uint64_t> quilted(cells, 0), source_sum(cells, 0);
+  std::uint64_t pages = 0;
+  std::vector<CitedSource> cited;
+  std::size_t next = 0;
+  for (const Document& d : docs) {
+    if (d.collided) {
+      result.counters.add("quilts.documents.url_hash_collision");
+      continue;
+    }
+    ++pages;
+    while (next < mentions.size() && mentions[next].doc < d.id) ++next;
+    std::size_t end = next;
+    while (end < mentions.size() && mentions[end].doc == d.id) ++end;
+    const std::span<const Mention> mine(mentions.data() + next, end - next);
+    const std::uint64_t n = d.grams.size();
+    Cover pivot;
+    for (std::size_t mi = 0; mi < ms.size(); ++mi) {
+      const CoverRules rules{ms[mi], params.min_source_share, params.foreign != Foreign::Off};
+      Cover cover = greedy_cover(d.server, mine, rules);
+      for (std::size_t ci = 0; ci < cs.size(); ++ci)
+        for (std::size_t ti = 0; ti < thetas.size(); ++ti)
+          if (is_quilted(n, cover, cs[ci], thetas[ti])) {
+            const std::size_t cell = (mi * cs.size() + ci) * thetas.size() + ti;
+            ++quilted[cell];
+            source_sum[cell] += cover.sources.size();
+          }
+      if (mi == pivot_m) pivot = std::move(cover);
+    }
+    const bool q = is_quilted(n, pivot, params.c, params.theta);
+    result.pages.push_back({d.url, n, pivot.patch_grams,
+                            n == 0 ? 0.0 : static_cast<double>(pivot.patch_grams) / static_cast<double>(n),
+                            pivot.sources.size(), static_cast<std::uint8_t>(q)});
+    if (q)
+      for (const auto& s : pivot.sources) cited.push_back({s.doc, {{d.url, s.covered}}});
+  }
+  result.counters.add("quilts.documents", pages);
+  std::vector<Mention>().swap(mentions);
+
+  // The sources' URLs, from their owners (a source is a document, owned where its id says).
+  const auto named = shuffle::group_by_key(
+      transport, std::move(cited), [](const CitedSource& s) { return s.doc; }, owner_of_key, &CitedSource::citations,
+      config);
+  auto doc = docs.begin();
+  for (const auto& s : named) {
+    doc = std::lower_bound(doc, docs.end(), s.doc, [](const Document& d, std::uint64_t id) { return d.id < id; });
+    if (doc == docs.end() || doc->id != s.doc) throw std::logic_error("quilts: a source is not owned where its id says");
+    for (const auto& c : s.citations) result.sources.push_back({c.page, doc->url, c.covered});
+  }
+
+  const std::uint64_t all_pages = transport.sum(pages);
+  transport.allreduce(quilted, comm::ReduceOp::Sum);
+  transport.allreduce(source_sum, comm::ReduceOp::Sum);
+  for (std::size_t mi = 0; mi < ms.size(); ++mi)
+    for (std::size_t ci = 0; ci < cs.size(); ++ci)
+      for (std::size_t ti = 0; ti < thetas.size(); ++ti) {
+        const std::size_t cell = (mi * cs.size() + ci) * thetas.size() + ti;
+        SweepRow row{params.k, ms[mi], cs[ci], thetas[ti], all_pages, quilted[cell], 0.0, 0.0};
+        if (all_pages > 0) row.percent = 100.0 * static_cast<double>(quilted[cell]) / static_cast<double>(all_pages);
+        if (quilted[cell] > 0)
+          row.mean_sources = static_cast<double>(source_sum[cell]) / static_cast<double>(quilted[cell]);
+        result.sweep.push_back(row);
+      }
+  return result;
+}
+
+}  // namespace crd::quilts

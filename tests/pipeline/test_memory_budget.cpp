@@ -1,0 +1,67 @@
+// MemoryBudget's checks for what a command holds beside the shard's tables (neardup's sketches,
+// bucket entries and pairs): counted while reading, and each later step's peak agreed by all ranks.
+#include <gtest/gtest.h>
+
+#include <mutex>
+
+#include "crd/base/error.hpp"
+#include "crd/comm/local_transport.hpp"
+#include "memory_budget.hpp"
+
+namespace crd::pipeline {
+namespace {
+
+constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
+
+TEST(MemoryBudget, HeldBytesStopTheScanLikeTables) {
+  MemoryBudget budget(1 << 20, 4096, 0, 1);
+  const scan::ScannedShard shard;
+  EXPECT_TRUE(budget.scan_fits(shard, 10, 100, 0));
+  EXPECT_FALSE(budget.stopped());
+  EXPECT_FALSE(budget.scan_fits(shard, 10, 100, 2 << 20));  // 2 MiB of sketches after a tenth
+  EXPECT_TRUE(budget.stopped());
+  // Projected to the whole shard (ten times what was read), the fixed buffers and the empty shard's
+  // tables (their initial capacity, not extrapolated) on top.
+  const std::uint64_t projected = 8192 + MemoryBudget::tables_bytes(shard) + (std::uint64_t{2} << 20) * 10;
+  const std::uint64_t ranks = (projected + (1 << 20) - 8192 - 1) / ((1 << 20) - 8192);
+  comm::run_local(1, [&](comm::Transport& t) {
+    try {
+      budget.plan_passes(t, shard, false);
+      ADD_FAILURE() << "no error";
+    } catch (const FatalError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "--memory 0.00 GiB per rank is too small: the busiest rank's tables would need about 0.02 GiB; run "
+                "with at least " + std::to_string(ranks) + " ranks or raise --memory");
+    }
+  });
+}
+
+TEST(MemoryBudget, OneRanksPeakFailsEveryRankWithOneLine) {
+  std::mutex m;
+  std::vector<std::string> messages;
+  comm::run_local(2, [&](comm::Transport& t) {
+    const MemoryBudget budget(kGiB, 4096, t.rank(), t.size());
+    budget.check_peak(t, "finding candidate pairs", t.rank() == 1 ? kGiB / 2 : 0);  // fits
+    try {
+      budget.check_peak(t, "finding candidate pairs", t.rank() == 1 ? kGiB * 3 / 2 : 0);
+    } catch (const FatalError& e) {
+      std::lock_guard lock(m);
+      messages.push_back(e.what());
+    }
+  });
+  ASSERT_EQ(messages.size(), 2u);
+  EXPECT_EQ(messages[0], messages[1]);
+  EXPECT_EQ(messages[0],
+            "--memory 1.00 GiB per rank is too small: finding candidate pairs needs about 1.50 GiB on the busiest "
+            "rank; run with at least 4 ranks or raise --memory");
+}
+
+TEST(MemoryBudget, NoBudgetChecksNothing) {
+  comm::run_local(2, [&](comm::Transport& t) {
+    const MemoryBudget budget(0, 4096, t.rank(), t.size());
+    EXPECT_NO_THROW(budget.check_peak(t, "sorting the candidate pairs", 100 * kGiB));
+  });
+}
+
+}  // namespace
+}  // namespace crd::pipeline

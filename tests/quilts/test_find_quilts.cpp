@@ -1,0 +1,216 @@
+// The whole quilt search on the thread transport at 1–4 ranks: a page stitched from patches of
+// five others is found with exactly those five, with the grams each covered; a copy of one page
+// is not a quilt; records of one URL on several ranks are one document; φ and the foreign rule
+// act on the cover; the sweep's counts; and identical rows for any rank count, also when every
+// shuffle round carries a single record (round_bytes = 1).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+#include "crd/comm/local_transport.hpp"
+#include "crd/neardup/fingerprint.hpp"
+#include "crd/quilts/find_quilts.hpp"
+#include "crd/quilts/grams.hpp"
+#include "crd/quilts/site.hpp"
+#include "crd/quilts/stages.hpp"
+
+namespace crd::quilts {
+namespace {
+
+std::string words(const std::string& prefix, int from, int to) {
+  std::string out;
+  for (int i = from; i < to; ++i) out += prefix + std::to_string(i) + " ";
+  return out;
+}
+
+struct Page {
+  std::string url;
+  std::string text;
+};
+
+// Sources s0..s5 (200 words each, s0 on the quilt's domain); the quilt: 40 words of each of s0..s4;
+// a copy of 100 words of s5 (one source); an unrelated page.
+std::vector<Page> corpus() {
+  std::vector<Page> pages;
+  for (int s = 0; s < 6; ++s)
+    pages.push_back({(s == 0 ? std::string("blog.q.example") : "www.s" + std::to_string(s) + ".example") + "/src" +
+                         std::to_string(s),
+                     words("s" + std::to_string(s) + "w", 0, 200)});
+  std::string quilt;
+  for (int s = 0; s < 5; ++s) quilt += words("s" + std::to_string(s) + "w", 40 * s, 40 * s + 40);
+  pages.push_back({"www.q.example/quilt", quilt});
+  pages.push_back({"copy.example/one", words("s5w", 50, 150)});
+  pages.push_back({"other.example/alone", words("alone", 0, 300)});
+  return pages;
+}
+
+Document document(const Page& p, const QuiltParams& params) {
+  auto g = page_grams("<p>" + p.text + "</p>", "h", params);
+  return {neardup::term_token(p.url), p.url, server_id(p.url, params.foreign), 0, std::move(g.grams)};
+}
+
+struct Sorted {
+  std::vector<PageRow> pages;
+  std::vector<SourceRow> sources;
+  std::vector<SweepRow> sweep;
+  std::uint64_t rounds = 0;
+};
+
+// Every page read on rank i % n; s0 read a second time on the last rank (same URL, same text).
+Sorted run(int nranks, const QuiltParams& params, std::size_t round_bytes) {
+  const auto pages = corpus();
+  Sorted all;
+  std::mutex mu;
+  comm::run_local(nranks, [&](comm::Transport& t) {
+    std::vector<Document> local;
+    for (std::size_t i = 0; i < pages.size(); ++i)
+      if (static_cast<int>(i) % nranks == t.rank()) local.push_back(document(pages[i], params));
+    if (t.rank() == nranks - 1) local.push_back(document(pages[0], params));
+    shuffle::ExchangeStats stats;
+    auto r = find_quilts(t, std::move(local), params, {round_bytes, &stats});
+    std::lock_guard lock(mu);
+    all.pages.insert(all.pages.end(), r.pages.begin(), r.pages.end());
+    all.sources.insert(all.sources.end(), r.sources.begin(), r.sources.end());
+    if (t.rank() == 0) all.sweep = r.sweep;
+    all.rounds += stats.rounds;
+  });
+  std::sort(all.pages.begin(), all.pages.end(), shuffle::FieldLess{});
+  std::sort(all.sources.begin(), all.sources.end(), shuffle::FieldLess{});
+  return all;
+}
+
+const PageRow& row(const Sorted& s, const std::string& url) {
+  const auto it = std::find_if(s.pages.begin(), s.pages.end(), [&](const PageRow& p) { return p.url == url; });
+  EXPECT_NE(it, s.pages.end()) << url;
+  return *it;
+}
+
+using SourceList = std::vector<std::pair<std::string, std::uint64_t>>;
+SourceList sources_of(const Sorted& s, const std::string& page) {
+  SourceList out;
+  for (const auto& r : s.sources)
+    if (r.page == page) out.push_back({r.source, r.grams_covered});
+  return out;
+}
+
+TEST(FindQuilts, TheQuiltAndExactlyItsSources) {
+  const auto s = run(1, QuiltParams{}, std::size_t{64} << 20);
+  ASSERT_EQ(s.pages.size(), 9u);  // s0's two records are one document
+  const auto& q = row(s, "www.q.example/quilt");
+  EXPECT_EQ(q.grams, 196u);        // 200 words
+  EXPECT_EQ(q.patch_grams, 180u);  // 36 per patch; the 16 grams across patch seams are its own
+  EXPECT_DOUBLE_EQ(q.patchfrac, 180.0 / 196.0);
+  EXPECT_EQ(q.sources, 5u);
+  EXPECT_EQ(q.quilted, 1);
+  const SourceList want{{"blog.q.example/src0", 36}, {"www.s1.example/src1", 36}, {"www.s2.example/src2", 36},
+                        {"www.s3.example/src3", 36}, {"www.s4.example/src4", 36}};
+  EXPECT_EQ(sources_of(s, "www.q.example/quilt"), want);
+  // The one-source copy: every gram a patch gram, but one source: not a quilt.
+  const auto& copy = row(s, "copy.example/one");
+  EXPECT_EQ(copy.patch_grams, 96u);
+  EXPECT_EQ(copy.sources, 1u);
+  EXPECT_EQ(copy.quilted, 0);
+  // s0 read twice counts its grams once: only the 36 the quilt took are patch grams.
+  EXPECT_EQ(row(s, "blog.q.example/src0").patch_grams, 36u);
+  EXPECT_EQ(row(s, "other.example/alone").patch_grams, 0u);
+  std::uint64_t quilted = 0;
+  for (const auto& p : s.pages) quilted += p.quilted;
+  EXPECT_EQ(quilted, 1u);
+  EXPECT_EQ(s.sources.size(), 5u);  // sources are listed for quilted pages only
+}
+
+TEST(FindQuilts, SameRowsAtOneToFourRanksAndInOneRecordRounds) {
+  QuiltParams p;
+  p.sweep_c = {1, 6};
+  const auto base = run(1, p, std::size_t{64} << 20);
+  for (int n = 1; n <= 4; ++n)
+    for (const std::size_t round : {std::size_t{1}, std::size_t{64} << 20}) {
+      SCOPED_TRACE(testing::Message() << n << " ranks, round_bytes " << round);
+      const auto s = run(n, p, round);
+      ASSERT_EQ(s.pages.size(), base.pages.size());
+      for (std::size_t i = 0; i < s.pages.size(); ++i) {
+        EXPECT_EQ(s.pages[i].url, base.pages[i].url);
+        EXPECT_EQ(s.pages[i].patch_grams, base.pages[i].patch_grams);
+        EXPECT_EQ(s.pages[i].sources, base.pages[i].sources);
+        EXPECT_EQ(s.pages[i].quilted, base.pages[i].quilted);
+      }
+      ASSERT_EQ(s.sources.size(), base.sources.size());
+      for (std::size_t i = 0; i < s.sources.size(); ++i) {
+        EXPECT_EQ(s.sources[i].page, base.sources[i].page);
+        EXPECT_EQ(s.sources[i].source, base.sources[i].source);
+        EXPECT_EQ(s.sources[i].grams_covered, base.sources[i].grams_covered);
+      }
+      ASSERT_EQ(s.sweep.size(), base.sweep.size());
+      for (std::size_t i = 0; i < s.sweep.size(); ++i) EXPECT_EQ(s.sweep[i].quilted, base.sweep[i].quilted);
+      // One record per round: at least one round per posting sent to another rank.
+      if (n > 1 && round == 1) {
+        EXPECT_GT(s.rounds, 100u);
+      }
+    }
+}
+
+TEST(FindQuilts, SweepCountsLikeTable1) {
+  QuiltParams p;
+  p.sweep_m = {2};
+  p.sweep_c = {1, 6};
+  p.sweep_theta = {0.95};
+  const auto s = run(2, p, 4096);
+  // m × c × θ ascending: m {2, 50}, c {1, 4, 6}, θ {0.5, 0.95}.
+  ASSERT_EQ(s.sweep.size(), 12u);
+  const std::uint64_t want[] = {2, 1, 1, 0, 0, 0,   // m = 2: quilt and copy at c = 1, θ 0.5; copy alone at θ 0.95
+                                2, 1, 1, 0, 0, 0};  // m = 50: the same (no gram is in more than 2 documents)
+  for (std::size_t i = 0; i < 12; ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(s.sweep[i].quilted, want[i]);
+    EXPECT_EQ(s.sweep[i].pages, 9u);
+    EXPECT_EQ(s.sweep[i].k, 5u);
+  }
+  EXPECT_EQ(s.sweep[2].m, 2u);
+  EXPECT_EQ(s.sweep[2].c, 4u);
+  EXPECT_DOUBLE_EQ(s.sweep[2].theta, 0.5);
+  EXPECT_DOUBLE_EQ(s.sweep[2].mean_sources, 5.0);
+  EXPECT_DOUBLE_EQ(s.sweep[2].percent, 100.0 / 9.0);
+  EXPECT_DOUBLE_EQ(s.sweep[0].mean_sources, 3.0);  // (5 + 1) / 2
+}
+
+TEST(FindQuilts, MinSourceShareAndForeignSourcesChangeTheCover) {
+  QuiltParams p;
+  p.min_source_share = 0.2;  // 36 ≥ 0.2 · 180: all five stay
+  EXPECT_EQ(row(run(2, p, 4096), "www.q.example/quilt").sources, 5u);
+  p.min_source_share = 0.21;
+  const auto none = run(2, p, 4096);
+  EXPECT_EQ(row(none, "www.q.example/quilt").sources, 0u);
+  EXPECT_EQ(row(none, "www.q.example/quilt").quilted, 0);
+  p.min_source_share = 0.0;
+  p.foreign = Foreign::Domain;  // blog.q.example and www.q.example: one registrable domain, q.example
+  const auto foreign = run(3, p, 4096);
+  EXPECT_EQ(row(foreign, "www.q.example/quilt").sources, 4u);
+  EXPECT_EQ(row(foreign, "www.q.example/quilt").patch_grams, 180u);
+  const SourceList want{{"www.s1.example/src1", 36}, {"www.s2.example/src2", 36}, {"www.s3.example/src3", 36},
+                        {"www.s4.example/src4", 36}};
+  EXPECT_EQ(sources_of(foreign, "www.q.example/quilt"), want);
+  p.foreign = Foreign::Host;  // other hosts: blog.q.example counts again
+  EXPECT_EQ(row(run(3, p, 4096), "www.q.example/quilt").sources, 5u);
+}
+
+TEST(FindQuilts, TwoUrlsWithOneIdAreDroppedAndCounted) {
+  comm::run_local(2, [&](comm::Transport& t) {
+    std::vector<Document> local;
+    local.push_back({42, t.rank() == 0 ? "a.example/x" : "b.example/y", 0, 0, {1, 2, 3}});
+    local.push_back({43 + static_cast<std::uint64_t>(t.rank()), "c.example/" + std::to_string(t.rank()), 0, 0, {1, 2, 3}});
+    auto r = find_quilts(t, std::move(local), QuiltParams{}, {1, nullptr});
+    const std::uint64_t collided = t.sum(r.counters.get("quilts.documents.url_hash_collision"));
+    const std::uint64_t docs = t.sum(r.counters.get("quilts.documents"));
+    EXPECT_EQ(collided, 1u);
+    EXPECT_EQ(docs, 2u);
+    for (const auto& p : r.pages) {
+      EXPECT_NE(p.url, "a.example/x");
+      EXPECT_EQ(p.patch_grams, 3u);  // the two c.example pages share grams 1..3; id 42's are not counted
+    }
+  });
+}
+
+}  // namespace
+}  // namespace crd::quilts

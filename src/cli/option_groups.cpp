@@ -98,7 +98,8 @@ po::options_description run_options(pipeline::CommonOptions& c, std::string& con
          if (c.round_bytes < 4096) throw UsageError("option --shuffle-buffer: must be at least 4K");
        }), "payload each rank sends per all-to-all round (bounds message memory)")
       ("memory", size_value(c.memory_budget),
-       "memory budget per rank (e.g. 8G; 0 = unchecked): fail early, naming a rank count that fits")
+       "memory budget per rank (e.g. 8G; 0 = unchecked): discover, run and detect count in passes over the "
+       "hash space to stay within it; other commands fail early, naming a rank count that fits")
       ("progress-interval", po::value<double>()->default_value(c.progress_interval)->notifier([&c](double v) {
          if (!std::isfinite(v) || v < 0) throw UsageError("option --progress-interval: must be a number ≥ 0");
          c.progress_interval = v;

@@ -16,28 +16,46 @@ struct Selection {
   std::uint64_t top_removed = 0;
 };
 
-// Collective (the top-N cut agrees across ranks).
-Selection select_labels(comm::Transport& transport, const OwnerTally& owned, const LabelRules& rules) {
-  Selection s;
+// Owner ids over the threshold, not stop items, ascending by hash (owner ids follow the hash order of
+// reduce_by_key's results); stop items dropped are added to stop_removed.
+std::vector<std::uint32_t> over_threshold(const OwnerTally& owned, const LabelRules& rules, std::uint64_t& stop_removed) {
+  std::vector<std::uint32_t> selected;
   for (std::uint32_t id = 0; id < owned.distinct(); ++id) {
     if (owned.counts[id] <= rules.threshold) continue;
     if (rules.is_stop(owned.digests[id], owned.lengths[id])) {
-      ++s.stop_removed;
+      ++stop_removed;
     } else {
-      s.ids.push_back(id);
+      selected.push_back(id);
     }
   }
-  // ids ascend by hash: owner ids follow the hash order of reduce_by_key's results.
+  return selected;
+}
+
+// Collective: the --chunk-top/--file-top cut over items ascending by hash, agreed across ranks.
+// Keeps the items top_cut keeps, in order; returns how many it removed.
+template <class T>
+std::uint64_t cut_to_top(comm::Transport& transport, std::vector<T>& items, const std::vector<std::uint64_t>& counts,
+                         std::uint64_t top) {
+  const std::vector<std::uint8_t> keep = top_cut(transport, counts, top);
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (keep[i] == 0) continue;
+    if (kept != i) items[kept] = std::move(items[i]);
+    ++kept;
+  }
+  const std::uint64_t removed = items.size() - kept;
+  items.resize(kept);
+  return removed;
+}
+
+// Collective (the top-N cut agrees across ranks).
+Selection select_labels(comm::Transport& transport, const OwnerTally& owned, const LabelRules& rules) {
+  Selection s;
+  s.ids = over_threshold(owned, rules, s.stop_removed);
   std::vector<std::uint64_t> selected_counts;
   selected_counts.reserve(s.ids.size());
   for (std::uint32_t id : s.ids) selected_counts.push_back(owned.counts[id]);
-  const std::vector<std::uint8_t> keep = top_cut(transport, selected_counts, rules.top);
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < s.ids.size(); ++i) {
-    if (keep[i] != 0) s.ids[kept++] = s.ids[i];
-  }
-  s.top_removed = s.ids.size() - kept;
-  s.ids.resize(kept);
+  s.top_removed = cut_to_top(transport, s.ids, selected_counts, rules.top);
   return s;
 }
 
@@ -106,6 +124,58 @@ TallyDiscovery label_counts(comm::Transport& transport, const OwnerTally& owned,
   std::vector<Annotation> notes = reduce_annotations(transport, owned, std::move(annotations), round_bytes, totals);
   finish_discovery(transport, owned, selected, notes, rules, round_bytes, out);
   out.counts = count_rows(owned);
+  return out;
+}
+
+void count_pass(comm::Transport& transport, const LocalTally& local, const PageKeys& keys, const LabelRules& rules,
+                std::size_t round_bytes, ShuffleTotals& totals, PassCandidates& into, bool keep_counts) {
+  OwnerTally owned = exchange_counts(transport, local, round_bytes, totals);
+  const std::vector<std::uint32_t> selected = over_threshold(owned, rules, into.stop_removed);
+  std::vector<std::uint64_t> tags(owned.distinct(), kNotSelected);
+  for (std::uint32_t id : selected) tags[id] = 0;
+  const auto labeled_local = notify_reporters(transport, owned, tags, local, round_bytes, totals);
+  std::vector<Annotation> notes = gather_annotations(transport, owned, labeled_local, local, keys, round_bytes, totals);
+  for (std::uint32_t id : selected) {
+    into.rows.push_back({owned.digests[id], owned.counts[id], owned.lengths[id], std::move(notes[id].sample),
+                         std::move(notes[id].sample_url)});
+  }
+  for (const std::uint64_t c : owned.counts) ++into.histogram[c];
+  into.total += local.total();
+  into.distinct += owned.distinct();
+  if (keep_counts) {
+    std::vector<CountRow> rows = count_rows(owned);
+    into.counts.insert(into.counts.end(), rows.begin(), rows.end());
+  }
+}
+
+TallyDiscovery finish_passes(comm::Transport& transport, PassCandidates candidates, const LabelRules& rules,
+                             std::size_t round_bytes) {
+  auto& rows = candidates.rows;
+  // Each pass's rows ascend by hash, and every pass has the same owner ranges: one sort restores the
+  // order discover_labels has, which top_cut and the label ids rely on. The count rows alike: the
+  // writer concatenates the ranks' slices, which must come out by hash as in memory.
+  std::sort(rows.begin(), rows.end(), [](const LabelRow& a, const LabelRow& b) { return a.hash < b.hash; });
+  std::sort(candidates.counts.begin(), candidates.counts.end(),
+            [](const CountRow& a, const CountRow& b) { return a.hash < b.hash; });
+  std::vector<std::uint64_t> counts;
+  counts.reserve(rows.size());
+  for (const LabelRow& r : rows) counts.push_back(r.count);
+  const std::uint64_t top_removed = cut_to_top(transport, rows, counts, rules.top);
+
+  TallyDiscovery out;
+  out.first_label_id = transport.exscan_sum(rows.size());
+  std::uint64_t sums[5] = {candidates.total, candidates.distinct, rows.size(), candidates.stop_removed, top_removed};
+  transport.allreduce(std::span<std::uint64_t>(sums, 5), comm::ReduceOp::Sum);
+  out.table.rows = std::move(rows);
+  out.table.threshold = rules.threshold;
+  out.table.total = sums[0];
+  out.table.distinct = sums[1];
+  out.table.labeled = sums[2];
+  out.table.stop_removed = sums[3];
+  out.table.top = rules.top;
+  out.table.top_removed = sums[4];
+  out.histogram = build_histogram(transport, candidates.histogram, round_bytes);
+  out.counts = std::move(candidates.counts);
   return out;
 }
 

@@ -16,6 +16,11 @@ std::vector<HistogramRow> build_histogram(comm::Transport& transport,
   // sorting one record per item.
   std::map<std::uint64_t, std::uint64_t> local;
   for (auto c : counts) ++local[c];
+  return build_histogram(transport, local, round_bytes);
+}
+
+std::vector<HistogramRow> build_histogram(comm::Transport& transport, const std::map<std::uint64_t, std::uint64_t>& local,
+                                          std::size_t round_bytes) {
   std::vector<HistogramRow> rows;
   rows.reserve(local.size());
   for (const auto& [occ, n] : local) rows.push_back({occ, n});

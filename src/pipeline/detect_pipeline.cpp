@@ -11,6 +11,7 @@
 #include "crd/pipeline/discover_pipeline.hpp"
 #include "crd/pipeline/label_set.hpp"
 #include "checkpoint_codec.hpp"
+#include "hash_passes.hpp"
 #include "labeled_documents.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 
@@ -25,10 +26,11 @@ std::vector<std::uint8_t> stop_flags(const discover::LocalTally& chunks, const d
 
 namespace {
 
-// Scores this rank's pages against label_of (computed on demand) and runs distributed detection,
-// or loads its checkpoint; writes /detection.
+// Scores this rank's pages against label_of (computed on demand) — or, out of core, against
+// `joined` in passes — and runs distributed detection, or loads its checkpoint; writes /detection.
 void detect_and_write(output::ResultFile& file, comm::Transport& transport, const CommonOptions& common,
                       ScanPhase& p, const std::function<std::vector<std::uint64_t>()>& label_of,
+                      const LabelSet& joined, discover::ShuffleTotals& shuffled,
                       const detect::LabelSlice& labels, std::uint64_t label_total,
                       const detect::DetectOptions& options, const std::string& join_mode, PhaseTimer& timer,
                       const LabeledDocuments* documents = nullptr, std::uint64_t pairs = 0) {
@@ -37,9 +39,12 @@ void detect_and_write(output::ResultFile& file, comm::Transport& transport, cons
   if (label_total > 0xFFFFFFFFull) throw FatalError("more than 2^32 - 1 labels: split the labeled set");
   detect::DetectionResult result;
   if (!p.checkpoints->load_agreed("detect", [&](BinaryFileReader& in) { result = load_detection(in); })) {
-    const auto stop = stop_flags(p.shard.chunks, p.stop.chunk_rules());
-    const detect::PageScores scores =
-        detect::score_pages(p.shard.page_offsets, p.shard.page_chunk_ids, label_of(), stop);
+    const auto score = [&] {
+      if (p.passes > 1) return score_in_passes(transport, p, common, joined, p.stop.chunk_rules(), shuffled);
+      const auto stop = stop_flags(p.shard.chunks, p.stop.chunk_rules());
+      return detect::score_pages(p.shard.page_offsets, p.shard.page_chunk_ids, label_of(), stop);
+    };
+    const detect::PageScores scores = score();
     result = detect::detect(transport, p.shard.keys, scores, labels, options, common.round_bytes);
     p.checkpoints->save("detect", [&](BinaryFileWriter& out) { save_detection(out, result); });
     p.checkpoints->agree_saved();
@@ -88,10 +93,10 @@ void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options
     const LabelSet labels = load_label_set(transport, options.labels, options.join, options.replicate_max);
     std::optional<LabeledDocuments> documents;
     if (options.pairs > 0) documents = load_labeled_documents(transport, options.labels);
-    ScanPhase p = run_scan_phase(common, stop_options, true, transport, timer, file);
+    ScanPhase p = run_scan_phase(common, stop_options, true, transport, timer, file, true);
     discover::ShuffleTotals shuffled;
     const auto label_of = [&] { return join_labels(transport, labels, p.shard.chunks, common.round_bytes, shuffled); };
-    detect_and_write(*file, transport, common, p, label_of, labels.owned, labels.total, options.detect,
+    detect_and_write(*file, transport, common, p, label_of, labels, shuffled, labels.owned, labels.total, options.detect,
                      name_of(labels.replicated ? JoinMode::Replicated : JoinMode::Partitioned), timer,
                      documents ? &*documents : nullptr, options.pairs);
     finish_run(*file, transport, common, p, shuffled, timer);
@@ -102,11 +107,12 @@ void run_discover_detect(const CommonOptions& common, const DiscoverOptions& dis
                          const DetectPipelineOptions& options, comm::Transport& transport) {
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
-    ScanPhase p = run_scan_phase(common, discover_options, true, transport, timer, file);
+    ScanPhase p = run_scan_phase(common, discover_options, true, transport, timer, file, true);
     discover::ShuffleTotals shuffled;
 
     timer.start("discover");
-    auto [chunks, files] = discover_phase(transport, p, discover_options, common.round_bytes, shuffled);
+    auto [chunks, files] = p.passes > 1 ? discover_in_passes(transport, p, common, discover_options, shuffled)
+                                        : discover_phase(transport, p, discover_options, common.round_bytes, shuffled);
 
     // The labels this rank owns, by hash, before they are reordered by count for /discovery.
     detect::LabelSlice labels;
@@ -126,7 +132,12 @@ void run_discover_detect(const CommonOptions& common, const DiscoverOptions& dis
     write_discovery(*file, transport, chunks, files, discover_options, chunking_identity(common.scan),
                     common.round_bytes);
 
-    detect_and_write(*file, transport, common, p, label_of, labels, chunks.table.labeled, options.detect,
+    LabelSet joined;  // out of core, detection joins each pass's chunks with the labels again
+    if (p.passes > 1) {
+      joined.owned = labels;
+      joined.total = chunks.table.labeled;
+    }
+    detect_and_write(*file, transport, common, p, label_of, joined, shuffled, labels, chunks.table.labeled, options.detect,
                      name_of(JoinMode::Partitioned), timer);
     finish_run(*file, transport, common, p, shuffled, timer);
   });

@@ -7,6 +7,7 @@
 #include "checkpoint_codec.hpp"
 #include "crd/pipeline/chunking_identity.hpp"
 #include "crd/pipeline/count_tables.hpp"
+#include "hash_passes.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 
 namespace crd::pipeline {
@@ -32,11 +33,12 @@ void run_discover(const CommonOptions& common, const DiscoverOptions& options,
                   comm::Transport& transport) {
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
-    ScanPhase scan = run_scan_phase(common, options, false, transport, timer, file);
+    ScanPhase scan = run_scan_phase(common, options, false, transport, timer, file, true);
 
     discover::ShuffleTotals shuffled;
     timer.start("discover");
-    auto [chunks, files] = discover_phase(transport, scan, options, common.round_bytes, shuffled);
+    auto [chunks, files] = scan.passes > 1 ? discover_in_passes(transport, scan, common, options, shuffled)
+                                           : discover_phase(transport, scan, options, common.round_bytes, shuffled);
 
     timer.start("write");
     write_discovery(*file, transport, chunks, files, options, chunking_identity(common.scan), common.round_bytes);

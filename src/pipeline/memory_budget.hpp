@@ -33,10 +33,15 @@ class MemoryBudget {
   bool scan_fits(const scan::ScannedShard& shard, std::uint64_t shard_done, std::uint64_t shard_total,
                  std::uint64_t held = 0);
 
-  // Collective, after the scan: fails on every rank alike (FatalError) if a rank stopped over the
-  // budget, or if the projected peak of the count exchange (tables plus an even share of the
-  // owned keys) exceeds it; the message names a rank count that would fit.
-  void check_before_exchange(comm::Transport& transport, const scan::ScannedShard& shard, std::uint64_t held = 0) const;
+  // Collective, after the scan: 1 if the projected peak of the count exchange (tables, outgoing
+  // records, an even share of the owned keys, buffers) fits the budget on every rank. Otherwise,
+  // with out_of_core, the number of passes over the hash space whose tables fit (every rank
+  // alike); without it, or when not even kMaxPasses passes fit (the page keys and vectors, which
+  // passes do not divide, fill the budget), FatalError on every rank naming a rank count that fits.
+  // held: bytes the command keeps beside the tables (neardup's sketches); passes do not divide them.
+  std::uint32_t plan_passes(comm::Transport& transport, const scan::ScannedShard& shard, bool out_of_core,
+                            std::uint64_t held = 0) const;
+  static constexpr std::uint32_t kMaxPasses = 1024;
 
   // Collective: fails on every rank alike (FatalError) if `bytes` (this rank's projected peak of
   // the step `what`, without the fixed buffers) plus the fixed buffers exceeds the budget on any
@@ -62,6 +67,7 @@ class MemoryBudget {
   std::uint64_t budget_;
   std::uint64_t round_bytes_;
   std::uint64_t projected_ = 0;  // whole-shard projection when the scan stopped, else 0
+  double scale_ = 1;             // whole shard / bytes read when the scan stopped
   int rank_;
   int nranks_;
 };

@@ -70,7 +70,7 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
     ScanPhase scan =
-        run_scan_phase(common, DiscoverOptions{}, false, transport, timer, file, [&] { return sketches_bytes; });
+        run_scan_phase(common, DiscoverOptions{}, false, transport, timer, file, false, [&] { return sketches_bytes; });
     scan.shard.counters.add("neardup.pages.sketched", pages.size());
     scan.shard.counters.add("neardup.pages.no_tokens", without_tokens);
     const std::uint64_t sketched = transport.sum(pages.size());

@@ -3,6 +3,7 @@
 
 #include <sched.h>
 
+#include <algorithm>
 #include <thread>
 
 #include "crd/base/error.hpp"
@@ -31,7 +32,7 @@ void with_result_file(comm::Transport& transport,
 
 ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& options, bool keep_pages,
                          comm::Transport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file,
-                         const std::function<std::uint64_t()>& held_bytes) {
+                         bool out_of_core, const std::function<std::uint64_t()>& held_bytes) {
   const auto held = [&]() -> std::uint64_t { return held_bytes ? held_bytes() : 0; };
   ScanPhase p;
   timer.start("expand");
@@ -63,30 +64,50 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   MemoryBudget budget(common.memory_budget, common.round_bytes, transport.rank(), transport.size());
   budget.check_fixed();
   Progress progress(transport, "scan", total_bytes(files), common.progress_interval);
+  std::uint64_t bytes_read = shard_bytes;  // all of it, unless the budget stops the scan
   const bool resumed = p.checkpoints->load("scan", [&](BinaryFileReader& in) { p.shard = load_shard(in); });
   if (!resumed) {
-    p.shard = scan::scan_shard(files, mine, scan,
-                                   [&](const scan::ScannedShard& shard, std::uint64_t bytes, std::uint64_t docs) {
-                                     progress.update(bytes, docs);
-                                     fault_point("scan", transport.rank());
-                                     return budget.scan_fits(shard, bytes, shard_bytes, held());
-                                   });
+    const auto fits = [&](const scan::ScannedShard& shard, std::uint64_t bytes) {
+      bytes_read = bytes;
+      return budget.scan_fits(shard, bytes, shard_bytes, held());
+    };
+    p.shard = scan::scan_shard(
+        files, mine, scan,
+        [&](const scan::ScannedShard& shard, std::uint64_t bytes, std::uint64_t docs) {
+          progress.update(bytes, docs);
+          fault_point("scan", transport.rank());
+          return fits(shard, bytes);
+        },
+        fits);
     if (!budget.stopped())
       p.checkpoints->save("scan", [&](BinaryFileWriter& out) { save_shard(out, p.shard); });
   }
   p.checkpoints->agree_saved();  // every rank, resumed or not
   progress.finish(transport);
   fault_point("after_scan", transport.rank());
-  budget.check_before_exchange(transport, p.shard, held());
+  p.passes = budget.plan_passes(transport, p.shard, out_of_core, held());
+  p.bytes_read = resumed ? 0 : bytes_read;
+  p.shard_bytes = shard_bytes;
+  if (p.passes > 1) {
+    p.tables_max = MemoryBudget::tables_bytes(p.shard);
+    p.shard = scan::ScannedShard{};  // the passes read the shard again, a slice of the hashes each
+    p.files = files;
+    p.mine = mine;
+    p.scan_options = scan;
+    p.job_bytes = total_bytes(files);
+  }
   return p;
 }
 
 Counters run_resources(comm::Transport& transport, const CommonOptions& common, std::uint64_t tables_bytes,
-                       const discover::ShuffleTotals& shuffled) {
+                       const discover::ShuffleTotals& shuffled, std::uint32_t passes, std::uint64_t bytes_reread) {
   Counters resources;
   resources.add("memory.peak_rss_max", transport.max(peak_rss_bytes()));
   resources.add("memory.tables_max", transport.max(tables_bytes));
   resources.add("memory.budget", common.memory_budget);
+  // Out-of-core counting (docs/memory.md): passes over the hash space, and the input read again.
+  resources.add("counting.passes", transport.max(std::uint64_t{passes}));
+  resources.add("counting.bytes_reread", transport.sum(bytes_reread));
   resources.add("shuffle.bytes_sent", transport.sum(shuffled.bytes_sent));
   resources.add("shuffle.bytes_sent_max", transport.max(shuffled.bytes_sent));
   resources.add("shuffle.bytes_sent_min", transport.min(shuffled.bytes_sent));
@@ -102,7 +123,9 @@ void finish_run(output::ResultFile& file, comm::Transport& transport, const Comm
   const Counters merged = merge_counters(transport, counters);
   // How the run went, not what it found: these depend on the rank count and the machine, so they
   // stay out of /run/counters, which is identical for any rank count and any restart.
-  const Counters resources = run_resources(transport, common, MemoryBudget::tables_bytes(scan.shard), shuffled);
+  const Counters resources =
+      run_resources(transport, common, std::max(scan.tables_max, MemoryBudget::tables_bytes(scan.shard)), shuffled,
+                    scan.passes, scan.bytes_read - std::min(scan.bytes_read, scan.shard_bytes));
   timer.stop();
   write_run_report(file, transport, common.info, merged, resources, timer, scan.shard.errors);
   file.commit();

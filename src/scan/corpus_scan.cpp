@@ -14,6 +14,8 @@ namespace {
 
 // Documents in flight between the reader thread and the scan (bytes of payload).
 constexpr std::uint64_t kReaderQueueBytes = 64u << 20;
+// Thrown by the document callback to leave read_input when progress says stop.
+struct StopScan {};
 
 const char* drop_reason(url::RecursionVerdict v) {
   switch (v) {
@@ -27,16 +29,23 @@ const char* drop_reason(url::RecursionVerdict v) {
 }  // namespace
 
 ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vector<std::size_t>& shard,
-                        const ScanOptions& options, const ScanProgress& progress) {
+                        const ScanOptions& options, const ScanProgress& progress, const ScanFits& fits) {
   ScannedShard out;
   out.chunks = discover::LocalTally(options.sample_bytes);
   auto chunker = chunk::make_chunker(options.chunker, options.chunking);
   DocumentHasher hasher;
   std::uint64_t bytes_done = 0;
   std::uint64_t documents_done = 0;
+  // Within a file: its bytes are not known until its end, so the body bytes read stand in, capped
+  // at the file's size (for gzip input they grow faster than the file's bytes).
+  std::uint64_t file_bytes = 0;
+  std::uint64_t file_body_bytes = 0;
+  auto in_file = [&] { return bytes_done + std::min(file_body_bytes, file_bytes); };
+  auto keep_going = [&] { return !fits || fits(out, in_file()); };
 
   auto on_document = [&](io::Document&& doc) {
     ++documents_done;
+    file_body_bytes += doc.body.size();
     auto key = url::url_key(doc.url);
     if (!key) {
       out.counters.add("cleaning.dropped.no_host");
@@ -65,9 +74,15 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
       std::string pending_sample;
       auto flush = [&] {
         if (!pending) return;
+        pending = false;
+        if (!options.pass.contains(pending_digest)) {
+          if (options.keep_page_chunks)
+            out.page_chunk_ids.push_back(options.is_stop(pending_digest, pending_length) ? kOtherPassStopChunk
+                                                                                         : kOtherPassChunk);
+          return;
+        }
         const std::uint32_t id = out.chunks.add(pending_digest, pending_length, pending_sample, page, out.keys);
         if (options.keep_page_chunks) out.page_chunk_ids.push_back(id);
-        pending = false;
       };
       const std::string_view skipped = chunker->chunk(doc.body, doc.charset, [&](std::string_view normalized) {
         const Digest digest = hasher.chunk(normalized);
@@ -84,7 +99,8 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
       if (!skipped.empty()) out.counters.add("skipped." + std::string(skipped));
       out.counters.add("chunks", chunks);
     }
-    out.files.add(hasher.finish(), doc.body.size(), {}, page, out.keys);
+    const Digest file_digest = hasher.finish();
+    if (options.pass.contains(file_digest)) out.files.add(file_digest, doc.body.size(), {}, page, out.keys);
     if (options.keep_page_chunks) out.page_offsets.push_back(out.page_chunk_ids.size());
   };
 
@@ -92,7 +108,19 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
     io::DirectoryCache dirs;
     for (std::size_t index : shard) {
       const io::InputFile& file = files[index];
-      io::read_input(file, out.counters, on_document, options.read, &out.errors, &dirs);
+      file_bytes = file.size;
+      file_body_bytes = 0;
+      try {
+        io::read_input(
+            file, out.counters,
+            [&](io::Document&& d) {
+              on_document(std::move(d));
+              if (!keep_going()) throw StopScan{};
+            },
+            options.read, &out.errors, &dirs);
+      } catch (const StopScan&) {
+        break;
+      }
       bytes_done += file.size;
       if (progress && !progress(out, bytes_done, documents_done)) break;
     }
@@ -133,12 +161,17 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
   } join_reader{queue, reader};
 
   QueuedItem item;
+  std::size_t file_at = 0;  // the reader sends the shard's files in order, each ended by a marker
   while (queue.pop(item)) {
     if (!item.file_done) {
+      file_bytes = files[shard[file_at]].size;
       on_document(std::move(item.doc));
+      if (!keep_going()) break;
       continue;
     }
     bytes_done += item.file_bytes;
+    file_body_bytes = 0;
+    ++file_at;
     if (progress && !progress(out, bytes_done, documents_done)) break;
   }
   queue.close();

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "crd/base/chunk_ids.hpp"
 #include "crd/detect/page_scores.hpp"
 
 namespace crd::detect {
@@ -32,6 +33,35 @@ TEST(ScorePages, HandComputed) {
   EXPECT_EQ(s.match_offsets, (std::vector<std::uint64_t>{0, 2, 2, 5}));
   EXPECT_EQ(s.positions, (std::vector<std::uint32_t>{1, 2, 0, 1, 2}));
   EXPECT_EQ(s.label_ids, (std::vector<std::uint32_t>{10, 11, 11, 11, 10}));
+}
+
+// Out-of-core counting: the example above in two passes — pass A tallies chunks 0..2, pass B 3..5;
+// each marks the other's chunks (a stop chunk or not) — adds up to the in-memory scores.
+TEST(ScorePages, PassesAddUpToTheWhole) {
+  const std::vector<std::uint64_t> label_of{N, 10, N, 11, N, 12};
+  const std::vector<std::uint8_t> is_stop{0, 0, 1, 0, 0, 1};
+  const std::vector<std::uint32_t> chunk_ids{0, 2, 1, 2, 3, 2, 5, 2, 4, 5, 4, 3, 3, 1, 0};
+  const std::vector<std::uint64_t> offsets{0, 5, 8, 8, 11, 15};
+  const auto in_pass = [&](bool a) {
+    std::vector<std::uint32_t> ids;
+    for (const std::uint32_t id : chunk_ids) {
+      if ((id <= 2) == a) ids.push_back(id);
+      else ids.push_back(is_stop[id] != 0 ? kOtherPassStopChunk : kOtherPassChunk);
+    }
+    return ids;
+  };
+  const PageScores whole = score_pages(offsets, chunk_ids, label_of, is_stop);
+  for (const bool a_first : {true, false}) {
+    PageScores sum = score_pages(offsets, in_pass(a_first), label_of, is_stop);
+    add_pass_scores(sum, score_pages(offsets, in_pass(!a_first), label_of, is_stop));
+    EXPECT_EQ(sum.page, whole.page);
+    EXPECT_EQ(sum.chunks, whole.chunks);
+    EXPECT_EQ(sum.labeled, whole.labeled);
+    EXPECT_EQ(sum.containment, whole.containment);
+    EXPECT_EQ(sum.match_offsets, whole.match_offsets);
+    EXPECT_EQ(sum.positions, whole.positions);
+    EXPECT_EQ(sum.label_ids, whole.label_ids);
+  }
 }
 
 TEST(ScorePages, NoPages) {

@@ -36,8 +36,13 @@ inline bool page_flagged(double containment, std::uint64_t labeled, double thres
 }
 
 // page_offsets (n + 1) and chunk_ids: each page's chunk ids in page order. label_of and is_stop are
-// indexed by chunk id: its label id (or kNoLabel), and whether it is a stop chunk.
+// indexed by chunk id: its label id (or kNoLabel), and whether it is a stop chunk. A chunk id may be
+// one of the kOtherPass… markers (crd/base/chunk_ids.hpp): counted (unless a stop chunk), never labeled.
 PageScores score_pages(std::span<const std::uint64_t> page_offsets, std::span<const std::uint32_t> chunk_ids,
                        std::span<const std::uint64_t> label_of, std::span<const std::uint8_t> is_stop);
+
+// Out-of-core counting: adds one pass's scores into `into`, the sum of the earlier passes' (the
+// same pages and page vectors, other chunks tallied); the matches of the passes are disjoint and merge by position.
+void add_pass_scores(PageScores& into, const PageScores& pass);
 
 }  // namespace crd::detect

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -64,6 +65,29 @@ TallyDiscovery discover_labels(comm::Transport& transport, const LocalTally& loc
 TallyDiscovery label_counts(comm::Transport& transport, const OwnerTally& owned,
                             std::vector<AnnotationRecord> annotations, const LabelRules& rules,
                             std::size_t round_bytes, ShuffleTotals& totals);
+
+// Out-of-core counting (docs/memory.md) runs discover_labels in passes over slices of the hash
+// space: each pass adds its candidates (over the threshold, not stop items, annotated; the top cut
+// needs all passes), and finish_passes then does what discover_labels does after counting. The
+// result equals discover_labels' (with keep_counts, its counts too) except labeled_local, which stays
+// empty (the pass tallies are gone).
+struct PassCandidates {
+  std::vector<LabelRow> rows;                        // this rank's owned candidates, all passes
+  std::map<std::uint64_t, std::uint64_t> histogram;  // owned items: occurrences → distinct items
+  std::uint64_t total = 0;                           // this rank's local occurrences, all passes
+  std::uint64_t distinct = 0;                        // owned distinct items
+  std::uint64_t stop_removed = 0;
+  std::vector<CountRow> counts;                      // every owned hash, all passes (keep_counts)
+};
+
+// Collective: counts one pass's local tally and adds it to `into`. keep_counts: also every owned
+// hash's count, which finish_passes returns by hash as discover_labels does (TallyDiscovery::counts).
+void count_pass(comm::Transport& transport, const LocalTally& local, const PageKeys& keys, const LabelRules& rules,
+                std::size_t round_bytes, ShuffleTotals& totals, PassCandidates& into, bool keep_counts = false);
+
+// Collective, after the last pass.
+TallyDiscovery finish_passes(comm::Transport& transport, PassCandidates candidates, const LabelRules& rules,
+                             std::size_t round_bytes);
 
 // Orders label rows for output: count descending, then hash ascending (collective).
 std::vector<LabelRow> sort_by_count(comm::Transport& transport, std::vector<LabelRow> rows,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <tuple>
 #include <vector>
 
@@ -24,6 +25,11 @@ struct HistogramRow {
 // the global histogram, ascending by occurrences across ranks.
 std::vector<HistogramRow> build_histogram(comm::Transport& transport,
                                           const std::vector<std::uint64_t>& counts,
+                                          std::size_t round_bytes);
+
+// Collective. The same from counts already combined on this rank (occurrences → distinct items), as
+// out-of-core counting gathers them over its passes.
+std::vector<HistogramRow> build_histogram(comm::Transport& transport, const std::map<std::uint64_t, std::uint64_t>& local,
                                           std::size_t round_bytes);
 
 }  // namespace crd::discover

@@ -22,6 +22,16 @@ struct ScanPhase {
   discover::StopItems stop;
   scan::ScannedShard shard;
   io::InputLog expand_log;  // what this rank left out while expanding the inputs
+  // Out-of-core counting (hash_passes.hpp, docs/memory.md): passes over the hash space (1 = in
+  // memory), and what a pass needs to read this rank's shard again.
+  std::uint32_t passes = 1;
+  std::vector<io::InputFile> files;
+  std::vector<std::size_t> mine;
+  scan::ScanOptions scan_options;
+  std::uint64_t job_bytes = 0;     // all ranks' input bytes (progress)
+  std::uint64_t bytes_read = 0;    // input bytes this rank read, over every scan and pass
+  std::uint64_t shard_bytes = 0;   // this rank's input bytes (read once in memory)
+  std::uint64_t tables_max = 0;    // the largest tables of an earlier scan or pass
 };
 
 // Runs a pipeline body that creates its result file in `file`. An exception only this rank knows of
@@ -31,16 +41,19 @@ struct ScanPhase {
 void with_result_file(comm::Transport& transport,
                       const std::function<void(std::optional<output::ResultFile>& file)>& body);
 
-// Collective. Resumes the scan from this rank's checkpoint when there is one. held_bytes, if
-// given, says how many bytes the command's own scan hooks keep (neardup's sketches): --memory
-// counts them with the shard's tables.
+// Collective. Resumes the scan from this rank's checkpoint when there is one. out_of_core: when the
+// tables would pass --memory, return with passes > 1 (and an empty shard) instead of failing.
+// held_bytes, if given, says how many bytes the command's own scan hooks keep (neardup's sketches):
+// --memory counts them with the shard's tables.
 ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& options, bool keep_pages,
                          comm::Transport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file,
-                         const std::function<std::uint64_t()>& held_bytes = {});
+                         bool out_of_core = false, const std::function<std::uint64_t()>& held_bytes = {});
 
-// Collective: /run/resources (peak memory, the tables' bytes, shuffle volume), the same on every rank.
+// Collective: /run/resources (peak memory, the tables' bytes, out-of-core passes and the input read
+// again, shuffle volume), the same on every rank. passes/bytes_reread: this rank's (1 and 0 in memory).
 Counters run_resources(comm::Transport& transport, const CommonOptions& common, std::uint64_t tables_bytes,
-                       const discover::ShuffleTotals& shuffled);
+                       const discover::ShuffleTotals& shuffled, std::uint32_t passes = 1,
+                       std::uint64_t bytes_reread = 0);
 
 // Collective: counters, resources (shuffle volume, peak memory), /run, root attributes, commit;
 // then the checkpoints are removed.

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "crd/base/chunk_ids.hpp"
 #include "crd/chunk/chunker.hpp"
 #include "crd/base/counters.hpp"
 #include "crd/discover/local_tally.hpp"
@@ -17,6 +18,20 @@
 #include "crd/url/url_key.hpp"
 
 namespace crd::scan {
+
+// Out-of-core counting (docs/memory.md): one of `count` slices of the hash space. Chosen by the
+// digest's last four bytes, independent of the owner bits (0..7) and the table index (8..15), so
+// every pass spreads over every owner and fills its tables evenly.
+struct HashPass {
+  std::uint32_t index = 0;
+  std::uint32_t count = 1;
+  bool contains(const Digest& d) const {
+    if (count == 1) return true;
+    const std::uint64_t tail = (std::uint64_t{d.bytes[16]} << 24) | (std::uint64_t{d.bytes[17]} << 16) |
+                               (std::uint64_t{d.bytes[18]} << 8) | d.bytes[19];
+    return ((tail * count) >> 32) == index;
+  }
+};
 
 struct ScanOptions {
   chunk::ChunkerKind chunker = chunk::ChunkerKind::Scan;
@@ -36,13 +51,18 @@ struct ScanOptions {
   // thread, before it is tallied: for the few commands that need more of a chunk than its sample
   // (crd compare-hashing sketches it with LSH functions). Unset on the hot path of the others.
   std::function<void(const Digest& digest, std::string_view normalized)> on_chunk;
+  // Tally only the chunk and file hashes of this pass; with keep_page_chunks, is_stop classifies
+  // the chunks of other passes (kOtherPassChunk / kOtherPassStopChunk).
+  HashPass pass;
+  std::function<bool(const Digest& digest, std::uint64_t length)> is_stop;
 };
 
 struct ScannedShard {
   discover::PageKeys keys;                  // by local page index
   discover::LocalTally chunks{256};
   discover::LocalTally files{0};
-  // keep_page_chunks: page p's chunk ids are page_chunk_ids[page_offsets[p] … page_offsets[p+1]).
+  // keep_page_chunks: page p's chunk ids are page_chunk_ids[page_offsets[p] … page_offsets[p+1])
+  // (or the kOtherPass… markers during a pass).
   std::vector<std::uint64_t> page_offsets{0};
   std::vector<std::uint32_t> page_chunk_ids;
   Counters counters;
@@ -53,7 +73,12 @@ struct ScannedShard {
 // returning false stops the scan (e.g. over the memory budget).
 using ScanProgress = std::function<bool(const ScannedShard& shard, std::uint64_t bytes, std::uint64_t documents)>;
 
+// Called after every document with the shard so far and the bytes of this shard read (within a
+// file, its bodies' bytes stand in for its own, capped at its size); returning false stops the scan
+// at once, even inside a file (a WARC holds millions of documents): the memory budget.
+using ScanFits = std::function<bool(const ScannedShard& shard, std::uint64_t bytes)>;
+
 ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vector<std::size_t>& shard,
-                        const ScanOptions& options, const ScanProgress& progress = {});
+                        const ScanOptions& options, const ScanProgress& progress = {}, const ScanFits& fits = {});
 
 }  // namespace crd::scan

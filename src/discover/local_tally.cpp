@@ -24,14 +24,24 @@ void LocalTally::keep_sample(std::string_view sample) {
   block_used_ += sample.size();
 }
 
+void LocalTally::note_page(std::uint32_t page, const PageKeys& keys) {
+  if (page == last_page_) return;
+  last_page_ = page;
+  page_is_greatest_ = greatest_known_ && (greatest_page_ == kNoPage || !(keys[page] < keys[greatest_page_]));
+  if (page_is_greatest_) greatest_page_ = page;
+}
+
 std::uint32_t LocalTally::add(const Digest& digest, std::uint64_t length, std::string_view text,
                               std::uint32_t page, const PageKeys& keys) {
   ++total_;
+  note_page(page, keys);
   bool inserted = false;
   std::uint32_t& slot = index_.find_or_insert(digest, inserted);
   if (!inserted) {
     const std::uint32_t id = slot;
     ++counts_[id];
+    // A page whose key sorts at or after every page added before cannot take first_page over.
+    if (page_is_greatest_) return id;
     const std::uint32_t current = first_page_[id];
     if (page != current && keys[page] < keys[current]) first_page_[id] = page;
     return id;
@@ -100,6 +110,7 @@ LocalTally LocalTally::load(BinaryFileReader& in) {
     if (spot.block >= t.blocks_.size() || spot.offset + spot.length > t.used_in(spot.block))
       throw std::runtime_error("checkpoint corrupt (sample outside its block)");
   }
+  t.greatest_known_ = n == 0;  // the keys of the pages already counted are not known here
   t.index_ = DigestMap<std::uint32_t>(n);
   for (std::uint32_t id = 0; id < n; ++id) {
     bool inserted = false;

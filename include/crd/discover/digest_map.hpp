@@ -6,8 +6,6 @@
 // dependency set provides a flat map.
 #pragma once
 
-#include <sys/mman.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -17,6 +15,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "crd/base/prefault.hpp"
 #include "crd/hash/digest.hpp"
 
 namespace crd::discover {
@@ -143,22 +142,8 @@ class DigestMap {
     return ((a0 ^ b0) | (a1 ^ b1) | (a2 ^ b2)) == 0;
   }
 
-  // Random inserts touch every page of a large table, and the first touch is a read (the probe),
-  // which maps the shared zero page and faults again on the write. Populating the pages writable
-  // in one call replaces those two faults per page (best effort: older kernels lack the flag).
-  static void populate(void* p, std::size_t bytes) {
-#ifdef MADV_POPULATE_WRITE
-    constexpr std::size_t kPage = 4096;
-    if (bytes < (std::size_t{1} << 20)) return;
-    const auto begin = (reinterpret_cast<std::uintptr_t>(p) + kPage - 1) & ~(kPage - 1);
-    const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(kPage - 1);
-    if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
-#else
-    (void)p;
-    (void)bytes;
-#endif
-  }
-
+  // Random inserts touch every page of a large table, and the first touch is a read (the probe):
+  // two faults per page unless the pages are mapped writable up front.
   struct Free {
     void operator()(Slot* p) const { std::free(p); }
   };
@@ -167,7 +152,7 @@ class DigestMap {
   void rehash(std::size_t capacity) {
     Storage fresh(static_cast<Slot*>(std::calloc(capacity, sizeof(Slot))));
     if (!fresh) throw std::bad_alloc();
-    populate(fresh.get(), capacity * sizeof(Slot));
+    prefault_writable(fresh.get(), capacity * sizeof(Slot));
     Storage old = std::exchange(slots_, std::move(fresh));
     const std::size_t old_capacity = std::exchange(capacity_, capacity);
     mask_ = capacity - 1;

@@ -75,6 +75,8 @@ class LocalTally {
   }
   std::size_t used_in(std::size_t block) const { return block + 1 == blocks_.size() ? block_used_ : kBlockBytes; }
   void keep_sample(std::string_view sample);
+  // The columns grow together, doubling, their new pages mapped at once (not faulted per page).
+  void grow_columns();
 
   // Chunks seen again are most of a tally's adds, and comparing the page keys for first_page
   // (two strings far apart in memory) cost more than the count itself. Pages come in listing

@@ -106,7 +106,12 @@ class DirectoryCache {
   // which for files past malloc's mmap threshold meant an mmap, a page fault per 4 KiB and a
   // munmap per file.
   std::string take_body() { return std::move(spare_body_); }
-  void give_back_body(std::string&& body) { spare_body_ = std::move(body); }
+  // A buffer over kMaxSpareBody is freed instead: one huge file must not pin its memory for the
+  // rest of the shard.
+  void give_back_body(std::string&& body) {
+    if (body.capacity() <= kMaxSpareBody) spare_body_ = std::move(body);
+  }
+  static constexpr std::size_t kMaxSpareBody = std::size_t{64} << 20;
 
  private:
   std::string spare_body_;

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "crd/base/prefault.hpp"
+
 namespace crd::discover {
 
 LocalTally::LocalTally(std::size_t sample_bytes) : sample_bytes_(sample_bytes) {
@@ -14,8 +16,10 @@ LocalTally::LocalTally(std::size_t sample_bytes) : sample_bytes_(sample_bytes) {
 
 void LocalTally::keep_sample(std::string_view sample) {
   if (blocks_.empty() || block_used_ + sample.size() > kBlockBytes) {
-    // new char[] leaves the block uninitialized: its pages are touched only as samples fill it.
+    // new char[] leaves the block uninitialized (no memset); its pages are mapped in one call,
+    // not faulted in one by one as samples fill it.
     blocks_.push_back(std::unique_ptr<char[]>(new char[kBlockBytes]));
+    prefault_writable(blocks_.back().get(), kBlockBytes);
     block_used_ = 0;
   }
   std::memcpy(blocks_.back().get() + block_used_, sample.data(), sample.size());
@@ -24,20 +28,49 @@ void LocalTally::keep_sample(std::string_view sample) {
   block_used_ += sample.size();
 }
 
+void LocalTally::note_page(std::uint32_t page, const PageKeys& keys) {
+  if (page == last_page_) return;
+  last_page_ = page;
+  page_is_greatest_ = greatest_known_ && (greatest_page_ == kNoPage || !(keys[page] < keys[greatest_page_]));
+  if (page_is_greatest_) greatest_page_ = page;
+}
+
+namespace {
+// Doubles a column's capacity, its new part mapped writable at once (see prefault_writable).
+template <class T>
+void grow_column(std::vector<T>& column, std::size_t capacity) {
+  column.reserve(capacity);
+  prefault_writable(column.data() + column.size(), (column.capacity() - column.size()) * sizeof(T));
+}
+}  // namespace
+
+void LocalTally::grow_columns() {
+  const std::size_t capacity = std::max<std::size_t>(1024, digests_.capacity() * 2);
+  grow_column(digests_, capacity);
+  grow_column(counts_, capacity);
+  grow_column(lengths_, capacity);
+  grow_column(first_page_, capacity);
+  if (sample_bytes_ > 0) grow_column(sample_at_, capacity);
+}
+
 std::uint32_t LocalTally::add(const Digest& digest, std::uint64_t length, std::string_view text,
                               std::uint32_t page, const PageKeys& keys) {
   ++total_;
+  note_page(page, keys);
   bool inserted = false;
   std::uint32_t& slot = index_.find_or_insert(digest, inserted);
   if (!inserted) {
     const std::uint32_t id = slot;
     ++counts_[id];
+    // A page whose key sorts at or after every page added before cannot take first_page over.
+    if (page_is_greatest_) return id;
     const std::uint32_t current = first_page_[id];
     if (page != current && keys[page] < keys[current]) first_page_[id] = page;
     return id;
   }
   const auto id = static_cast<std::uint32_t>(digests_.size());
   slot = id;
+  if (digests_.size() == digests_.capacity()) grow_columns();
   digests_.push_back(digest);
   counts_.push_back(1);
   lengths_.push_back(length);
@@ -100,6 +133,7 @@ LocalTally LocalTally::load(BinaryFileReader& in) {
     if (spot.block >= t.blocks_.size() || spot.offset + spot.length > t.used_in(spot.block))
       throw std::runtime_error("checkpoint corrupt (sample outside its block)");
   }
+  t.greatest_known_ = n == 0;  // the keys of the pages already counted are not known here
   t.index_ = DigestMap<std::uint32_t>(n);
   for (std::uint32_t id = 0; id < n; ++id) {
     bool inserted = false;

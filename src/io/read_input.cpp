@@ -59,6 +59,9 @@ void read_plain_file(const InputFile& file, Counters& counters, detail::RecordSi
     return;
   }
   Document doc;
+  if (dirs != nullptr) doc.body = dirs->take_body();
+  // Shrinking (the reused buffer held a larger file) writes nothing; growing zero-fills only the
+  // bytes past the previous file's.
   doc.body.resize(static_cast<std::size_t>(size));
   std::uint64_t got = 0;
   bool failed = false;
@@ -98,6 +101,9 @@ void read_plain_file(const InputFile& file, Counters& counters, detail::RecordSi
   doc.content_type = std::string(media_type_from_extension(file.path));
   doc.source = file.path;
   sink.emit(std::move(doc), 0);
+  // The consumer is done with the document (RecordSink passes plain files on at once); what it
+  // left of the body, moved away or not, becomes the next file's buffer.
+  if (dirs != nullptr) dirs->give_back_body(std::move(doc.body));
 }
 
 // ReadOptions::test_stream_bytes, or CRD_TEST_STREAM_BYTES for whole-program tests.

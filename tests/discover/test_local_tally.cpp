@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "crd/base/binary_file.hpp"
 #include "crd/discover/local_tally.hpp"
@@ -53,6 +55,39 @@ TEST(LocalTally, FirstPageIsSmallestKeyNotFirstSeen) {
   tally.add(d, 1, {}, 3, keys);  // same page twice
   EXPECT_EQ(tally.first_page(0), 3u);
   EXPECT_EQ(tally.count(0), 6u);
+}
+
+// first_page skips the key comparison while the page added has the greatest key so far; against
+// the rule compared at every add (a smaller key takes over; ties keep the page seen first), on
+// pages added in key order, nearly in key order (inversions and equal keys), and out of order.
+TEST(LocalTally, FirstPageMatchesComparingEveryAdd) {
+  std::mt19937 rng(7);
+  for (int shape = 0; shape < 3; ++shape) {
+    PageKeys keys;
+    for (int p = 0; p < 400; ++p) {
+      const int k = shape == 0 ? p : p + static_cast<int>(rng() % 60) - 30;  // shape 1, 2: inversions
+      const std::string n = std::to_string(1000 + k / (shape == 0 ? 1 : 2));  // shape 1, 2: equal keys
+      keys.push_back("host/" + n);
+    }
+    std::vector<std::uint32_t> pages(400);
+    for (std::uint32_t p = 0; p < 400; ++p) pages[p] = p;
+    if (shape == 2) std::shuffle(pages.begin(), pages.end(), rng);  // pages in any order
+    if (shape == 2) pages.insert(pages.begin() + 100, pages.begin(), pages.begin() + 20);  // and again
+    LocalTally tally(0);
+    std::vector<std::uint32_t> expected;  // by id
+    for (const std::uint32_t page : pages)
+      for (int c = 0; c < 30; ++c) {
+        const std::uint32_t item = rng() % 500;
+        const std::uint32_t id = tally.add(sha1("item" + std::to_string(item)), 1, {}, page, keys);
+        if (id == expected.size()) {
+          expected.push_back(page);
+        } else if (page != expected[id] && keys[page] < keys[expected[id]]) {
+          expected[id] = page;
+        }
+      }
+    ASSERT_EQ(tally.distinct(), expected.size());
+    for (std::uint32_t id = 0; id < expected.size(); ++id) EXPECT_EQ(tally.first_page(id), expected[id]) << shape << " " << id;
+  }
 }
 
 TEST(LocalTally, SamplesTruncatedAndKeptFromFirstSight) {
@@ -140,6 +175,25 @@ TEST(LocalTally, SamplesAcrossBlocksSurviveACheckpoint) {
   const LocalTally loaded = LocalTally::load(in);
   check(loaded);
   EXPECT_EQ(loaded.find(sha1(text_of(4321))), 4321);
+}
+
+// A tally loaded from a checkpoint does not know its pages' keys: a page added after the load
+// still takes first_page from a counted page with a greater key.
+TEST(LocalTally, FirstPageAfterACheckpointLoadComparesKeys) {
+  const PageKeys keys{"z.org/", "a.org/"};
+  LocalTally tally(0);
+  tally.add(sha1("x"), 1, {}, 0, keys);
+  const std::string path = crd::testing::make_temp_dir("local-tally-keys") + "/tally.bin";
+  {
+    BinaryFileWriter out(path);
+    tally.save(out);
+    out.close();
+  }
+  BinaryFileReader in(path);
+  LocalTally loaded = LocalTally::load(in);
+  loaded.add(sha1("x"), 1, {}, 1, keys);
+  EXPECT_EQ(loaded.first_page(0), 1u);
+  EXPECT_EQ(loaded.count(0), 2u);
 }
 
 }  // namespace

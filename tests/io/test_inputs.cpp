@@ -551,6 +551,46 @@ TEST_F(Inputs, PlainFilesReadWithAndWithoutTheCacheAreTheSame) {
   }
 }
 
+// Through a DirectoryCache, plain files reuse one body buffer: a smaller file after a larger one
+// is cut to its own bytes (no tail of the larger one), and a consumer that takes the body away
+// leaves the next file a fresh buffer.
+TEST_F(Inputs, PlainFilesReuseOneBodyBufferAndKeepOnlyTheirBytes) {
+  const std::string big = std::string(300000, 'b') + "end";  // past malloc's mmap threshold
+  write_file(tree_, "big.txt", big);
+  InputLog log;
+  const auto big_file = expand_inputs({tree_ + "/big.txt"}, {}, log);
+  const auto small_file = expand_inputs({tree_ + "/a.txt"}, {}, log);
+  ASSERT_EQ(big_file.size(), 1u);
+  ASSERT_EQ(small_file.size(), 1u);
+  DirectoryCache dirs;
+  Counters c;
+  std::vector<std::string> bodies;
+  std::vector<const char*> buffers;
+  auto look = [&](Document&& d) {
+    bodies.push_back(d.body);
+    buffers.push_back(d.body.data());
+  };
+  read_input(big_file[0], c, look, {}, nullptr, &dirs);
+  read_input(small_file[0], c, look, {}, nullptr, &dirs);
+  read_input(big_file[0], c, look, {}, nullptr, &dirs);
+  ASSERT_EQ(bodies.size(), 3u);
+  EXPECT_EQ(bodies[0], big);
+  EXPECT_EQ(bodies[1], "a text");
+  EXPECT_EQ(bodies[2], big);
+  EXPECT_EQ(buffers[1], buffers[0]);  // one buffer for all three
+  EXPECT_EQ(buffers[2], buffers[0]);
+  // A consumer that keeps the body (as the reader thread's queue does).
+  std::vector<Document> kept;
+  auto keep = [&](Document&& d) { kept.push_back(std::move(d)); };
+  read_input(big_file[0], c, keep, {}, nullptr, &dirs);
+  read_input(small_file[0], c, keep, {}, nullptr, &dirs);
+  read_input(small_file[0], c, look, {}, nullptr, &dirs);
+  ASSERT_EQ(kept.size(), 2u);
+  EXPECT_EQ(kept[0].body, big);
+  EXPECT_EQ(kept[1].body, "a text");
+  EXPECT_EQ(bodies.back(), "a text");
+}
+
 // The scan reads a plain file with the size the listing found (no fstat per file): a file that
 // grew or shrank since is read as it is now, both opened by path and through the DirectoryCache.
 TEST_F(Inputs, PlainFileChangedSinceListingIsReadAsItIsNow) {

@@ -6,16 +6,16 @@
 // dependency set provides a flat map.
 #pragma once
 
-#include <sys/mman.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 #include <type_traits>
 #include <utility>
 
+#include "crd/base/prefault.hpp"
 #include "crd/hash/digest.hpp"
 
 namespace crd::discover {
@@ -50,7 +50,7 @@ class DigestMap {
     if ((size_ + 1) * 4 > capacity_ * 3) rehash(capacity_ == 0 ? 16 : capacity_ * 2);  // load ≤ 3/4: short probes
     std::size_t i = index_of(key);
     while (slots_[i].used) {
-      if (slots_[i].key == key) {
+      if (same(slots_[i].key, key)) {
         inserted = false;
         return slots_[i].value;
       }
@@ -67,7 +67,7 @@ class DigestMap {
     if (capacity_ == 0) return nullptr;  // a moved-from map
     std::size_t i = index_of(key);
     while (slots_[i].used) {
-      if (slots_[i].key == key) return &slots_[i].value;
+      if (same(slots_[i].key, key)) return &slots_[i].value;
       i = (i + 1) & mask_;
     }
     return nullptr;
@@ -75,8 +75,13 @@ class DigestMap {
   const Value* find(const Digest& key) const { return const_cast<DigestMap*>(this)->find(key); }
 
   // Starts loading the slot of `key` into cache, so a later find/insert does not wait for memory.
+  // A slot does not divide a cache line: when it straddles two, both are fetched (the probe reads
+  // `used`, past the key, first).
   void prefetch(const Digest& key) const {
-    if (capacity_ != 0) __builtin_prefetch(&slots_[index_of(key)]);
+    if (capacity_ == 0) return;
+    const char* slot = reinterpret_cast<const char*>(&slots_[index_of(key)]);
+    __builtin_prefetch(slot);
+    __builtin_prefetch(slot + sizeof(Slot) - 1);
   }
 
   // Makes room for `expected` keys in all without growing again (never shrinks).
@@ -124,23 +129,21 @@ class DigestMap {
   // Bytes 8..15 of the digest: independent of the leading bits that choose the owner rank, so a
   // rank's owned keys still spread over the whole table.
   std::size_t index_of(const Digest& key) const { return DigestHasher{}(key) & mask_; }
-
-  // Random inserts touch every page of a large table, and the first touch is a read (the probe),
-  // which maps the shared zero page and faults again on the write. Populating the pages writable
-  // in one call replaces those two faults per page (best effort: older kernels lack the flag).
-  static void populate(void* p, std::size_t bytes) {
-#ifdef MADV_POPULATE_WRITE
-    constexpr std::size_t kPage = 4096;
-    if (bytes < (std::size_t{1} << 20)) return;
-    const auto begin = (reinterpret_cast<std::uintptr_t>(p) + kPage - 1) & ~(kPage - 1);
-    const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(kPage - 1);
-    if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
-#else
-    (void)p;
-    (void)bytes;
-#endif
+  // Digest's defaulted == compiles to a memcmp call per probed slot; three loads compare inline.
+  static bool same(const Digest& a, const Digest& b) {
+    std::uint64_t a0, a1, b0, b1;
+    std::uint32_t a2, b2;
+    std::memcpy(&a0, a.bytes.data(), 8);
+    std::memcpy(&b0, b.bytes.data(), 8);
+    std::memcpy(&a1, a.bytes.data() + 8, 8);
+    std::memcpy(&b1, b.bytes.data() + 8, 8);
+    std::memcpy(&a2, a.bytes.data() + 16, 4);
+    std::memcpy(&b2, b.bytes.data() + 16, 4);
+    return ((a0 ^ b0) | (a1 ^ b1) | (a2 ^ b2)) == 0;
   }
 
+  // Random inserts touch every page of a large table, and the first touch is a read (the probe):
+  // two faults per page unless the pages are mapped writable up front.
   struct Free {
     void operator()(Slot* p) const { std::free(p); }
   };
@@ -149,7 +152,7 @@ class DigestMap {
   void rehash(std::size_t capacity) {
     Storage fresh(static_cast<Slot*>(std::calloc(capacity, sizeof(Slot))));
     if (!fresh) throw std::bad_alloc();
-    populate(fresh.get(), capacity * sizeof(Slot));
+    prefault_writable(fresh.get(), capacity * sizeof(Slot));
     Storage old = std::exchange(slots_, std::move(fresh));
     const std::size_t old_capacity = std::exchange(capacity_, capacity);
     mask_ = capacity - 1;

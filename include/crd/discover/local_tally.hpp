@@ -75,6 +75,20 @@ class LocalTally {
   }
   std::size_t used_in(std::size_t block) const { return block + 1 == blocks_.size() ? block_used_ : kBlockBytes; }
   void keep_sample(std::string_view sample);
+  // The columns grow together, doubling, their new pages mapped at once (not faulted per page).
+  void grow_columns();
+
+  // Chunks seen again are most of a tally's adds, and comparing the page keys for first_page
+  // (two strings far apart in memory) cost more than the count itself. Pages come in listing
+  // order, which is nearly key order: while the page being added has a key ≥ every page's added
+  // before, no comparison can change first_page, and one comparison per page replaces one per
+  // chunk. Holds for pages in any order, given the same keys at every add.
+  static constexpr std::uint32_t kNoPage = UINT32_MAX;
+  void note_page(std::uint32_t page, const PageKeys& keys);
+  std::uint32_t last_page_ = kNoPage;      // the page of the latest add
+  std::uint32_t greatest_page_ = kNoPage;  // a page with the greatest key of all pages added
+  bool page_is_greatest_ = false;          // last_page_'s key is ≥ every key added before it
+  bool greatest_known_ = true;             // false after a checkpoint load: always compare
 
   std::vector<std::uint64_t> sample_at_;  // n entries when samples are kept
   std::vector<std::unique_ptr<char[]>> blocks_;

@@ -101,8 +101,20 @@ class DirectoryCache {
   ~DirectoryCache();
   // open(2) of `path` for reading: a descriptor, or -1 with errno set.
   int open_file(const std::string& path);
+  // The body buffer of the plain file read before, once its document was used (empty if the
+  // consumer moved the body away): plain files reuse one buffer instead of allocating one each,
+  // which for files past malloc's mmap threshold meant an mmap, a page fault per 4 KiB and a
+  // munmap per file.
+  std::string take_body() { return std::move(spare_body_); }
+  // A buffer over kMaxSpareBody is freed instead: one huge file must not pin its memory for the
+  // rest of the shard.
+  void give_back_body(std::string&& body) {
+    if (body.capacity() <= kMaxSpareBody) spare_body_ = std::move(body);
+  }
+  static constexpr std::size_t kMaxSpareBody = std::size_t{64} << 20;
 
  private:
+  std::string spare_body_;
   std::string dir_;
   int fd_ = -1;
   bool noatime_ = true;  // O_NOATIME allowed so far (files of other users refuse it)
@@ -115,7 +127,8 @@ class DirectoryCache {
 // are also appended to *errors when given, at most options.max_errors_per_file per call.
 // Never throws for bad content; an unreadable file is counted as "skipped.input.unreadable".
 // WARC/ARC is told by the file's first bytes (gzip detected by magic), falling back to `kind`.
-// With `dirs`, a plain file is opened relative to the directory of the file read before it.
+// With `dirs`, a plain file is opened relative to the directory of the file read before it, and
+// read into the buffer of the plain file before it (see DirectoryCache::take_body).
 void read_input(const InputFile& file, Counters& counters,
                 const std::function<void(Document&&)>& on_document,
                 const ReadOptions& options = {}, std::vector<ReadError>* errors = nullptr,

@@ -165,10 +165,9 @@ class OutputNamesAnInputUnderMpirun(OutputNamesAnInput):
     NRANKS = 2
 
 
-# AddressSanitizer reserves terabytes of address space for its shadow memory, so under
-# scripts/test_sanitized.sh (which sets ASAN_OPTIONS) no address-space cap can be set; there the
-# outputs and the timeout still show that the reads stop at their limits.
-SANITIZED = "ASAN_OPTIONS" in os.environ
+# Under a sanitizer (ci.SANITIZED) no address-space cap can be set; there the outputs and the
+# timeout still show that the reads stop at their limits.
+SANITIZED = ci.SANITIZED
 
 
 def limit_memory(megabytes):

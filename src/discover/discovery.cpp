@@ -49,6 +49,20 @@ std::uint64_t cut_to_top(comm::Transport& transport, std::vector<T>& items, cons
 }
 
 // Collective (the top-N cut agrees across ranks).
+// The table's tallies over all ranks (each rank passes its own share), and the rules they came from.
+void sum_tallies(comm::Transport& transport, const LabelRules& rules, std::uint64_t total, std::uint64_t distinct,
+                 std::uint64_t labeled, std::uint64_t stop_removed, std::uint64_t top_removed, LabeledTable& table) {
+  std::uint64_t sums[5] = {total, distinct, labeled, stop_removed, top_removed};
+  transport.allreduce(std::span<std::uint64_t>(sums, 5), comm::ReduceOp::Sum);
+  table.threshold = rules.threshold;
+  table.total = sums[0];
+  table.distinct = sums[1];
+  table.labeled = sums[2];
+  table.stop_removed = sums[3];
+  table.top = rules.top;
+  table.top_removed = sums[4];
+}
+
 Selection select_labels(comm::Transport& transport, const OwnerTally& owned, const LabelRules& rules) {
   Selection s;
   s.ids = over_threshold(owned, rules, s.stop_removed);
@@ -70,16 +84,8 @@ void finish_discovery(comm::Transport& transport, const OwnerTally& owned, const
     out.table.rows.push_back({owned.digests[id], owned.counts[id], owned.lengths[id],
                               std::move(notes[id].sample), std::move(notes[id].sample_url)});
   }
-  std::uint64_t sums[5] = {total, owned.distinct(), selected.ids.size(), selected.stop_removed,
-                           selected.top_removed};
-  transport.allreduce(std::span<std::uint64_t>(sums, 5), comm::ReduceOp::Sum);
-  out.table.threshold = rules.threshold;
-  out.table.total = sums[0];
-  out.table.distinct = sums[1];
-  out.table.labeled = sums[2];
-  out.table.stop_removed = sums[3];
-  out.table.top = rules.top;
-  out.table.top_removed = sums[4];
+  sum_tallies(transport, rules, total, owned.distinct(), selected.ids.size(), selected.stop_removed,
+              selected.top_removed, out.table);
   out.histogram = build_histogram(transport, owned.counts, round_bytes);
 }
 
@@ -164,16 +170,9 @@ TallyDiscovery finish_passes(comm::Transport& transport, PassCandidates candidat
 
   TallyDiscovery out;
   out.first_label_id = transport.exscan_sum(rows.size());
-  std::uint64_t sums[5] = {candidates.total, candidates.distinct, rows.size(), candidates.stop_removed, top_removed};
-  transport.allreduce(std::span<std::uint64_t>(sums, 5), comm::ReduceOp::Sum);
+  sum_tallies(transport, rules, candidates.total, candidates.distinct, rows.size(), candidates.stop_removed,
+              top_removed, out.table);
   out.table.rows = std::move(rows);
-  out.table.threshold = rules.threshold;
-  out.table.total = sums[0];
-  out.table.distinct = sums[1];
-  out.table.labeled = sums[2];
-  out.table.stop_removed = sums[3];
-  out.table.top = rules.top;
-  out.table.top_removed = sums[4];
   out.histogram = build_histogram(transport, candidates.histogram, round_bytes);
   out.counts = std::move(candidates.counts);
   return out;

@@ -66,8 +66,9 @@ TEST(HashPass, EveryHashLiesInExactlyOnePass) {
       ASSERT_EQ(in, 1) << "passes " << passes;
     }
     // Slices of the last four bytes: uniform, so each pass gets its share (loosely, for 4000 keys).
-    if (passes <= 7)
+    if (passes <= 7) {
       for (std::size_t n : per_pass) EXPECT_NEAR(static_cast<double>(n), 4000.0 / passes, 4000.0 / passes * 0.2);
+    }
   }
 }
 
@@ -107,9 +108,12 @@ TEST_P(DiscoverPasses, EqualInMemory) {
         }
         labeled = a.labeled;
       }
-      if (top == 0) EXPECT_GT(labeled, 9u) << "fixture: more candidates than the top cut keeps";
-      if (top > 0) EXPECT_EQ(labeled, top);
-      if (top > 0) EXPECT_GT(results[0].memory.table.top_removed, 0u);
+      if (top == 0) {
+        EXPECT_GT(labeled, 9u) << "fixture: more candidates than the top cut keeps";
+      } else {
+        EXPECT_EQ(labeled, top);
+        EXPECT_GT(results[0].memory.table.top_removed, 0u);
+      }
     }
   }
 }

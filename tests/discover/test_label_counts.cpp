@@ -105,7 +105,9 @@ TEST(LabelCounts, MergedBatchesEqualOneDiscovery) {
         ASSERT_EQ(kept.size(), ref.distinct);
         std::uint64_t sum = 0;
         for (std::size_t i = 0; i < kept.size(); ++i) {
-          if (i > 0) EXPECT_LT(kept[i - 1].hash, kept[i].hash);
+          if (i > 0) {
+            EXPECT_LT(kept[i - 1].hash, kept[i].hash);
+          }
           sum += kept[i].count;
         }
         EXPECT_EQ(sum, ref.total);

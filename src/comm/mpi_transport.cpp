@@ -2,12 +2,12 @@
 #include "crd/comm/mpi_transport.hpp"
 
 #include "crd/comm/abort_cleanup.hpp"
+#include "crd/comm/mpi_startup.hpp"
 #include "crd/base/printable.hpp"
 
 #include <algorithm>
 #include <climits>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <numeric>
 #include <stdexcept>
@@ -27,25 +27,6 @@ void check(int code, const char* call) {
 }
 
 int to_int(std::uint64_t v) { return static_cast<int>(v); }  // callers keep v <= INT_MAX
-
-// True when Open MPI will run every rank of this job on this node: a singleton (started without a
-// launcher) or mpirun with all ranks local. srun/PMIx direct launch sets neither variable, so a
-// cluster job keeps Open MPI's own choice.
-bool single_node_open_mpi_job() {
-  const char* size = std::getenv("OMPI_COMM_WORLD_SIZE");
-  const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
-  if (size != nullptr) return local != nullptr && std::strcmp(size, local) == 0;
-  return std::getenv("PMIX_RANK") == nullptr && std::getenv("PMI_RANK") == nullptr &&
-         std::getenv("SLURM_STEP_ID") == nullptr;
-}
-
-// Open MPI's default PML here is UCX, whose start-up probes network devices: MPI_Init took 0.26 s
-// instead of 0.045 s with ob1 (perf/RESULTS.md §11), a fixed cost that bounded 2-rank speedup. With
-// every rank on one node, ob1 over shared memory (vader) is all the job can use anyway. Only the
-// default changes: OMPI_MCA_pml (or mpirun --mca pml, which sets it) still wins.
-void prefer_shared_memory_pml() {
-  if (std::getenv("OMPI_MCA_pml") == nullptr && single_node_open_mpi_job()) ::setenv("OMPI_MCA_pml", "ob1", 0);
-}
 
 // Bytes of a `count`-byte message that move in round `round` when messages go `piece` at a time.
 std::uint64_t slice(std::uint64_t count, std::uint64_t round, std::uint64_t piece) {
@@ -76,9 +57,10 @@ MpiSession::MpiSession(int& argc, char**& argv) {
   int initialized = 0;
   check(MPI_Initialized(&initialized), "MPI_Initialized");
   if (initialized) return;
-  prefer_shared_memory_pml();
+  prefer_single_node_start();
   int provided = 0;
   check(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+  disable_nagle_on_loopback_connections();
   owns_ = true;
 }
 

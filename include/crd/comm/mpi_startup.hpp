@@ -1,0 +1,22 @@
+// What crd changes about Open MPI's start and end on one node, and why: each is a fixed cost of
+// every multi-rank job, measured in perf/RESULTS.md §4. Only defaults change; a variable the user
+// set always wins.
+#pragma once
+
+namespace crd::comm {
+
+// True when Open MPI runs every rank of this job on this node: a singleton (started without a
+// launcher) or mpirun with all ranks local. srun/PMIx direct launch sets neither variable, so a
+// cluster job keeps Open MPI's own choices.
+bool single_node_open_mpi_job();
+
+// Before MPI_Init, for single-node jobs: the ob1 PML (UCX's start-up probes network devices) and
+// hwloc without I/O discovery (a PCI scan of every device). Sets OMPI_MCA_pml and
+// HWLOC_COMPONENTS only where they are unset.
+void prefer_single_node_start();
+
+// After MPI_Init: TCP_NODELAY on the process's TCP connections to a loopback address, which are
+// its PMIx connection to the local launcher. Returns how many it changed.
+int disable_nagle_on_loopback_connections();
+
+}  // namespace crd::comm

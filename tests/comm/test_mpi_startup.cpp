@@ -1,0 +1,113 @@
+// Open MPI start-up defaults: set only for single-node jobs and only where the user set nothing;
+// TCP_NODELAY only on TCP connections to a loopback address.
+#include <gtest/gtest.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "crd/comm/mpi_startup.hpp"
+
+namespace crd::comm {
+namespace {
+
+constexpr const char* kRead[] = {"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE", "PMIX_RANK", "PMI_RANK",
+                                 "SLURM_STEP_ID", "OMPI_MCA_pml", "HWLOC_COMPONENTS"};
+
+class StartDefaults : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const char* name : kRead) ::unsetenv(name);
+  }
+  void TearDown() override { SetUp(); }
+  static std::string value(const char* name) {
+    const char* v = std::getenv(name);
+    return v == nullptr ? "(unset)" : v;
+  }
+};
+
+TEST_F(StartDefaults, SingletonGetsSharedMemoryDefaults) {
+  EXPECT_TRUE(single_node_open_mpi_job());
+  prefer_single_node_start();
+  EXPECT_EQ(value("OMPI_MCA_pml"), "ob1");
+  EXPECT_EQ(value("HWLOC_COMPONENTS"), "-pci,-linuxio");
+}
+
+TEST_F(StartDefaults, MpirunWithAllRanksLocal) {
+  ::setenv("OMPI_COMM_WORLD_SIZE", "4", 1);
+  ::setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "4", 1);
+  prefer_single_node_start();
+  EXPECT_EQ(value("OMPI_MCA_pml"), "ob1");
+  EXPECT_EQ(value("HWLOC_COMPONENTS"), "-pci,-linuxio");
+}
+
+TEST_F(StartDefaults, MultiNodeAndDirectLaunchKeepOpenMpisChoice) {
+  ::setenv("OMPI_COMM_WORLD_SIZE", "8", 1);
+  ::setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "4", 1);
+  EXPECT_FALSE(single_node_open_mpi_job());
+  prefer_single_node_start();
+  EXPECT_EQ(value("OMPI_MCA_pml"), "(unset)");
+  EXPECT_EQ(value("HWLOC_COMPONENTS"), "(unset)");
+  for (const char* launcher : {"PMIX_RANK", "PMI_RANK", "SLURM_STEP_ID"}) {
+    SetUp();
+    ::setenv(launcher, "0", 1);
+    EXPECT_FALSE(single_node_open_mpi_job()) << launcher;
+    prefer_single_node_start();
+    EXPECT_EQ(value("OMPI_MCA_pml"), "(unset)") << launcher;
+  }
+}
+
+TEST_F(StartDefaults, UsersSettingsWin) {
+  ::setenv("OMPI_MCA_pml", "ucx", 1);
+  ::setenv("HWLOC_COMPONENTS", "-gl", 1);
+  prefer_single_node_start();
+  EXPECT_EQ(value("OMPI_MCA_pml"), "ucx");
+  EXPECT_EQ(value("HWLOC_COMPONENTS"), "-gl");
+}
+
+int nodelay(int fd) {
+  int on = -1;
+  socklen_t length = sizeof on;
+  EXPECT_EQ(::getsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, &length), 0);
+  return on;
+}
+
+TEST(NagleOnLoopback, OnlyLoopbackTcpConnectionsChange) {
+  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(::listen(listener, 1), 0);
+  socklen_t length = sizeof address;
+  ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length), 0);
+  const int client = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_EQ(::connect(client, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  const int server = ::accept(listener, nullptr, nullptr);
+  ASSERT_GE(server, 0);
+  int pair[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, pair), 0);
+  const int unconnected = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_EQ(nodelay(client), 0);
+  ASSERT_EQ(nodelay(server), 0);
+
+  // Both ends of the connection; not the listener, the unconnected socket or the Unix pair.
+  EXPECT_EQ(disable_nagle_on_loopback_connections(), 2);
+  EXPECT_EQ(nodelay(client), 1);
+  EXPECT_EQ(nodelay(server), 1);
+  EXPECT_EQ(nodelay(listener), 0);
+  EXPECT_EQ(nodelay(unconnected), 0);
+  EXPECT_EQ(disable_nagle_on_loopback_connections(), 2);  // idempotent: set again, still the two
+
+  for (int fd : {listener, client, server, pair[0], pair[1], unconnected}) ::close(fd);
+  EXPECT_EQ(disable_nagle_on_loopback_connections(), 0);
+}
+
+}  // namespace
+}  // namespace crd::comm

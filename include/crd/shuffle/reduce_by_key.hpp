@@ -98,6 +98,22 @@ void fold_sorted(std::vector<T>& v, KeyOf&& key_of, Combine&& combine, OnRun&& o
   v.erase(v.begin() + static_cast<std::ptrdiff_t>(out), v.end());
 }
 
+// One rank owns every key, so the pre-combined records are already the result: routing them to
+// itself, merging one run and folding again only copied them (three passes over 1.2M count records
+// of a one-rank discover). Same result, contributors and (empty) exchange statistics.
+template <class Record, class KeyOf, class Owner>
+std::vector<Record> owned_by_one_rank(std::vector<Record> records, KeyOf& key_of, Owner& owner,
+                                      Contributors* contributors) {
+  for (const Record& r : records)
+    if (owner(key_of(r), 1) != 0) throw std::out_of_range("reduce_by_key: owner outside the ranks");
+  if (contributors != nullptr) {
+    contributors->offsets.resize(records.size() + 1);
+    for (std::size_t i = 0; i <= records.size(); ++i) contributors->offsets[i] = i;
+    contributors->ranks.assign(records.size(), 0);
+  }
+  return records;
+}
+
 }  // namespace detail
 
 // combine(Record& into, Record& from) folds `from` (which is discarded afterwards) into `into`;
@@ -111,6 +127,7 @@ std::vector<Record> reduce_by_key(comm::Transport& transport, std::vector<Record
   detail::fold_sorted(records, key_of, combine, [](const Record&, const Record&) {});
 
   const int nranks = transport.size();
+  if (nranks == 1) return detail::owned_by_one_rank(std::move(records), key_of, owner, contributors);
   const auto n = static_cast<std::size_t>(nranks);
   const auto me = static_cast<std::size_t>(transport.rank());
   std::vector<int> dest(records.size());

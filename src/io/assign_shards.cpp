@@ -39,4 +39,10 @@ std::vector<std::vector<std::size_t>> assign_shards(const std::vector<InputFile>
   return assign_by_size(sizes, nranks);
 }
 
+std::uint64_t total_bytes(const std::vector<InputFile>& files) {
+  std::uint64_t n = 0;
+  for (const InputFile& f : files) n += f.size;
+  return n;
+}
+
 }  // namespace crd::io

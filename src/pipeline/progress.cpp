@@ -8,12 +8,6 @@
 
 namespace crd::pipeline {
 
-std::uint64_t total_bytes(const std::vector<io::InputFile>& files) {
-  std::uint64_t n = 0;
-  for (const auto& f : files) n += f.size;
-  return n;
-}
-
 Progress::Progress(comm::Transport& transport, std::string phase, std::uint64_t total_bytes,
                    double interval_seconds)
     : transport_(transport),

@@ -15,8 +15,6 @@
 
 namespace crd::pipeline {
 
-std::uint64_t total_bytes(const std::vector<io::InputFile>& files);
-
 class Progress {
  public:
   // total_bytes: the whole job's input bytes; interval 0 = silent.

@@ -9,6 +9,7 @@
 #include "crd/base/error.hpp"
 #include "checkpoint_codec.hpp"
 #include "crd/scan/input_listing.hpp"
+#include "crd/shuffle/collectives.hpp"
 #include "memory_budget.hpp"
 #include "crd/pipeline/output_check.hpp"
 #include "crd/pipeline/reader_thread_choice.hpp"
@@ -36,21 +37,25 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   const auto held = [&]() -> std::uint64_t { return held_bytes ? held_bytes() : 0; };
   ScanPhase p;
   timer.start("expand");
-  const auto files = scan::expand_everywhere(transport, common.inputs, common.expand, p.expand_log);
-  check_output_is_not_input(transport, common.output, files);
-  const auto shards = io::assign_shards(files, transport.size());
+  scan::InputShare inputs = scan::share_inputs(transport, common.inputs, common.expand, p.expand_log);
+  check_output_is_not_input(transport, common.output, inputs.files);  // rank 0 looks, at every file
+  const std::vector<io::InputFile>& files = inputs.files;
+  const std::vector<std::size_t>& mine = inputs.mine;
   p.stop = discover::StopItems(options.stop_chunks, options.min_chunk_length);
-  // The fingerprint stats every input again: only worth it when checkpoints are kept.
+  // The fingerprint stats every input again: only worth it when checkpoints are kept, and done once.
   const std::string fingerprint =
-      common.work_dir.empty() ? std::string()
-                              : job_fingerprint(common.info.command, common.info.config_ini, transport.size(), files);
+      common.work_dir.empty()
+          ? std::string()
+          : shuffle::broadcast_from_rank0(
+                transport, transport.rank() == 0 ? job_fingerprint(common.info.command, common.info.config_ini,
+                                                                   transport.size(), inputs.files)
+                                                 : std::string());
   p.checkpoints.emplace(transport, common.work_dir, fingerprint, common.resume);
   file.emplace(transport, common.output);
 
   timer.start("scan");
   scan::ScanOptions scan = common.scan;
   scan.keep_page_chunks = keep_pages;
-  const auto& mine = shards[static_cast<std::size_t>(transport.rank())];
   // A rank bound to one core (mpirun's default binding) would run both threads on that core, and
   // on a node full of ranks the thread competes with them: the affinity and the node decide too.
   ReaderThreadContext context = shard_bytes_context(files, mine);
@@ -63,7 +68,7 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   const std::uint64_t shard_bytes = context.total_bytes;
   MemoryBudget budget(common.memory_budget, common.round_bytes, transport.rank(), transport.size());
   budget.check_fixed();
-  Progress progress(transport, "scan", total_bytes(files), common.progress_interval);
+  Progress progress(transport, "scan", inputs.job_bytes, common.progress_interval);
   std::uint64_t bytes_read = shard_bytes;  // all of it, unless the budget stops the scan
   const bool resumed = p.checkpoints->load("scan", [&](BinaryFileReader& in) { p.shard = load_shard(in); });
   if (!resumed) {
@@ -94,7 +99,7 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
     p.files = files;
     p.mine = mine;
     p.scan_options = scan;
-    p.job_bytes = total_bytes(files);
+    p.job_bytes = inputs.job_bytes;
   }
   return p;
 }

@@ -1,5 +1,6 @@
-// expand_everywhere: the directory walk shared by 1–4 thread ranks gives every rank the list one
-// serial expansion gives, with the same skip counts in total, and a usage error on every rank.
+// share_inputs: the directory walk shared by 1–4 thread ranks gives rank 0 the list one serial
+// expansion gives, each rank exactly its assign_shards share of it, the same skip counts in total,
+// and a usage error on every rank.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -45,27 +46,41 @@ class InputListing : public ::testing::TestWithParam<int> {
 };
 std::string InputListing::root_;
 
-TEST_P(InputListing, EveryRankGetsTheSerialList) {
+void expect_same(const io::InputFile& got, const io::InputFile& want) {
+  EXPECT_EQ(got.path, want.path);
+  EXPECT_EQ(got.url, want.url);
+  EXPECT_EQ(got.size, want.size);
+  EXPECT_EQ(got.kind, want.kind);
+}
+
+TEST_P(InputListing, EachRankGetsItsShareOfTheSerialList) {
   const std::vector<std::string> args{root_ + "/tree", root_ + "/other", root_ + "/tree/top.html"};
   io::InputLog serial_log;
   const auto serial = io::expand_inputs(args, {}, serial_log);
   ASSERT_EQ(serial.size(), 37u);  // 33 in the levels, 2 archives, top.html once, x.htm
+  const auto shards = io::assign_shards(serial, GetParam());
   std::mutex m;
   io::InputLog summed;
+  std::size_t shared = 0;
   comm::run_local(GetParam(), [&](comm::Transport& t) {
     io::InputLog mine;
-    const auto files = expand_everywhere(t, args, {}, mine);
-    ASSERT_EQ(files.size(), serial.size());
-    for (std::size_t i = 0; i < files.size(); ++i) {
-      EXPECT_EQ(files[i].path, serial[i].path);
-      EXPECT_EQ(files[i].url, serial[i].url);
-      EXPECT_EQ(files[i].size, serial[i].size);
-      EXPECT_EQ(files[i].kind, serial[i].kind);
+    const InputShare share = share_inputs(t, args, {}, mine);
+    EXPECT_EQ(share.job_bytes, io::total_bytes(serial));
+    const auto& shard = shards[static_cast<std::size_t>(t.rank())];
+    ASSERT_EQ(share.mine.size(), shard.size());
+    for (std::size_t k = 0; k < shard.size(); ++k) expect_same(share.files.at(share.mine[k]), serial[shard[k]]);
+    if (t.rank() == 0) {  // every file of the job
+      ASSERT_EQ(share.files.size(), serial.size());
+      for (std::size_t i = 0; i < serial.size(); ++i) expect_same(share.files[i], serial[i]);
+    } else {  // its own only
+      EXPECT_EQ(share.files.size(), shard.size());
     }
     std::lock_guard lock(m);
+    shared += share.mine.size();
     summed.counters.merge(mine.counters);
     summed.errors.insert(summed.errors.end(), mine.errors.begin(), mine.errors.end());
   });
+  EXPECT_EQ(shared, serial.size());  // every file read by exactly one rank (shards are disjoint)
   EXPECT_EQ(summed.counters.values(), serial_log.counters.values());
   EXPECT_EQ(summed.counters.get("skipped.input.dir_symlink"), 1u);
   EXPECT_EQ(summed.counters.get("skipped.input.missing"), 1u);
@@ -82,7 +97,7 @@ TEST_P(InputListing, NoFilesIsAUsageErrorOnEveryRank) {
   comm::run_local(GetParam(), [&](comm::Transport& t) {
     io::InputLog c;
     try {
-      expand_everywhere(t, {root_ + "/empty"}, {}, c);
+      share_inputs(t, {root_ + "/empty"}, {}, c);
     } catch (const UsageError& e) {
       EXPECT_NE(std::string(e.what()).find("no input files"), std::string::npos);
       std::lock_guard lock(m);

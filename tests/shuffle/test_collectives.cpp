@@ -1,4 +1,4 @@
-// The typed broadcast and gathers (collectives.hpp) on 1–4 thread ranks: values with strings,
+// The typed broadcast, gathers and scatter (collectives.hpp) on 1–4 thread ranks: values with strings,
 // vectors and nested fields arrive whole, in rank order, and only where they are meant to.
 #include <gtest/gtest.h>
 
@@ -63,6 +63,20 @@ TEST_P(Collectives, GatherReachesRankZeroOnly) {
     }
     ASSERT_EQ(all.size(), static_cast<std::size_t>(t.size()));
     for (int r = 0; r < t.size(); ++r) EXPECT_EQ(all[static_cast<std::size_t>(r)], items_of(r)) << "rank " << r;
+  });
+}
+
+TEST_P(Collectives, ScatterGivesEachRankItsOwnValue) {
+  comm::run_local(GetParam(), [](comm::Transport& t) {
+    std::vector<Message> values;
+    if (t.rank() == 0)
+      for (int r = 0; r < t.size(); ++r) values.push_back({static_cast<std::uint8_t>(r), "to " + std::to_string(r), items_of(r)});
+    const Message got = scatter_from_rank0(t, values);
+    EXPECT_EQ(got, (Message{static_cast<std::uint8_t>(t.rank()), "to " + std::to_string(t.rank()), items_of(t.rank())}));
+    // A wrong count is refused on rank 0 before anything is sent; the other ranks' argument is ignored.
+    if (t.rank() == 0) {
+      EXPECT_THROW(scatter_from_rank0(t, std::vector<Message>(t.size() + 1)), std::invalid_argument);
+    }
   });
 }
 

@@ -85,6 +85,8 @@ std::vector<InputFile> expand_inputs(const std::vector<std::string>& args, const
 std::vector<std::vector<std::size_t>> assign_by_size(std::span<const std::uint64_t> sizes, int nranks);
 // assign_by_size over the files' sizes: the indices into `files` each rank reads.
 std::vector<std::vector<std::size_t>> assign_shards(const std::vector<InputFile>& files, int nranks);
+// The files' listed sizes, summed.
+std::uint64_t total_bytes(const std::vector<InputFile>& files);
 // An archive (WARC/ARC) whose name ends in .gz (any case): read through zlib, which costs about
 // as much as chunking it. Plain files are never inflated, whatever their name.
 bool gzip_named(const InputFile& file);

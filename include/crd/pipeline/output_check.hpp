@@ -26,7 +26,8 @@ std::string same_file_as_output(const std::string& output, const std::vector<std
 void check_output_before_run(comm::Transport& transport, const std::string& output, const std::vector<std::string>& named);
 
 // Collective, once the inputs are listed and before they are read: the same for every file found
-// (archives and documents inside input directories, files named in @LIST files).
+// (archives and documents inside input directories, files named in @LIST files). Only rank 0's
+// `files` are looked at: there every file of the job (scan::InputShare).
 void check_output_is_not_input(comm::Transport& transport, const std::string& output,
                                const std::vector<io::InputFile>& files);
 

@@ -10,12 +10,21 @@
 
 namespace crd::scan {
 
-// Collective: io::expand_inputs(inputs) on every rank, identical for any rank count. Rank 0
-// expands the arguments; the directory trees among them are read by all ranks, a level at a time.
-// A usage error (no files, a missing input, a bad @LIST) is raised on every rank alike. What was
-// left out is logged on the rank that saw it (rank 0 for the inputs named).
-std::vector<io::InputFile> expand_everywhere(comm::Transport& transport, const std::vector<std::string>& inputs,
-                                             const io::ExpandOptions& options, io::InputLog& log);
+// A rank's share of the job's inputs: files[mine[k]] are the files it reads (io::assign_shards),
+// in listing order.
+struct InputShare {
+  std::vector<io::InputFile> files;  // rank 0: every file of the job, in listing order; others: their own
+  std::vector<std::size_t> mine;
+  std::uint64_t job_bytes = 0;  // the listed size of every file of the job, on every rank
+};
+
+// Collective: io::expand_inputs(inputs), identical for any rank count, divided among the ranks by
+// io::assign_shards. Rank 0 expands the arguments; the directory trees among them are read by all
+// ranks, a level at a time; each rank then receives only its own files. A usage error (no files,
+// a missing input, a bad @LIST) is raised on every rank alike. What was left out is logged on the
+// rank that saw it (rank 0 for the inputs named).
+InputShare share_inputs(comm::Transport& transport, const std::vector<std::string>& inputs,
+                        const io::ExpandOptions& options, io::InputLog& log);
 
 // Collective: the files under `root`, each directory read by one rank; on rank 0 all of them (in
 // order of their paths), on the other ranks none.

@@ -1,4 +1,4 @@
-// Typed broadcast and gathers (after KaMPIng's typed calls): a value travels encoded from its
+// Typed broadcast, gathers and scatter (after KaMPIng's typed calls): a value travels encoded from its
 // field list (fields.hpp), so no caller writes or reads a byte layout. The transport below moves
 // bytes only. Collective: every rank must call, in the same order.
 #pragma once
@@ -76,6 +76,28 @@ std::vector<T> gather_to_rank0(comm::Transport& transport, const T& value) {
   transport.alltoallv(mine, to_each, all, counts);
   if (transport.rank() != 0) return {};
   return detail::decode_each<T>(all, counts);
+}
+
+// Rank 0's values[r] on rank r (values[0] stays on rank 0 without passing the codec); the other
+// ranks' argument is ignored. Rank 0 passes one value per rank.
+template <class T>
+T scatter_from_rank0(comm::Transport& transport, std::vector<T> values) {
+  const auto n = static_cast<std::size_t>(transport.size());
+  std::vector<std::uint64_t> to_each(n, 0);
+  std::vector<std::byte> send;
+  if (transport.rank() == 0) {
+    if (values.size() != n) throw std::invalid_argument("scatter_from_rank0: one value per rank");
+    for (std::size_t r = 1; r < n; ++r) {
+      std::vector<std::byte> bytes = encode(values[r]);
+      to_each[r] = bytes.size();
+      send.insert(send.end(), bytes.begin(), bytes.end());
+    }
+  }
+  std::vector<std::byte> got;
+  std::vector<std::uint64_t> counts;
+  transport.alltoallv(send, to_each, got, counts);
+  if (transport.rank() == 0) return std::move(values[0]);
+  return decode<T>(got);
 }
 
 }  // namespace crd::shuffle

@@ -171,11 +171,12 @@ class Expander {
 
 // One directory's entries: files with their sizes (stat relative to the open directory, which
 // skips the path lookup a stat by full path repeats per file), subdirectories for the next round.
-void read_directory(DIR* d, const std::string& root, const std::string& rel_dir, DirectoryRound& out, InputLog& log) {
+void read_directory(DIR* d, const std::string& root, const std::string& rel_dir, DirectoryRound& out, InputLog& log,
+                    EntrySlice slice) {
   const int dfd = ::dirfd(d);
   while (const dirent* e = ::readdir(d)) {
     const std::string_view name = e->d_name;
-    if (name == "." || name == "..") continue;
+    if (name == "." || name == ".." || !slice.takes(name)) continue;
     std::string rel;
     rel.reserve(rel_dir.size() + 1 + name.size());
     if (!rel_dir.empty()) rel.append(rel_dir).push_back('/');
@@ -230,7 +231,12 @@ void require_inputs(const std::vector<InputFile>& files, const std::vector<std::
 
 // Directories are opened from the root's descriptor, not by full path and not one descriptor per
 // level, so deep trees neither repeat the path lookup nor hold a descriptor per level.
-DirectoryRound read_directories(const std::string& root, std::span<const std::string> rel_dirs, InputLog& log) {
+bool EntrySlice::takes(std::string_view name) const {
+  return count <= 1 || std::hash<std::string_view>{}(name) % count == index;
+}
+
+DirectoryRound read_directories(const std::string& root, std::span<const std::string> rel_dirs, InputLog& log,
+                                EntrySlice slice) {
   DirectoryRound out;
   if (rel_dirs.empty()) return out;
   const int root_fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -242,10 +248,10 @@ DirectoryRound read_directories(const std::string& root, std::span<const std::st
     DIR* d = fd < 0 ? nullptr : ::fdopendir(fd);
     if (d == nullptr) {
       if (fd >= 0) ::close(fd);
-      log.fail(rel_dir.empty() ? root : under(root, rel_dir), "input.unreadable");
+      if (slice.index == 0) log.fail(rel_dir.empty() ? root : under(root, rel_dir), "input.unreadable");  // once
       continue;
     }
-    read_directory(d, root, rel_dir, out, log);
+    read_directory(d, root, rel_dir, out, log, slice);
     ::closedir(d);
   }
   if (root_fd >= 0) ::close(root_fd);

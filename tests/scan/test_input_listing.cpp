@@ -3,8 +3,11 @@
 // and a usage error on every rank.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <mutex>
 
 #include "crd/comm/local_transport.hpp"
@@ -41,6 +44,9 @@ class InputListing : public ::testing::TestWithParam<int> {
     fs::create_directory_symlink(fs::path(root_) / "other", fs::path(root_) / "tree" / "loop");
     fs::create_symlink(fs::path(root_) / "nowhere", fs::path(root_) / "tree" / "dangling.html");
     fs::create_directories(fs::path(root_) / "empty" / "still-empty");
+    // One directory past kSplitDirectoryBytes, so the default walk shares it among the ranks.
+    for (int f = 0; f < 2000; ++f) write(fs::path(root_) / "wide" / ("file-number-" + std::to_string(f) + ".html"), 1 + f % 7);
+    write(fs::path(root_) / "wide" / "sub" / "inner.html", 2);
   }
   static std::string root_;
 };
@@ -89,6 +95,53 @@ TEST_P(InputListing, EachRankGetsItsShareOfTheSerialList) {
   ASSERT_EQ(summed.errors.size(), 1u);
   EXPECT_EQ(summed.errors[0].file, root_ + "/tree/dangling.html");
   EXPECT_EQ(summed.errors[0].reason, "input.missing");
+}
+
+// shared_walk with every directory shared (split_bytes 0), none, and the default (the wide one):
+// rank 0 gets exactly the serial walk's files and sizes, and each skip and error is logged once.
+TEST_P(InputListing, SharedDirectoriesAreReadOnce) {
+  struct stat wide {};
+  ASSERT_EQ(::stat((root_ + "/wide").c_str(), &wide), 0);
+  ASSERT_GT(static_cast<std::uint64_t>(wide.st_size), kSplitDirectoryBytes);  // the default shares it
+  for (const std::string tree : {"tree", "wide"}) {
+    io::InputLog serial_log;
+    auto serial = io::walk_directory(root_ + "/" + tree, serial_log);
+    std::sort(serial.begin(), serial.end(), [](const auto& a, const auto& b) { return a.rel < b.rel; });
+    for (const std::uint64_t split : {std::uint64_t{0}, kSplitDirectoryBytes, ~std::uint64_t{0}}) {
+      std::mutex m;
+      io::InputLog summed;
+      comm::run_local(GetParam(), [&](comm::Transport& t) {
+        io::InputLog mine;
+        const auto files = shared_walk(t, root_ + "/" + tree, mine, split);
+        if (t.rank() == 0) {
+          ASSERT_EQ(files.size(), serial.size()) << tree << " split " << split;
+          for (std::size_t i = 0; i < files.size(); ++i) {
+            EXPECT_EQ(files[i].rel, serial[i].rel);
+            EXPECT_EQ(files[i].size, serial[i].size);
+          }
+        } else {
+          EXPECT_TRUE(files.empty());
+        }
+        std::lock_guard lock(m);
+        summed.counters.merge(mine.counters);
+        summed.errors.insert(summed.errors.end(), mine.errors.begin(), mine.errors.end());
+      });
+      EXPECT_EQ(summed.counters.values(), serial_log.counters.values()) << tree << " split " << split;
+      ASSERT_EQ(summed.errors.size(), serial_log.errors.size()) << tree << " split " << split;
+      for (std::size_t i = 0; i < summed.errors.size(); ++i) EXPECT_EQ(summed.errors[i].file, serial_log.errors[i].file);
+    }
+  }
+}
+
+TEST(EntrySlice, SlicesPartitionNames) {
+  for (std::size_t count : {1u, 2u, 3u, 5u}) {
+    for (int n = 0; n < 500; ++n) {
+      const std::string name = "entry-" + std::to_string(n);
+      int takers = 0;
+      for (std::size_t index = 0; index < count; ++index) takers += io::EntrySlice{index, count}.takes(name) ? 1 : 0;
+      EXPECT_EQ(takers, 1) << name << " in " << count << " slices";
+    }
+  }
 }
 
 TEST_P(InputListing, NoFilesIsAUsageErrorOnEveryRank) {

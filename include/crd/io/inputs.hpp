@@ -57,8 +57,18 @@ struct DirectoryRound {
   std::vector<WalkedEntry> files;
   std::vector<WalkedEntry> subdirs;
 };
-// Reads the directories `rel_dirs` of the tree at `root` ("" is the root itself).
-DirectoryRound read_directories(const std::string& root, std::span<const std::string> rel_dirs, InputLog& log);
+// A part of every directory's entries, chosen by a hash of the entry's name, so that ranks can
+// share one large directory: ranks 0..count-1 reading slices 0..count-1 together read each entry
+// once, in whatever order readdir returns them.
+struct EntrySlice {
+  std::size_t index = 0;
+  std::size_t count = 1;  // 1: every entry
+  bool takes(std::string_view name) const;
+};
+// Reads the directories `rel_dirs` of the tree at `root` ("" is the root itself), the entries of
+// `slice` only.
+DirectoryRound read_directories(const std::string& root, std::span<const std::string> rel_dirs, InputLog& log,
+                                EntrySlice slice = {});
 // Every file under `root`, in no particular order: rounds of read_directories, one per level.
 std::vector<WalkedEntry> walk_directory(const std::string& root, InputLog& log);
 // Any function returning the same files as walk_directory (in any order).

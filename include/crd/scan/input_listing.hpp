@@ -1,6 +1,7 @@
 // The input list of a job, built once and shared by every rank.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -26,8 +27,14 @@ struct InputShare {
 InputShare share_inputs(comm::Transport& transport, const std::vector<std::string>& inputs,
                         const io::ExpandOptions& options, io::InputLog& log);
 
-// Collective: the files under `root`, each directory read by one rank; on rank 0 all of them (in
-// order of their paths), on the other ranks none.
-std::vector<io::WalkedEntry> shared_walk(comm::Transport& transport, const std::string& root, io::InputLog& log);
+// A directory whose own size is larger than this (about 1,000 entries) is read by every rank, a
+// slice of its entries each (io::EntrySlice); smaller ones by one rank each.
+inline constexpr std::uint64_t kSplitDirectoryBytes = 32 * 1024;
+
+// Collective: the files under `root`, each directory read by one rank, or by all if it is larger
+// than split_bytes (a test can make every directory shared); on rank 0 all of them (in order of
+// their paths), on the other ranks none.
+std::vector<io::WalkedEntry> shared_walk(comm::Transport& transport, const std::string& root, io::InputLog& log,
+                                         std::uint64_t split_bytes = kSplitDirectoryBytes);
 
 }  // namespace crd::scan

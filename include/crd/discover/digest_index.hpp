@@ -158,7 +158,8 @@ class DigestIndex {
     void operator()(std::uint64_t* p) const { std::free(p); }
   };
   void allocate(std::size_t capacity) {
-    std::unique_ptr<std::uint64_t[], Free> fresh(static_cast<std::uint64_t*>(std::calloc(capacity, sizeof(std::uint64_t))));
+    std::unique_ptr<std::uint64_t[], Free> fresh(
+        static_cast<std::uint64_t*>(std::calloc(capacity, sizeof(std::uint64_t))));
     if (!fresh) throw std::bad_alloc();
     prefault_writable(fresh.get(), capacity * sizeof(std::uint64_t));
     slots_ = std::move(fresh);

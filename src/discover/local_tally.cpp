@@ -57,10 +57,9 @@ std::uint32_t LocalTally::add(const Digest& digest, std::uint64_t length, std::s
                               std::uint32_t page, const PageKeys& keys) {
   ++total_;
   note_page(page, keys);
-  bool inserted = false;
-  std::uint32_t& slot = index_.find_or_insert(digest, inserted);
-  if (!inserted) {
-    const std::uint32_t id = slot;
+  const DigestIndex::Found found = index_.find_or_insert(digest, digests_);
+  if (!found.inserted) {
+    const std::uint32_t id = found.id;
     ++counts_[id];
     // A page whose key sorts at or after every page added before cannot take first_page over.
     if (page_is_greatest_) return id;
@@ -68,8 +67,7 @@ std::uint32_t LocalTally::add(const Digest& digest, std::uint64_t length, std::s
     if (page != current && keys[page] < keys[current]) first_page_[id] = page;
     return id;
   }
-  const auto id = static_cast<std::uint32_t>(digests_.size());
-  slot = id;
+  const std::uint32_t id = found.id;  // digests_.size(): appended below, as the index requires
   if (digests_.size() == digests_.capacity()) grow_columns();
   digests_.push_back(digest);
   counts_.push_back(1);
@@ -86,8 +84,8 @@ std::string_view LocalTally::sample(std::uint32_t id) const {
 }
 
 std::int64_t LocalTally::find(const Digest& digest) const {
-  const std::uint32_t* id = index_.find(digest);
-  return id == nullptr ? -1 : static_cast<std::int64_t>(*id);
+  const std::uint32_t id = index_.find(digest, digests_);
+  return id == DigestIndex::kNone ? -1 : static_cast<std::int64_t>(id);
 }
 
 std::size_t LocalTally::memory_bytes() const {
@@ -134,11 +132,7 @@ LocalTally LocalTally::load(BinaryFileReader& in) {
       throw std::runtime_error("checkpoint corrupt (sample outside its block)");
   }
   t.greatest_known_ = n == 0;  // the keys of the pages already counted are not known here
-  t.index_ = DigestMap<std::uint32_t>(n);
-  for (std::uint32_t id = 0; id < n; ++id) {
-    bool inserted = false;
-    t.index_.find_or_insert(t.digests_[id], inserted) = id;
-  }
+  if (!t.index_.rebuild(t.digests_)) throw std::runtime_error("checkpoint corrupt (a digest twice in a tally)");
   return t;
 }
 

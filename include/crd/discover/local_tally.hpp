@@ -1,8 +1,9 @@
 // LocalTally: what one rank saw of each distinct hash in its shard — occurrences, length, the page
 // whose key sorts first, and (for chunks) a text sample. Ids are dense, in first-seen order.
 //
-// Memory per distinct hash: a 28-byte map slot (load 3/8 to 3/4) plus ~52 bytes of columns, plus the sample
-// (≤ sample_bytes) when samples are kept. docs/memory.md has the full model.
+// Memory per distinct hash: an 8-byte index slot (load 3/8 to 3/4) plus 48 bytes of columns (each
+// doubling, so up to twice that reserved), plus the sample (≤ sample_bytes) when samples are kept.
+// docs/memory.md has the full model.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +14,7 @@
 #include <vector>
 
 #include "crd/base/binary_file.hpp"
-#include "crd/discover/digest_map.hpp"
+#include "crd/discover/digest_index.hpp"
 #include "crd/hash/digest.hpp"
 
 namespace crd::discover {
@@ -52,7 +53,7 @@ class LocalTally {
 
  private:
   std::size_t sample_bytes_;
-  DigestMap<std::uint32_t> index_;
+  DigestIndex index_;  // over digests_: each digest is held once
   std::vector<Digest> digests_;
   std::vector<std::uint64_t> counts_;
   std::vector<std::uint64_t> lengths_;

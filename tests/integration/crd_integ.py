@@ -151,6 +151,68 @@ class TempDir:
             shutil.rmtree(self.path, ignore_errors=True)
 
 
+NO_SPACE = "No space left on device"
+
+
+class Tmpfs:
+    """A tmpfs of `size` mounted on a fresh directory (needs root); close() unmounts it."""
+
+    def __init__(self, size, read_only=False):
+        self.path = tempfile.mkdtemp(prefix="crd-full-")
+        options = "size=%s" % size + (",ro" if read_only else "")
+        proc = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", self.path],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if proc.returncode != 0:
+            os.rmdir(self.path)
+            raise OSError(proc.stderr.decode().strip() or "mount failed")
+
+    def __call__(self, *parts):
+        return os.path.join(self.path, *parts)
+
+    def fill(self, leave_bytes):
+        """Fills the file system until at most leave_bytes are free."""
+        st = os.statvfs(self.path)
+        with open(self("filler"), "wb") as f:
+            f.write(b"\0" * max(0, st.f_bavail * st.f_frsize - leave_bytes))
+
+    def entries(self):
+        return sorted(os.listdir(self.path))
+
+    def close(self):
+        # Lazy: after a regression's timeout, orphaned ranks may still hold files open here.
+        subprocess.run(["umount", "-l", self.path], check=True)
+        os.rmdir(self.path)
+
+
+def require_tmpfs():
+    """Skips the test program where no tmpfs can be mounted (not root)."""
+    try:
+        Tmpfs("64k").close()
+    except OSError as e:
+        skip("cannot mount a tmpfs to fill (needs root): %s" % e)
+
+
+def mount_tmpfs(tc, size, read_only=False):
+    """A Tmpfs unmounted when the test case `tc` ends."""
+    fs = Tmpfs(size, read_only)
+    tc.addCleanup(fs.close)
+    return fs
+
+
+def assert_fails_with_one_line(tc, args, nranks, pattern, timeout):
+    """Runs crd under mpirun -q; asserts it ends within `timeout` s with exit 1 and one stderr line
+    matching `pattern` (a fatal condition's contract)."""
+    try:
+        proc = run_crd(args, nranks=nranks, check=False, timeout=timeout, mpi_quiet=True)
+    except subprocess.TimeoutExpired:
+        tc.fail("crd hung for %d s: %s" % (timeout, " ".join(args)))
+    tc.assertEqual(proc.returncode, 1, proc.stderr)
+    lines = proc.stderr.splitlines()
+    tc.assertEqual(len(lines), 1, proc.stderr)
+    tc.assertRegex(lines[0], pattern)
+    return proc
+
+
 def read_all(path):
     """{dataset path: numpy array} and {group path: {attr: value}} of a whole result file."""
     return open_results(path).snapshot()

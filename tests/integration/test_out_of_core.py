@@ -15,8 +15,7 @@ import unittest
 
 import crd_integ as ci
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "output"))
-from test_disk_full import NO_SPACE, Tmpfs  # noqa: E402
+NO_SPACE = ci.NO_SPACE
 
 SHUFFLE = 16 * 1024  # a small shuffle round: many rounds, and a budget that is mostly tables
 # HTML bytes of python3.11-doc in the WARC: enough that a budget of 1/20 of the tables leaves room
@@ -176,10 +175,7 @@ class OutOfCoreWorkDir(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        try:
-            Tmpfs("64k").close()
-        except OSError as e:
-            ci.skip("cannot mount a tmpfs to fill (needs root): %s" % e)
+        ci.require_tmpfs()
         cls.inputs = [ci.corpus_package("sphinx-doc")]
         cls.tmp = ci.TempDir("outofcore-work")
         ref = cls.tmp("ref.h5")
@@ -192,23 +188,14 @@ class OutOfCoreWorkDir(unittest.TestCase):
         cls.tmp.cleanup()
 
     def mount(self, size, read_only=False):
-        fs = Tmpfs(size, read_only)
-        self.addCleanup(fs.close)
-        return fs
+        return ci.mount_tmpfs(self, size, read_only)
 
     def fails_with_one_line(self, work_dir, nranks, pattern):
         out_dir = self.tmp("out-%s-%d" % (os.path.basename(work_dir.rstrip("/")), nranks))
         os.makedirs(out_dir, exist_ok=True)
         args = ["run"] + self.inputs + ["-o", os.path.join(out_dir, "z.h5"), "--work-dir", work_dir] + \
             options(["--memory", str(self.budget)])
-        try:
-            proc = ci.run_crd(args, nranks=nranks, check=False, timeout=300, mpi_quiet=True)
-        except subprocess.TimeoutExpired:
-            self.fail("crd hung with --work-dir on a full disk")
-        self.assertEqual(proc.returncode, 1, proc.stderr)
-        lines = proc.stderr.splitlines()
-        self.assertEqual(len(lines), 1, proc.stderr)
-        self.assertRegex(lines[0], pattern)
+        ci.assert_fails_with_one_line(self, args, nranks, pattern, 300)
         self.assertEqual(os.listdir(out_dir), [], "no result and no temporary may remain")
 
     def test_full_work_dir(self):

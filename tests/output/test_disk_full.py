@@ -7,46 +7,14 @@
 # has a timeout, so a regression fails instead of hanging.
 import os
 import re
-import subprocess
 import sys
-import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "integration"))
 import crd_integ as ci  # noqa: E402
 
 TIMEOUT = 120
-NO_SPACE = "No space left on device"
-
-
-class Tmpfs:
-    """A tmpfs of `size` mounted on a fresh directory; close() unmounts it."""
-
-    def __init__(self, size, read_only=False):
-        self.path = tempfile.mkdtemp(prefix="crd-full-")
-        options = "size=%s" % size + (",ro" if read_only else "")
-        proc = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", self.path],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        if proc.returncode != 0:
-            os.rmdir(self.path)
-            raise OSError(proc.stderr.decode().strip() or "mount failed")
-
-    def __call__(self, *parts):
-        return os.path.join(self.path, *parts)
-
-    def fill(self, leave_bytes):
-        """Fills the file system until at most leave_bytes are free."""
-        st = os.statvfs(self.path)
-        with open(self("filler"), "wb") as f:
-            f.write(b"\0" * max(0, st.f_bavail * st.f_frsize - leave_bytes))
-
-    def entries(self):
-        return sorted(os.listdir(self.path))
-
-    def close(self):
-        # Lazy: after a regression's timeout, orphaned ranks may still hold files open here.
-        subprocess.run(["umount", "-l", self.path], check=True)
-        os.rmdir(self.path)
+NO_SPACE = ci.NO_SPACE
 
 
 class DiskFull(unittest.TestCase):
@@ -54,10 +22,7 @@ class DiskFull(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        try:
-            Tmpfs("64k").close()
-        except OSError as e:
-            ci.skip("cannot mount a tmpfs to fill (needs root): %s" % e)
+        ci.require_tmpfs()
         # A corpus whose result (about 2.5 MB with every chunk labeled) cannot fit in 2 MB.
         cls.inputs = [ci.corpus_package("sphinx-doc"), "--chunk-threshold", "0"]
         cls.tmp = ci.TempDir("full")
@@ -67,20 +32,10 @@ class DiskFull(unittest.TestCase):
         cls.tmp.cleanup()
 
     def mount(self, size, read_only=False):
-        fs = Tmpfs(size, read_only)
-        self.addCleanup(fs.close)
-        return fs
+        return ci.mount_tmpfs(self, size, read_only)
 
     def fails_with_one_line(self, args, nranks, pattern):
-        """Runs crd under mpirun -q; asserts exit 1 and that stderr is one line matching pattern."""
-        try:
-            proc = ci.run_crd(ci.quiet(args), nranks=nranks, check=False, timeout=TIMEOUT, mpi_quiet=True)
-        except subprocess.TimeoutExpired:
-            self.fail("crd hung for %d s on a full disk: %s" % (TIMEOUT, " ".join(args)))
-        self.assertEqual(proc.returncode, 1, proc.stderr)
-        lines = proc.stderr.splitlines()
-        self.assertEqual(len(lines), 1, proc.stderr)
-        self.assertRegex(lines[0], pattern)
+        return ci.assert_fails_with_one_line(self, ci.quiet(args), nranks, pattern, TIMEOUT)
 
     def test_result_that_fills_the_disk_partway(self):
         for nranks in (1, 2):

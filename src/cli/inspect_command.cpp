@@ -161,6 +161,29 @@ void print_detection(const output::ResultReader& r, std::size_t top, const Ranki
   }
 }
 
+// detect --pairs K: each flagged page with the labeled documents it overlaps most (seed 004's
+// similarity ⟨first, second⟩), closest first.
+void print_pairs(const output::ResultReader& r, std::size_t top) {
+  using output::SimilarityPairRow;
+  const auto& pairs = schema::kDetectionPairs;
+  if (!r.has(pairs.column(&SimilarityPairRow::page))) return;
+  const auto first = r.read_f64(pairs.column(&SimilarityPairRow::first));
+  const auto second = r.read_f64(pairs.column(&SimilarityPairRow::second));
+  const auto matching = r.read_u32(pairs.column(&SimilarityPairRow::matching));
+  std::printf("\nsimilarity pairs (flagged page, labeled document): %zu\n", first.size());
+  std::vector<std::size_t> order(first.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return first[a] != first[b] ? first[a] > first[b] : second[a] > second[b];
+  });
+  for (std::size_t k = 0; k < std::min(top, order.size()); ++k) {
+    const std::size_t i = order[k];
+    std::printf("  %.3f %.3f  %6u shared  %s  %s\n", first[i], second[i], matching[i],
+                printable(r.read_strings(pairs.column(&SimilarityPairRow::page), i, 1).at(0)).c_str(),
+                printable(r.read_strings(pairs.column(&SimilarityPairRow::document), i, 1).at(0)).c_str());
+  }
+}
+
 }  // namespace
 
 int inspect_command(int argc, char** argv) {
@@ -189,6 +212,7 @@ int inspect_command(int argc, char** argv) {
     print_table(r, schema::kDiscoveryFiles, "labeled files", top);
     print_table(r, schema::kLabels, "labels (informed)", top);
     print_detection(r, top, ranking);
+    print_pairs(r, top);
     print_neardup(r, top);
     print_quilts(r, top);
   }

@@ -243,6 +243,12 @@ class Sentences(unittest.TestCase):
              held("datastructures.html", unique["datastructures.html"][:10])),
             ("copier/p2.html", "docs/classes.html", 20, 0.5, held("classes.html", unique["classes.html"][:20])),
         ])
+        # crd inspect lists them, closest (first similarity) first.
+        shown = ci.run_crd(["inspect", self.tmp("pairs1.h5"), "--top", "2"]).stdout
+        self.assertIn("similarity pairs (flagged page, labeled document): 3\n", shown)
+        rows = re.findall(r"^  ([0-9.]+) ([0-9.]+) +([0-9]+) shared  (\S+)  (\S+)$", shown, re.M)
+        self.assertEqual(rows, [("0.600", "%.3f" % tables[0][0][4], "30", "copier/p1.html", "docs/controlflow.html"),
+                                ("0.500", "%.3f" % tables[0][2][4], "20", "copier/p2.html", "docs/classes.html")])
         # A labels file without labeled documents (a discover result) cannot give pairs.
         disc = self.tmp("pairs_discovery.h5")
         ci.run_crd(ci.quiet(["discover", self.tmp("pairs_expert"), "--chunker", "sentence", "-o", disc]), timeout=300)

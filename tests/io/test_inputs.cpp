@@ -591,6 +591,45 @@ TEST_F(Inputs, PlainFilesReuseOneBodyBufferAndKeepOnlyTheirBytes) {
   EXPECT_EQ(bodies.back(), "a text");
 }
 
+// The reused buffer is kept only up to DirectoryCache::kMaxSpareBody: a file past it (allowed by a
+// larger --max-record-bytes) is read whole, and its buffer freed rather than pinned for the shard.
+TEST_F(Inputs, ABodyOverTheKeepLimitIsReadWholeAndNotKept) {
+  const std::size_t huge_size = DirectoryCache::kMaxSpareBody + 4097;
+  std::string huge(huge_size, 'h');
+  for (std::size_t i = 0; i < huge_size; i += 65536) huge[i] = static_cast<char>('a' + (i / 65536) % 26);
+  write_file(tree_, "huge.txt", huge);
+  InputLog log;
+  const auto huge_file = expand_inputs({tree_ + "/huge.txt"}, {}, log);
+  const std::string medium(300000, 'm');
+  write_file(tree_, "medium.txt", medium);
+  const auto medium_file = expand_inputs({tree_ + "/medium.txt"}, {}, log);
+  ASSERT_EQ(huge_file.size(), 1u);
+  ReadOptions options;
+  options.max_record_bytes = std::uint64_t{128} << 20;
+  DirectoryCache dirs;
+  Counters c;
+  std::vector<std::string> bodies;
+  auto look = [&](Document&& d) { bodies.push_back(d.body); };
+  const std::size_t nothing = std::string().capacity();
+  read_input(huge_file[0], c, look, options, nullptr, &dirs);
+  EXPECT_EQ(dirs.take_body().capacity(), nothing);  // not kept
+  read_input(medium_file[0], c, look, options, nullptr, &dirs);
+  EXPECT_GE(dirs.take_body().capacity(), medium.size());  // a buffer under the limit is kept
+  read_input(huge_file[0], c, look, options, nullptr, &dirs);
+  ASSERT_EQ(bodies.size(), 3u);
+  EXPECT_TRUE(bodies[0] == huge);  // not EXPECT_EQ: a failure would print 64 MiB
+  EXPECT_EQ(bodies[1], medium);
+  EXPECT_TRUE(bodies[2] == huge);
+  EXPECT_EQ(c.get("input.bytes"), 2 * huge_size + medium.size());
+  // At the limit itself a buffer is kept.
+  std::string at_limit;
+  at_limit.reserve(DirectoryCache::kMaxSpareBody);
+  ASSERT_EQ(at_limit.capacity(), DirectoryCache::kMaxSpareBody);
+  const char* kept_data = at_limit.data();
+  dirs.give_back_body(std::move(at_limit));
+  EXPECT_EQ(dirs.take_body().data(), kept_data);
+}
+
 // The scan reads a plain file with the size the listing found (no fstat per file): a file that
 // grew or shrank since is read as it is now, both opened by path and through the DirectoryCache.
 TEST_F(Inputs, PlainFileChangedSinceListingIsReadAsItIsNow) {

@@ -8,15 +8,12 @@
 #include <vector>
 
 #include "crd/discover/digest_index.hpp"
+#include "support/random_digest.hpp"
 
 namespace crd::discover {
 namespace {
 
-Digest random_digest(std::mt19937_64& rng) {
-  Digest d;
-  for (auto& b : d.bytes) b = static_cast<std::uint8_t>(rng());
-  return d;
-}
+using crd::testing::random_digest;
 
 // Bytes 8..19 (position bits and tag) all equal: every digest has the same home slot AND the same
 // tag; they differ only in bytes 0..7, which only the full comparison sees.

@@ -7,15 +7,12 @@
 #include <vector>
 
 #include "crd/discover/digest_map.hpp"
+#include "support/random_digest.hpp"
 
 namespace crd::discover {
 namespace {
 
-Digest random_digest(std::mt19937_64& rng) {
-  Digest d;
-  for (auto& b : d.bytes) b = static_cast<std::uint8_t>(rng());
-  return d;
-}
+using crd::testing::random_digest;
 
 // Digests whose probe bits (bytes 8..15) are all equal: every key lands in the same home slot.
 Digest colliding_digest(std::uint32_t i) {

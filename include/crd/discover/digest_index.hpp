@@ -53,7 +53,7 @@ class DigestIndex {
     for (std::uint64_t s; (s = slots_[i]) != 0; i = (i + 1) & mask_) {
       if ((s & kTagMask) != tag) continue;
       const auto id = static_cast<std::uint32_t>((s >> 32) - 1);
-      if (same(digests[id], digest)) return {id, false};
+      if (same_digest(digests[id], digest)) return {id, false};
     }
     if (digests.size() >= kNone) throw std::length_error("DigestIndex: more than 2^32 - 1 ids");
     const auto id = static_cast<std::uint32_t>(digests.size());
@@ -68,7 +68,7 @@ class DigestIndex {
     for (std::size_t i = index_of(digest); slots_[i] != 0; i = (i + 1) & mask_) {
       if ((slots_[i] & kTagMask) != tag) continue;
       const auto id = static_cast<std::uint32_t>((slots_[i] >> 32) - 1);
-      if (same(digests[id], digest)) return id;
+      if (same_digest(digests[id], digest)) return id;
     }
     return kNone;
   }
@@ -115,18 +115,6 @@ class DigestIndex {
     std::memcpy(&t, d.bytes.data() + 16, sizeof t);
     return t;
   }
-  // Digest's defaulted == compiles to a memcmp call; three loads compare inline.
-  static bool same(const Digest& a, const Digest& b) {
-    std::uint64_t a0, a1, b0, b1;
-    std::uint32_t a2, b2;
-    std::memcpy(&a0, a.bytes.data(), 8);
-    std::memcpy(&b0, b.bytes.data(), 8);
-    std::memcpy(&a1, a.bytes.data() + 8, 8);
-    std::memcpy(&b1, b.bytes.data() + 8, 8);
-    std::memcpy(&a2, a.bytes.data() + 16, 4);
-    std::memcpy(&b2, b.bytes.data() + 16, 4);
-    return ((a0 ^ b0) | (a1 ^ b1) | (a2 ^ b2)) == 0;
-  }
 
   // Doubling rebuilds from the column in id order: it reads the digests sequentially (the old
   // slots hold no position bits), and ids never change.
@@ -142,7 +130,7 @@ class DigestIndex {
       std::size_t i = index_of(digests[id]);
       bool twice = false;
       for (; slots_[i] != 0; i = (i + 1) & mask_)
-        twice = twice || ((slots_[i] & kTagMask) == tag && same(digests[(slots_[i] >> 32) - 1], digests[id]));
+        twice = twice || ((slots_[i] & kTagMask) == tag && same_digest(digests[(slots_[i] >> 32) - 1], digests[id]));
       if (twice) {
         distinct = false;
         continue;

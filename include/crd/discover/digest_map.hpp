@@ -50,7 +50,7 @@ class DigestMap {
     if ((size_ + 1) * 4 > capacity_ * 3) rehash(capacity_ == 0 ? 16 : capacity_ * 2);  // load ≤ 3/4: short probes
     std::size_t i = index_of(key);
     while (slots_[i].used) {
-      if (same(slots_[i].key, key)) {
+      if (same_digest(slots_[i].key, key)) {
         inserted = false;
         return slots_[i].value;
       }
@@ -67,7 +67,7 @@ class DigestMap {
     if (capacity_ == 0) return nullptr;  // a moved-from map
     std::size_t i = index_of(key);
     while (slots_[i].used) {
-      if (same(slots_[i].key, key)) return &slots_[i].value;
+      if (same_digest(slots_[i].key, key)) return &slots_[i].value;
       i = (i + 1) & mask_;
     }
     return nullptr;
@@ -129,18 +129,6 @@ class DigestMap {
   // Bytes 8..15 of the digest: independent of the leading bits that choose the owner rank, so a
   // rank's owned keys still spread over the whole table.
   std::size_t index_of(const Digest& key) const { return DigestHasher{}(key) & mask_; }
-  // Digest's defaulted == compiles to a memcmp call per probed slot; three loads compare inline.
-  static bool same(const Digest& a, const Digest& b) {
-    std::uint64_t a0, a1, b0, b1;
-    std::uint32_t a2, b2;
-    std::memcpy(&a0, a.bytes.data(), 8);
-    std::memcpy(&b0, b.bytes.data(), 8);
-    std::memcpy(&a1, a.bytes.data() + 8, 8);
-    std::memcpy(&b1, b.bytes.data() + 8, 8);
-    std::memcpy(&a2, a.bytes.data() + 16, 4);
-    std::memcpy(&b2, b.bytes.data() + 16, 4);
-    return ((a0 ^ b0) | (a1 ^ b1) | (a2 ^ b2)) == 0;
-  }
 
   // Random inserts touch every page of a large table, and the first touch is a read (the probe):
   // two faults per page unless the pages are mapped writable up front.

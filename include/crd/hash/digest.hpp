@@ -39,6 +39,20 @@ std::optional<Digest> digest_from_hex(std::string_view hex);
 // A fixed function of the hash and the rank count only, so every rank agrees without talking.
 inline int owner_of(const Digest& d, int nranks) noexcept { return scale_to_rank(d.prefix64(), nranks); }
 
+// Equality of two digests in three loads, inline: Digest's defaulted == compiles to a memcmp call,
+// which the hot tables (discover/digest_map.hpp, digest_index.hpp) paid once per probed slot.
+inline bool same_digest(const Digest& a, const Digest& b) noexcept {
+  std::uint64_t a0, a1, b0, b1;
+  std::uint32_t a2, b2;
+  std::memcpy(&a0, a.bytes.data(), 8);
+  std::memcpy(&b0, b.bytes.data(), 8);
+  std::memcpy(&a1, a.bytes.data() + 8, 8);
+  std::memcpy(&b1, b.bytes.data() + 8, 8);
+  std::memcpy(&a2, a.bytes.data() + 16, 4);
+  std::memcpy(&b2, b.bytes.data() + 16, 4);
+  return ((a0 ^ b0) | (a1 ^ b1) | (a2 ^ b2)) == 0;
+}
+
 struct DigestHasher {
   std::size_t operator()(const Digest& d) const noexcept {
     std::uint64_t v;

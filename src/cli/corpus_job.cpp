@@ -25,4 +25,22 @@ void start_corpus_job(comm::Transport& transport, int argc, char** argv, ParsedC
   pipeline::check_output_before_run(transport, common.output, reads);
 }
 
+int run_tokenizing_command(int argc, char** argv, const std::string& usage, const po::options_description& own,
+                           pipeline::CommonOptions& common, const std::function<void()>& check,
+                           const std::function<void(comm::Transport&)>& run) {
+  std::string config_path;
+  po::options_description visible(usage);
+  visible.add(corpus_options(common, false)).add(chunking_options(common, false));
+  visible.add(own);
+  visible.add(run_options(common, config_path, false));
+  visible.add_options()("help,h", "show this help");
+  return run_mpi_command(argc, argv, visible, [&](comm::Transport& transport) {
+    auto parsed = parse_command(argc, argv, visible, "no input given (files, directories or @LIST)", "config");
+    check();
+    start_corpus_job(transport, argc, argv, parsed, common, {config_path});
+    run(transport);
+    return 0;
+  });
+}
+
 }  // namespace crd::cli

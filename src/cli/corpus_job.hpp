@@ -23,4 +23,12 @@ int run_mpi_command(int argc, char** argv, const po::options_description& visibl
 void start_corpus_job(comm::Transport& transport, int argc, char** argv, ParsedCommand& parsed,
                       pipeline::CommonOptions& common, const std::vector<std::string>& also_reads);
 
+// The whole frame of a command that reads and cleans a corpus as discover does but tokenizes the
+// visible text instead of chunking it (neardup, quilts): corpus and cleaning options (no chunker)
+// beside `own`, run options without checkpoints (its tables live only in memory), --help. After
+// parsing, `check` refuses bad combinations (UsageError), then `run` runs the pipeline.
+int run_tokenizing_command(int argc, char** argv, const std::string& usage, const po::options_description& own,
+                           pipeline::CommonOptions& common, const std::function<void()>& check,
+                           const std::function<void(comm::Transport&)>& run);
+
 }  // namespace crd::cli

@@ -49,26 +49,20 @@ po::options_description neardup_options(pipeline::NeardupOptions& o) {
 int neardup_command(int argc, char** argv) {
   pipeline::CommonOptions common;
   pipeline::NeardupOptions options;
-  std::string config_path;
-  po::options_description visible(
+  return run_tokenizing_command(
+      argc, argv,
       "crd neardup [options] INPUT… -o OUT.h5\n\n"
       "Near-duplicate pages by Broder's shingling, Charikar's simhash or their combination (seed 002),\n"
-      "read, cleaned and sharded as discover does; identical token sequences are compared once");
-  // The scan reads and cleans; neardup tokenizes instead of chunking, so no chunker options.
-  visible.add(corpus_options(common, false)).add(chunking_options(common, false));
-  visible.add(neardup_options(options));
-  visible.add(run_options(common, config_path, false));  // the sketches live only in memory: no checkpoints
-  visible.add_options()("help,h", "show this help");
-  return run_mpi_command(argc, argv, visible, [&](comm::Transport& transport) {
-    auto parsed = parse_command(argc, argv, visible, "no input given (files, directories or @LIST)", "config");
-    options.rules.piece_bits = options.sketch.piece_bits();
-    if (const auto problem = options.sketch.problem(); !problem.empty()) throw UsageError(std::string(problem));
-    if (options.rules.min_b_similarity > options.sketch.m_prime)
-      throw UsageError("option --min-b-similarity: at most --supershingles (" + std::to_string(options.sketch.m_prime) + ")");
-    start_corpus_job(transport, argc, argv, parsed, common, {config_path});
-    pipeline::run_neardup(common, options, transport);
-    return 0;
-  });
+      "read, cleaned and sharded as discover does; identical token sequences are compared once",
+      neardup_options(options), common,
+      [&] {
+        options.rules.piece_bits = options.sketch.piece_bits();
+        if (const auto problem = options.sketch.problem(); !problem.empty()) throw UsageError(std::string(problem));
+        if (options.rules.min_b_similarity > options.sketch.m_prime)
+          throw UsageError("option --min-b-similarity: at most --supershingles (" +
+                           std::to_string(options.sketch.m_prime) + ")");
+      },
+      [&](comm::Transport& transport) { pipeline::run_neardup(common, options, transport); });
 }
 
 }  // namespace crd::cli

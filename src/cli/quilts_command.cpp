@@ -98,23 +98,16 @@ po::options_description quilts_options(quilts::QuiltParams& p) {
 int quilts_command(int argc, char** argv) {
   pipeline::CommonOptions common;
   quilts::QuiltParams params;
-  std::string config_path;
-  po::options_description visible(
+  return run_tokenizing_command(
+      argc, argv,
       "crd quilts [options] INPUT… -o OUT.h5\n\n"
       "Quilted pages: pages stitched from patches of k-word grams taken from several other pages (seed 003),\n"
-      "read, cleaned and sharded as discover does");
-  // The scan reads and cleans; quilts tokenizes the visible text instead of chunking.
-  visible.add(corpus_options(common, false)).add(chunking_options(common, false));
-  visible.add(quilts_options(params));
-  visible.add(run_options(common, config_path, false));  // the grams live only in memory: no checkpoints
-  visible.add_options()("help,h", "show this help");
-  return run_mpi_command(argc, argv, visible, [&](comm::Transport& transport) {
-    auto parsed = parse_command(argc, argv, visible, "no input given (files, directories or @LIST)", "config");
-    if (const auto problem = params.problem(); !problem.empty()) throw UsageError(std::string(problem));
-    start_corpus_job(transport, argc, argv, parsed, common, {config_path});
-    pipeline::run_quilts(common, params, transport);
-    return 0;
-  });
+      "read, cleaned and sharded as discover does",
+      quilts_options(params), common,
+      [&] {
+        if (const auto problem = params.problem(); !problem.empty()) throw UsageError(std::string(problem));
+      },
+      [&](comm::Transport& transport) { pipeline::run_quilts(common, params, transport); });
 }
 
 }  // namespace crd::cli

@@ -231,6 +231,7 @@ void require_inputs(const std::vector<InputFile>& files, const std::vector<std::
 
 // Directories are opened from the root's descriptor, not by full path and not one descriptor per
 // level, so deep trees neither repeat the path lookup nor hold a descriptor per level.
+// std::hash of the same bytes is the same in every rank: they run one binary.
 bool EntrySlice::takes(std::string_view name) const {
   return count <= 1 || std::hash<std::string_view>{}(name) % count == index;
 }

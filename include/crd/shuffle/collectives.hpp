@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <numeric>
 #include <span>
 #include <stdexcept>
 #include <vector>
@@ -87,11 +88,10 @@ T scatter_from_rank0(comm::Transport& transport, std::vector<T> values) {
   std::vector<std::byte> send;
   if (transport.rank() == 0) {
     if (values.size() != n) throw std::invalid_argument("scatter_from_rank0: one value per rank");
-    for (std::size_t r = 1; r < n; ++r) {
-      std::vector<std::byte> bytes = encode(values[r]);
-      to_each[r] = bytes.size();
-      send.insert(send.end(), bytes.begin(), bytes.end());
-    }
+    for (std::size_t r = 1; r < n; ++r) to_each[r] = encoded_size(values[r]);
+    send.resize(std::accumulate(to_each.begin(), to_each.end(), std::size_t{0}));
+    SpanWriter w(send.data());  // each value written in place, in rank order
+    for (std::size_t r = 1; r < n; ++r) write_value(w, values[r]);
   }
   std::vector<std::byte> got;
   std::vector<std::uint64_t> counts;

@@ -18,7 +18,8 @@ struct Selection {
 
 // Owner ids over the threshold, not stop items, ascending by hash (owner ids follow the hash order of
 // reduce_by_key's results); stop items dropped are added to stop_removed.
-std::vector<std::uint32_t> over_threshold(const OwnerTally& owned, const LabelRules& rules, std::uint64_t& stop_removed) {
+std::vector<std::uint32_t> over_threshold(const OwnerTally& owned, const LabelRules& rules,
+                                          std::uint64_t& stop_removed) {
   std::vector<std::uint32_t> selected;
   for (std::uint32_t id = 0; id < owned.distinct(); ++id) {
     if (owned.counts[id] <= rules.threshold) continue;
@@ -80,9 +81,10 @@ void finish_discovery(comm::Transport& transport, const OwnerTally& owned, const
   out.table.rows.reserve(selected.ids.size());
   std::uint64_t total = 0;
   for (std::uint64_t c : owned.counts) total += c;
-  for (std::uint32_t id : selected.ids) {
-    out.table.rows.push_back({owned.digests[id], owned.counts[id], owned.lengths[id],
-                              std::move(notes[id].sample), std::move(notes[id].sample_url)});
+  for (std::size_t k = 0; k < selected.ids.size(); ++k) {  // notes are parallel to selected.ids
+    const std::uint32_t id = selected.ids[k];
+    out.table.rows.push_back({owned.digests[id], owned.counts[id], owned.lengths[id], std::move(notes[k].sample),
+                              std::move(notes[k].sample_url)});
   }
   sum_tallies(transport, rules, total, owned.distinct(), selected.ids.size(), selected.stop_removed,
               selected.top_removed, out.table);
@@ -91,8 +93,7 @@ void finish_discovery(comm::Transport& transport, const OwnerTally& owned, const
 
 }  // namespace
 
-std::vector<LabelRow> sort_by_count(comm::Transport& transport, std::vector<LabelRow> rows,
-                                    std::size_t round_bytes) {
+std::vector<LabelRow> sort_by_count(comm::Transport& transport, std::vector<LabelRow> rows, std::size_t round_bytes) {
   return shuffle::sort_across_ranks(
       transport, std::move(rows),
       [](const LabelRow& a, const LabelRow& b) {
@@ -102,9 +103,9 @@ std::vector<LabelRow> sort_by_count(comm::Transport& transport, std::vector<Labe
       round_bytes);
 }
 
-TallyDiscovery discover_labels(comm::Transport& transport, const LocalTally& local,
-                               const PageKeys& keys, const LabelRules& rules,
-                               std::size_t round_bytes, ShuffleTotals& totals, bool keep_counts) {
+TallyDiscovery discover_labels(comm::Transport& transport, const LocalTally& local, const PageKeys& keys,
+                               const LabelRules& rules, std::size_t round_bytes, ShuffleTotals& totals,
+                               bool keep_counts) {
   OwnerTally owned = exchange_counts(transport, local, round_bytes, totals);
   const Selection selected = select_labels(transport, owned, rules);
 
@@ -115,19 +116,20 @@ TallyDiscovery discover_labels(comm::Transport& transport, const LocalTally& loc
 
   out.labeled_local = notify_reporters(transport, owned, tags, local, round_bytes, totals);
   std::vector<Annotation> notes =
-      gather_annotations(transport, owned, out.labeled_local, local, keys, round_bytes, totals);
+      gather_annotations(transport, owned, selected.ids, out.labeled_local, local, keys, round_bytes, totals);
   finish_discovery(transport, owned, selected, notes, rules, round_bytes, out);
   if (keep_counts) out.counts = count_rows(owned);
   return out;
 }
 
 TallyDiscovery label_counts(comm::Transport& transport, const OwnerTally& owned,
-                            std::vector<AnnotationRecord> annotations, const LabelRules& rules,
-                            std::size_t round_bytes, ShuffleTotals& totals) {
+                            std::vector<AnnotationRecord> annotations, const LabelRules& rules, std::size_t round_bytes,
+                            ShuffleTotals& totals) {
   const Selection selected = select_labels(transport, owned, rules);
   TallyDiscovery out;
   out.first_label_id = transport.exscan_sum(selected.ids.size());
-  std::vector<Annotation> notes = reduce_annotations(transport, owned, std::move(annotations), round_bytes, totals);
+  std::vector<Annotation> notes =
+      reduce_annotations(transport, owned, selected.ids, std::move(annotations), round_bytes, totals);
   finish_discovery(transport, owned, selected, notes, rules, round_bytes, out);
   out.counts = count_rows(owned);
   return out;
@@ -140,10 +142,12 @@ void count_pass(comm::Transport& transport, const LocalTally& local, const PageK
   std::vector<std::uint64_t> tags(owned.distinct(), kNotSelected);
   for (std::uint32_t id : selected) tags[id] = 0;
   const auto labeled_local = notify_reporters(transport, owned, tags, local, round_bytes, totals);
-  std::vector<Annotation> notes = gather_annotations(transport, owned, labeled_local, local, keys, round_bytes, totals);
-  for (std::uint32_t id : selected) {
-    into.rows.push_back({owned.digests[id], owned.counts[id], owned.lengths[id], std::move(notes[id].sample),
-                         std::move(notes[id].sample_url)});
+  std::vector<Annotation> notes =
+      gather_annotations(transport, owned, selected, labeled_local, local, keys, round_bytes, totals);
+  for (std::size_t k = 0; k < selected.size(); ++k) {
+    const std::uint32_t id = selected[k];
+    into.rows.push_back({owned.digests[id], owned.counts[id], owned.lengths[id], std::move(notes[k].sample),
+                         std::move(notes[k].sample_url)});
   }
   for (const std::uint64_t c : owned.counts) ++into.histogram[c];
   into.total += local.total();

@@ -56,7 +56,8 @@ OwnerTally reduce_counts(comm::Transport& transport, std::vector<CountRow> recor
 
 std::vector<CountRow> count_rows(const OwnerTally& owned) {
   std::vector<CountRow> rows(owned.distinct());
-  for (std::size_t id = 0; id < owned.distinct(); ++id) rows[id] = {owned.digests[id], owned.counts[id], owned.lengths[id]};
+  for (std::size_t id = 0; id < owned.distinct(); ++id)
+    rows[id] = {owned.digests[id], owned.counts[id], owned.lengths[id]};
   return rows;
 }
 
@@ -92,6 +93,7 @@ std::vector<TaggedId> notify_reporters(comm::Transport& transport, const OwnerTa
 }
 
 std::vector<Annotation> gather_annotations(comm::Transport& transport, const OwnerTally& owned,
+                                           const std::vector<std::uint32_t>& ids,
                                            const std::vector<TaggedId>& selected_local, const LocalTally& local,
                                            const PageKeys& keys, std::size_t round_bytes, ShuffleTotals& totals) {
   std::vector<AnnotationRecord> records;
@@ -99,12 +101,12 @@ std::vector<Annotation> gather_annotations(comm::Transport& transport, const Own
   for (const TaggedId& t : selected_local)
     records.push_back(
         {local.digest(t.local_id), keys[local.first_page(t.local_id)], std::string(local.sample(t.local_id))});
-  return reduce_annotations(transport, owned, std::move(records), round_bytes, totals);
+  return reduce_annotations(transport, owned, ids, std::move(records), round_bytes, totals);
 }
 
 std::vector<Annotation> reduce_annotations(comm::Transport& transport, const OwnerTally& owned,
-                                           std::vector<AnnotationRecord> records, std::size_t round_bytes,
-                                           ShuffleTotals& totals) {
+                                           const std::vector<std::uint32_t>& ids, std::vector<AnnotationRecord> records,
+                                           std::size_t round_bytes, ShuffleTotals& totals) {
   shuffle::ExchangeStats stats;
   auto received = shuffle::reduce_by_key(
       transport, std::move(records), digest_of,
@@ -117,13 +119,15 @@ std::vector<Annotation> reduce_annotations(comm::Transport& transport, const Own
       {round_bytes, &stats});
   totals.add(stats);
 
-  // Both sides ascend by hash: walk them together to file each annotation under its owner id.
-  std::vector<Annotation> out(owned.distinct());
-  std::size_t id = 0;
+  // Both sides ascend by hash: walk them together to file each annotation beside its id. Only
+  // the ids asked for get a slot: one per owned hash was 77 MB of empty strings at 1.2M hashes.
+  std::vector<Annotation> out(ids.size());
+  std::size_t k = 0;
   for (AnnotationRecord& r : received) {
-    while (id < owned.distinct() && owned.digests[id] < r.digest) ++id;
-    if (id == owned.distinct() || owned.digests[id] != r.digest) continue;  // not owned (merge: not counted)
-    out[id] = {std::move(r.sample), std::move(r.sample_url)};
+    while (k < ids.size() && owned.digests[ids[k]] < r.digest) ++k;
+    if (k == ids.size()) break;
+    if (owned.digests[ids[k]] != r.digest) continue;  // not asked for (merge: not counted or not labeled)
+    out[k] = {std::move(r.sample), std::move(r.sample_url)};
   }
   return out;
 }

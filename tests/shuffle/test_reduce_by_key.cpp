@@ -1,8 +1,13 @@
 // reduce_by_key / group_by_key and the field codec on the thread transport, 1..4 ranks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+#include <tuple>
+
 #include "crd/comm/local_transport.hpp"
 #include "reduce_checks.hpp"
+#include "support/random_digest.hpp"
 
 namespace crd::shuffle {
 namespace {
@@ -60,6 +65,59 @@ TEST_P(ReduceTest, OwnerOutsideTheRanksIsAnError) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, ReduceTest, ::testing::Values(1, 2, 3, 4));
+
+// The radix sort of digest keys against std::sort by the digests' own order, at sizes that take
+// it through two and more bytes, and with keys that share leading bytes, so that the radix passes
+// run out of bytes (shift below 0) or leave one crowded bucket.
+struct Tagged {
+  Digest d;
+  std::uint64_t tag = 0;  // the record's original position: equal digests must keep their tags
+};
+void expect_radix_sorts_like_std_sort(std::vector<Tagged> records) {
+  std::vector<Tagged> expected = records;
+  std::sort(expected.begin(), expected.end(),
+            [](const Tagged& a, const Tagged& b) { return std::tie(a.d, a.tag) < std::tie(b.d, b.tag); });
+  const auto key_of = [](const Tagged& r) -> const Digest& { return r.d; };
+  detail::radix_sort_digests(records.data(), records.size(), key_of);
+  ASSERT_EQ(records.size(), expected.size());
+  // Equal digests may come out in any order: sort each run of them by tag, then compare exactly.
+  for (std::size_t i = 0; i < records.size();) {
+    std::size_t j = i;
+    while (j < records.size() && records[j].d == records[i].d) ++j;
+    std::sort(records.begin() + static_cast<std::ptrdiff_t>(i), records.begin() + static_cast<std::ptrdiff_t>(j),
+              [](const Tagged& a, const Tagged& b) { return a.tag < b.tag; });
+    i = j;
+  }
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    ASSERT_EQ(records[i].d, expected[i].d) << i;
+    ASSERT_EQ(records[i].tag, expected[i].tag) << i;
+  }
+}
+
+TEST(RadixSortDigests, UniformDigestsAtEverySize) {
+  std::mt19937_64 rng(7);
+  for (std::size_t n : {0, 1, 64, 65, 300, 20000, 400000}) {
+    std::vector<Tagged> records(n);
+    for (std::size_t i = 0; i < n; ++i) records[i] = {crd::testing::random_digest(rng), i};
+    expect_radix_sorts_like_std_sort(std::move(records));
+  }
+}
+
+TEST(RadixSortDigests, SharedLeadingBytesAndRepeatedDigests) {
+  std::mt19937_64 rng(11);
+  for (int shared : {1, 3, 8, 12, 20}) {  // 8 and more: every radix byte is equal
+    const Digest base = crd::testing::random_digest(rng);
+    std::vector<Tagged> records;
+    for (std::size_t i = 0; i < 5000; ++i) {
+      Digest d = crd::testing::random_digest(rng);
+      std::copy_n(base.bytes.begin(), shared, d.bytes.begin());
+      if (i % 3 == 0 && !records.empty()) d = records[rng() % records.size()].d;  // repeats
+      records.push_back({d, i});
+    }
+    records.push_back({crd::testing::random_digest(rng), 5000});  // one outlier bucket
+    expect_radix_sorts_like_std_sort(std::move(records));
+  }
+}
 
 // The codec derived from a field list: nested records, strings and vectors, byte for byte.
 struct Inner {

@@ -54,8 +54,8 @@ struct CountRow {
   }
 };
 
-OwnerTally exchange_counts(comm::Transport& transport, const LocalTally& local,
-                           std::size_t round_bytes, ShuffleTotals& totals);
+OwnerTally exchange_counts(comm::Transport& transport, const LocalTally& local, std::size_t round_bytes,
+                           ShuffleTotals& totals);
 
 // Collective: rows from any rank (several rows of one hash allowed) summed at the hashes' owners
 // (owner_of, as exchange_counts). crd merge counts the inputs' count tables through this.
@@ -93,16 +93,17 @@ struct AnnotationRecord {
   }
 };
 
-// Collective: records from any rank reduced at the owners (smallest sample_url per hash), filed by
-// owner id; hashes `owned` lacks are dropped, owned ids without a record stay empty.
+// Collective: records from any rank reduced at the owners (smallest sample_url per hash). Returns
+// one annotation per entry of `ids` (owner ids, ascending), parallel to it: records of other hashes
+// are dropped, ids without a record stay empty.
 std::vector<Annotation> reduce_annotations(comm::Transport& transport, const OwnerTally& owned,
-                                           std::vector<AnnotationRecord> records, std::size_t round_bytes,
-                                           ShuffleTotals& totals);
-
-// Returns annotations by owner id (entries for unselected ids stay empty).
-std::vector<Annotation> gather_annotations(comm::Transport& transport, const OwnerTally& owned,
-                                           const std::vector<TaggedId>& selected_local,
-                                           const LocalTally& local, const PageKeys& keys,
+                                           const std::vector<std::uint32_t>& ids, std::vector<AnnotationRecord> records,
                                            std::size_t round_bytes, ShuffleTotals& totals);
+
+// The annotations of `ids` (owner ids, ascending, the ones announced), parallel to it.
+std::vector<Annotation> gather_annotations(comm::Transport& transport, const OwnerTally& owned,
+                                           const std::vector<std::uint32_t>& ids,
+                                           const std::vector<TaggedId>& selected_local, const LocalTally& local,
+                                           const PageKeys& keys, std::size_t round_bytes, ShuffleTotals& totals);
 
 }  // namespace crd::discover

@@ -35,22 +35,14 @@ void LocalTally::note_page(std::uint32_t page, const PageKeys& keys) {
   if (page_is_greatest_) greatest_page_ = page;
 }
 
-namespace {
-// Doubles a column's capacity, its new part mapped writable at once (see prefault_writable).
-template <class T>
-void grow_column(std::vector<T>& column, std::size_t capacity) {
-  column.reserve(capacity);
-  prefault_writable(column.data() + column.size(), (column.capacity() - column.size()) * sizeof(T));
-}
-}  // namespace
-
+// Doubles the columns' capacity, the new part mapped writable at once (see prefault_writable).
 void LocalTally::grow_columns() {
   const std::size_t capacity = std::max<std::size_t>(1024, digests_.capacity() * 2);
-  grow_column(digests_, capacity);
-  grow_column(counts_, capacity);
-  grow_column(lengths_, capacity);
-  grow_column(first_page_, capacity);
-  if (sample_bytes_ > 0) grow_column(sample_at_, capacity);
+  reserve_writable(digests_, capacity);
+  reserve_writable(counts_, capacity);
+  reserve_writable(lengths_, capacity);
+  reserve_writable(first_page_, capacity);
+  if (sample_bytes_ > 0) reserve_writable(sample_at_, capacity);
 }
 
 std::uint32_t LocalTally::add(const Digest& digest, std::uint64_t length, std::string_view text,

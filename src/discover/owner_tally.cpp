@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "crd/base/prefault.hpp"
+
 namespace crd::discover {
 namespace {
 
@@ -28,9 +30,10 @@ constexpr auto digest_of = [](const auto& r) -> const Digest& { return r.digest;
 
 OwnerTally exchange_counts(comm::Transport& transport, const LocalTally& local, std::size_t round_bytes,
                            ShuffleTotals& totals) {
-  std::vector<CountRow> records(local.distinct());
+  std::vector<CountRow> records;
+  reserve_writable(records, local.distinct());
   for (std::uint32_t id = 0; id < local.distinct(); ++id)
-    records[id] = {local.digest(id), local.count(id), local.length(id)};
+    records.push_back({local.digest(id), local.count(id), local.length(id)});
   return reduce_counts(transport, std::move(records), round_bytes, totals);
 }
 
@@ -43,9 +46,9 @@ OwnerTally reduce_counts(comm::Transport& transport, std::vector<CountRow> recor
       shuffle::HashPrefixOwner{}, [](CountRow& into, const CountRow& from) { into.count += from.count; },
       {round_bytes, &stats}, &owned.reporters);
   totals.add(stats);
-  owned.digests.reserve(rows.size());
-  owned.counts.reserve(rows.size());
-  owned.lengths.reserve(rows.size());
+  reserve_writable(owned.digests, rows.size());
+  reserve_writable(owned.counts, rows.size());
+  reserve_writable(owned.lengths, rows.size());
   for (const CountRow& r : rows) {
     owned.digests.push_back(r.hash);
     owned.counts.push_back(r.count);

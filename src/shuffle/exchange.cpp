@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "crd/base/prefault.hpp"
+
 namespace crd::shuffle {
 
 // Framing: each record is a LEB128 varint length followed by its bytes. Records here are mostly
@@ -118,7 +120,7 @@ void Buckets::reserve(int dest, std::size_t framed) {
   if (dest < 0 || dest >= nranks())
     throw std::out_of_range("Buckets::reserve: destination " + std::to_string(dest) + " out of range");
   auto& buf = data_[static_cast<std::size_t>(dest)];
-  buf.reserve(buf.size() + framed);
+  reserve_writable(buf, buf.size() + framed);
 }
 
 std::uint64_t Buckets::bytes() const { return payload_bytes_; }
@@ -146,6 +148,9 @@ ExchangeStats exchange(comm::Transport& transport, Buckets& buckets, std::size_t
   while (!transport.all_ok(all_sent())) {
     const auto take = plan_round(data, cursor, round_bytes, stats.bytes_sent);
     send.clear();
+    std::uint64_t round = 0;
+    for (const std::uint64_t t : take) round += t;
+    reserve_writable(send, round);
     for (std::size_t d = 0; d < n; ++d)  // this round's slice ends at the advanced cursor
       send.insert(send.end(), data[d].begin() + static_cast<long>(cursor[d] - take[d]),
                   data[d].begin() + static_cast<long>(cursor[d]));

@@ -1,10 +1,11 @@
-// prefault_writable: maps the pages of a fresh allocation writable in one system call.
+// prefault_writable / reserve_writable: map the pages of a fresh allocation writable in one system call.
 #pragma once
 
 #include <sys/mman.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace crd {
 
@@ -23,6 +24,13 @@ inline void prefault_writable(void* p, std::size_t bytes) {
   (void)p;
   (void)bytes;
 #endif
+}
+
+// v.reserve(n), the new capacity mapped writable at once: for a large vector about to be filled.
+template <class T>
+void reserve_writable(std::vector<T>& v, std::size_t n) {
+  v.reserve(n);
+  prefault_writable(v.data() + v.size(), (v.capacity() - v.size()) * sizeof(T));
 }
 
 }  // namespace crd

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "crd/base/uint128.hpp"
+#include "crd/base/prefault.hpp"
 #include "crd/comm/transport.hpp"
 #include "crd/shuffle/byte_codec.hpp"
 #include "crd/shuffle/exchange.hpp"
@@ -176,11 +177,11 @@ std::vector<Record> merge_runs(std::vector<std::vector<Record>>& runs, KeyOf& ke
   std::size_t total = 0;
   for (const auto& run : runs) total += run.size();
   std::vector<Record> out;
-  out.reserve(total);
+  reserve_writable(out, total);
   if (contributors != nullptr) {
     contributors->offsets.assign(1, 0);
     contributors->ranks.clear();
-    contributors->ranks.reserve(total);
+    reserve_writable(contributors->ranks, total);
   }
   std::vector<std::size_t> at(runs.size(), 0);
   // std::push_heap keeps the greatest on top: "a after b" makes that the smallest (key, source).
@@ -246,7 +247,7 @@ std::vector<Record> reduce_by_key(comm::Transport& transport, std::vector<Record
   // is decoded into a vector sized once. This rank's own records never pass through the codec.
   const std::vector<std::uint64_t> incoming = transport.alltoall(per_dest);
   std::vector<std::vector<Record>> runs(n);
-  for (std::size_t s = 0; s < n; ++s) runs[s].reserve(static_cast<std::size_t>(incoming[s]));
+  for (std::size_t s = 0; s < n; ++s) reserve_writable(runs[s], static_cast<std::size_t>(incoming[s]));
 
   Buckets buckets(nranks);
   for (std::size_t d = 0; d < n; ++d) buckets.reserve(static_cast<int>(d), framed[d]);

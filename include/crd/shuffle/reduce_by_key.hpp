@@ -83,6 +83,17 @@ inline bool key_less(const Key& a, const Key& b) {
   }
 }
 
+// Key equality, a digest's inline (Digest's defaulted == is a call to memcmp, once per record of
+// every fold).
+template <class Key>
+inline bool key_equal(const Key& a, const Key& b) {
+  if constexpr (DigestKey<Key>) {
+    return std::memcmp(a.bytes.data(), b.bytes.data(), sizeof(Key::bytes)) == 0;
+  } else {
+    return a == b;
+  }
+}
+
 // Sorts [first, first + n) by the digest keys' key_less. Digests are uniform bits, so an in-place
 // radix sort on their leading bytes (American flag sort: count a byte's 256 values, then swap each
 // record into its bucket) leaves runs of ~20 records after two bytes of 1.2M, which std::sort
@@ -140,7 +151,7 @@ void fold_sorted(std::vector<T>& v, KeyOf&& key_of, Combine&& combine, OnRun&& o
     std::size_t j = i + 1;
     if (out != i) v[out] = std::move(v[i]);
     on_run(v[out], v[out]);
-    for (; j < v.size() && key_of(v[j]) == key_of(v[out]); ++j) {
+    for (; j < v.size() && key_equal(key_of(v[j]), key_of(v[out])); ++j) {
       combine(v[out], v[j]);
       on_run(v[out], v[j]);
     }
@@ -167,8 +178,9 @@ std::vector<Record> owned_by_one_rank(std::vector<Record> records, KeyOf& key_of
 }
 
 // Merges the per-source runs (each ascending by key, one record per key) into one ascending
-// vector, folding equal keys in source order, so each row's contributors come out ascending. A
-// heap of the runs' heads, ties to the lower source; each run is freed as soon as it is used up.
+// vector, folding equal keys in source order, so each row's contributors come out ascending: a
+// heap of the runs' heads (two runs: a plain merge), ties to the lower source. Each run is freed
+// as soon as it is used up.
 // (Decoding into one array, std::inplace_merge and a separate fold cost a zeroed array of every
 // record, the merge's temporary buffer and two more passes: a third of a 2-rank count exchange.)
 template <class Record, class KeyOf, class Combine>
@@ -181,10 +193,29 @@ std::vector<Record> merge_runs(std::vector<std::vector<Record>>& runs, KeyOf& ke
   if (contributors != nullptr) {
     contributors->offsets.assign(1, 0);
     contributors->ranks.clear();
+    reserve_writable(contributors->offsets, total + 1);
     reserve_writable(contributors->ranks, total);
   }
   std::vector<std::size_t> at(runs.size(), 0);
-  // std::push_heap keeps the greatest on top: "a after b" makes that the smallest (key, source).
+  // Appends (or folds into the last row) run s's next record; false once s is used up.
+  const auto take = [&](std::uint32_t s) {
+    Record& next = runs[s][at[s]];
+    if (!out.empty() && key_equal(key_of(out.back()), key_of(next))) {
+      combine(out.back(), next);
+    } else {
+      if (contributors != nullptr && !out.empty()) contributors->offsets.push_back(contributors->ranks.size());
+      out.push_back(std::move(next));
+    }
+    if (contributors != nullptr) contributors->ranks.push_back(s);
+    if (++at[s] < runs[s].size()) return true;
+    std::vector<Record>().swap(runs[s]);
+    return false;
+  };
+  std::vector<std::uint32_t> heads;
+  for (std::uint32_t s = 0; s < runs.size(); ++s)
+    if (!runs[s].empty()) heads.push_back(s);
+  // More than two runs: a heap of their heads. std::push_heap keeps the greatest on top: "a after
+  // b" makes that the smallest (key, source).
   const auto after = [&](std::uint32_t a, std::uint32_t b) {
     const auto& ka = key_of(runs[a][at[a]]);
     const auto& kb = key_of(runs[b][at[b]]);
@@ -192,28 +223,29 @@ std::vector<Record> merge_runs(std::vector<std::vector<Record>>& runs, KeyOf& ke
     if (key_less(ka, kb)) return false;
     return b < a;
   };
-  std::vector<std::uint32_t> heads;
-  for (std::uint32_t s = 0; s < runs.size(); ++s)
-    if (!runs[s].empty()) heads.push_back(s);
   std::make_heap(heads.begin(), heads.end(), after);
-  while (!heads.empty()) {
+  while (heads.size() > 2) {
     std::pop_heap(heads.begin(), heads.end(), after);
-    const std::uint32_t s = heads.back();
-    Record& next = runs[s][at[s]];
-    if (!out.empty() && key_of(out.back()) == key_of(next)) {
-      combine(out.back(), next);
-    } else {
-      if (contributors != nullptr && !out.empty()) contributors->offsets.push_back(contributors->ranks.size());
-      out.push_back(std::move(next));
-    }
-    if (contributors != nullptr) contributors->ranks.push_back(s);
-    if (++at[s] < runs[s].size()) {
+    if (take(heads.back())) {
       std::push_heap(heads.begin(), heads.end(), after);
     } else {
       heads.pop_back();
-      std::vector<Record>().swap(runs[s]);
     }
   }
+  // Two runs (every exchange of a 2-rank job): compare the heads directly, ties to the lower source.
+  if (heads.size() == 2) {
+    const std::uint32_t a = std::min(heads[0], heads[1]), b = std::max(heads[0], heads[1]);
+    for (;;) {
+      const bool from_b = key_less(key_of(runs[b][at[b]]), key_of(runs[a][at[a]]));
+      if (!take(from_b ? b : a)) {
+        heads.assign(1, from_b ? a : b);
+        break;
+      }
+    }
+  }
+  if (heads.size() == 1)
+    while (take(heads[0])) {
+    }
   if (contributors != nullptr && !out.empty()) contributors->offsets.push_back(contributors->ranks.size());
   return out;
 }

@@ -18,9 +18,10 @@ namespace {
 // tables still pass the budget (the hashes of a shard are not exactly uniform over the slices, or
 // the first scan's projection was short) makes every rank start again with more passes: `restart`
 // then drops what the bodies gathered. Pass 0's counters and errors (every pass reads the same
-// documents) and the last pass's page keys stay in p.shard.
+// documents) and the last pass's page keys stay in p.shard. keep_counts: the bodies keep each pass's
+// count rows (--keep-counts), which the restart's plan counts.
 void for_each_pass(comm::Transport& transport, ScanPhase& p, const CommonOptions& common, bool keep_pages,
-                   const discover::LabelRules* stop, const std::function<void()>& restart,
+                   bool keep_counts, const discover::LabelRules* stop, const std::function<void()>& restart,
                    const std::function<void(scan::ScannedShard&)>& body) {
   for (;;) {
     restart();
@@ -50,7 +51,7 @@ void for_each_pass(comm::Transport& transport, ScanPhase& p, const CommonOptions
       p.tables_max = std::max(p.tables_max, MemoryBudget::tables_bytes(shard));
       // The same on every rank. A projection from a short prefix can be far off either way, so the
       // passes at most double per restart (at most twice the passes needed, never a wild jump).
-      const std::uint32_t more = std::min(budget.plan_passes(transport, shard, true), 2u);
+      const std::uint32_t more = std::min(budget.plan_passes(transport, shard, true, 0, keep_counts, p.passes), 2u);
       if (more > 1) {
         if (std::uint64_t{p.passes} * more > MemoryBudget::kMaxPasses)
           throw FatalError("--memory " + std::to_string(common.memory_budget) + " bytes per rank is too small even for " +
@@ -80,7 +81,7 @@ DiscoveryPhase discover_in_passes(comm::Transport& transport, ScanPhase& p, cons
   discover::PassCandidates chunks;
   discover::PassCandidates files;
   for_each_pass(
-      transport, p, common, false, nullptr,
+      transport, p, common, false, options.keep_counts, nullptr,
       [&] {
         chunks = {};
         files = {};
@@ -103,7 +104,7 @@ detect::PageScores score_in_passes(comm::Transport& transport, ScanPhase& p, con
   detect::PageScores scores;
   bool first = true;
   for_each_pass(
-      transport, p, common, true, &stop,
+      transport, p, common, true, false, &stop,
       [&] {
         scores = {};
         first = true;

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "crd/base/error.hpp"
+#include "crd/discover/owner_tally.hpp"
 
 namespace crd::pipeline {
 namespace {
@@ -84,7 +85,8 @@ bool MemoryBudget::scan_fits(const scan::ScannedShard& shard, std::uint64_t shar
 }
 
 std::uint32_t MemoryBudget::plan_passes(comm::Transport& transport, const scan::ScannedShard& shard,
-                                        bool out_of_core, std::uint64_t held) const {
+                                        bool out_of_core, std::uint64_t held, bool keep_counts,
+                                        std::uint32_t shard_passes) const {
   const auto scaled = [&](std::uint64_t bytes) {
     return static_cast<std::uint64_t>(static_cast<double>(bytes) * scale_);
   };
@@ -95,9 +97,11 @@ std::uint32_t MemoryBudget::plan_passes(comm::Transport& transport, const scan::
   // Owned keys ≤ an even share of all local keys (hash prefixes are uniform; duplicates only help).
   const std::uint64_t owned = (all_keys + static_cast<std::uint64_t>(nranks_) - 1) / static_cast<std::uint64_t>(nranks_);
   // What passes divide (the hash tables and exchange records), and what they do not (page keys and
-  // page chunk vectors, read again in full by every pass).
+  // page chunk vectors, read again in full by every pass; --keep-counts' rows, which every pass adds
+  // to the result for its owned hashes).
   const std::uint64_t grown = scaled(hash_tables - base) + local_keys * kShuffleBytesPerKey + owned * kOwnerBytesPerKey;
-  const std::uint64_t pages = scaled(tables_bytes(shard) - hash_tables) + held;
+  const std::uint64_t count_rows = keep_counts ? owned * shard_passes * sizeof(discover::CountRow) : 0;
+  const std::uint64_t pages = scaled(tables_bytes(shard) - hash_tables) + held + count_rows;
   const std::uint64_t hashed = base + grown;
   const std::uint64_t mine = hashed + pages + fixed_bytes();
   const std::uint64_t worst = transport.max(std::max(mine, projected_));

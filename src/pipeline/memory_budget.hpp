@@ -39,8 +39,10 @@ class MemoryBudget {
   // alike); without it, or when not even kMaxPasses passes fit (the page keys and vectors, which
   // passes do not divide, fill the budget), FatalError on every rank naming a rank count that fits.
   // held: bytes the command keeps beside the tables (neardup's sketches); passes do not divide them.
+  // keep_counts (discover --keep-counts): the result keeps a count row per owned hash, for every
+  // pass; `shard_passes` is the number of passes the shard's hashes are one of (1: the whole space).
   std::uint32_t plan_passes(comm::Transport& transport, const scan::ScannedShard& shard, bool out_of_core,
-                            std::uint64_t held = 0) const;
+                            std::uint64_t held = 0, bool keep_counts = false, std::uint32_t shard_passes = 1) const;
   static constexpr std::uint32_t kMaxPasses = 1024;
 
   // Collective: fails on every rank alike (FatalError) if `bytes` (this rank's projected peak of

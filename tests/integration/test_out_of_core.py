@@ -84,18 +84,20 @@ class OutOfCore(unittest.TestCase):
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
-    def out_of_core(self, command, nranks, extra=(), name=None):
+    def out_of_core(self, command, nranks, extra=(), name=None, budget=None):
+        budget = budget or self.budget
         out = self.tmp("%s-np%d.h5" % (name or command, nranks))
-        args = [command] + self.inputs + ["-o", out] + options(["--memory", str(self.budget)] + list(extra))
+        args = [command] + self.inputs + ["-o", out] + options(["--memory", str(budget)] + list(extra))
         if command == "detect":
             args = [command] + self.inputs + ["--labels", self.labels, "-o", out] + \
-                options(["--memory", str(self.budget)] + list(extra))[4:]
+                options(["--memory", str(budget)] + list(extra))[4:]
         proc = ci.run_crd(args, nranks=nranks)
         return out, proc
 
-    def check_same(self, command, nranks, extra=(), reference=None):
+    def check_same(self, command, nranks, extra=(), reference=None, budget=None, shrink=10):
         reference = reference or command
-        out, _ = self.out_of_core(command, nranks, extra, reference)
+        budget = budget or self.budget
+        out, _ = self.out_of_core(command, nranks, extra, reference, budget)
         got, ref = comparable(out), comparable(self.reference[reference])
         ci.assert_same_datasets(self, got[0], ref[0], "(%s at np=%d out of core)" % (reference, nranks))
         self.assertEqual(got[1], ref[1], "attributes")
@@ -116,10 +118,10 @@ class OutOfCore(unittest.TestCase):
                 ci.run_crd(args, nranks=nranks)
                 self.base_rss[key] = resources(self.tmp("base.h5"))["memory.peak_rss_max"]
             base = self.base_rss[key]
-            self.assertLessEqual(used["memory.peak_rss_max"], base + self.budget + 2 * SHUFFLE + SLACK,
-                                 "peak RSS over the formula (base %d, budget %d)" % (base, self.budget))
+            self.assertLessEqual(used["memory.peak_rss_max"], base + budget + 2 * SHUFFLE + SLACK,
+                                 "peak RSS over the formula (base %d, budget %d)" % (base, budget))
         # The in-memory run's tables were far larger: the budget is what kept them small.
-        self.assertGreater(resources(self.reference[reference])["memory.tables_max"], 10 * used["memory.tables_max"])
+        self.assertGreater(resources(self.reference[reference])["memory.tables_max"], shrink * used["memory.tables_max"])
         return used
 
     # Each command at the rank counts that matter most for it; together they cover 1, 2 and 3 ranks.
@@ -127,9 +129,21 @@ class OutOfCore(unittest.TestCase):
         self.check_same("discover", 1)
 
     def test_keep_counts_are_identical_out_of_core(self):
-        # Every pass's count rows on their owner, sorted by hash: the same tables as in memory.
-        self.check_same("discover", 3, ["--keep-counts"], "keep-counts")
+        # Every pass's count rows on their owner, sorted by hash: the same tables as in memory. --memory
+        # counts the rows (40 bytes a hash, all passes' on top of one pass's tables), and at the other
+        # tests' budget they alone do not fit: that budget fails with the rank-count line, and one
+        # with room for the rows counts out of core.
         counts = comparable(self.reference["keep-counts"])[0]
+        rows = sum(len(counts[n]) for n in ("/discovery/chunk_counts/hash", "/discovery/file_counts/hash"))
+        ci.assert_fails_with_one_line(
+            self, ["discover"] + self.inputs + ["-o", self.tmp("keep-small.h5")] +
+            options(["--memory", str(self.budget), "--keep-counts"]), 3,
+            r"^crd discover: fatal: --memory 0\.00 GiB per rank is too small: counting needs about .* run with at "
+            r"least \d+ ranks or raise --memory$", 300)
+        self.assertFalse(os.path.exists(self.tmp("keep-small.h5")))
+        # Room for half of all rows on each of the 3 ranks (an owner's share, with the local
+        # duplicates the plan counts): the tables still need several passes.
+        self.check_same("discover", 3, ["--keep-counts"], "keep-counts", self.budget + rows * 40 // 2, shrink=4)
         for name in ("/discovery/chunk_counts/hash", "/discovery/file_counts/hash"):
             hashes = [bytes(h) for h in counts[name]]
             self.assertGreater(len(hashes), 100, name)

@@ -3,10 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <mutex>
+#include <random>
 
 #include "crd/base/error.hpp"
 #include "crd/comm/local_transport.hpp"
+#include "crd/discover/owner_tally.hpp"
 #include "memory_budget.hpp"
+#include "support/random_digest.hpp"
 
 namespace crd::pipeline {
 namespace {
@@ -54,6 +57,44 @@ TEST(MemoryBudget, OneRanksPeakFailsEveryRankWithOneLine) {
   EXPECT_EQ(messages[0],
             "--memory 1.00 GiB per rank is too small: finding candidate pairs needs about 1.50 GiB on the busiest "
             "rank; run with at least 4 ranks or raise --memory");
+}
+
+// The smallest --memory at which counting `shard` runs in one pass (plan_passes in memory).
+std::uint64_t smallest_one_pass_budget(const scan::ScannedShard& shard, bool keep_counts, std::uint32_t shard_passes) {
+  std::uint64_t lo = 1, hi = kGiB;  // lo does not fit, hi does
+  while (hi - lo > 1) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    bool fits = true;
+    comm::run_local(1, [&](comm::Transport& t) {
+      const MemoryBudget budget(mid, 4096, 0, 1);
+      try {
+        budget.plan_passes(t, shard, false, 0, keep_counts, shard_passes);
+      } catch (const FatalError&) {
+        fits = false;
+      }
+    });
+    (fits ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+TEST(MemoryBudget, KeptCountRowsAreCountedForEveryPass) {
+  scan::ScannedShard shard;
+  shard.keys.push_back("http://example.org/");
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 20000; ++i) shard.chunks.add(crd::testing::random_digest(rng), 100, "chunk text", 0, shard.keys);
+  shard.files.add(crd::testing::random_digest(rng), 5000, "", 0, shard.keys);
+  const std::uint64_t owned = shard.chunks.distinct() + shard.files.distinct();  // one rank owns all
+  const std::uint64_t plain = smallest_one_pass_budget(shard, false, 1);
+  // A count row per owned hash on top: not divided by passes, so passes cannot make room for them.
+  EXPECT_EQ(smallest_one_pass_budget(shard, true, 1) - plain, owned * sizeof(discover::CountRow));
+  // During a pass the shard holds one pass's hashes; the rows of all passes are kept.
+  EXPECT_EQ(smallest_one_pass_budget(shard, true, 3) - plain, 3 * owned * sizeof(discover::CountRow));
+  comm::run_local(1, [&](comm::Transport& t) {
+    const MemoryBudget budget(plain, 4096, 0, 1);
+    EXPECT_EQ(budget.plan_passes(t, shard, true, 0, false), 1u);
+    EXPECT_GE(budget.plan_passes(t, shard, true, 0, true), 2u);  // out of core instead
+  });
 }
 
 TEST(MemoryBudget, NoBudgetChecksNothing) {

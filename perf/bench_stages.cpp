@@ -246,7 +246,7 @@ std::vector<LocalTally> tallies(int nranks) {
 }
 
 // exchange() alone: each rank sends the 36-byte count record of each distinct local chunk to its
-// owner. Manual time: from a barrier after the buckets are filled to the end of the exchange.
+// owner, unframed as reduce_by_key sends them (fixed-size records). Manual time: from a barrier after the buckets are filled to the end of the exchange.
 void BM_Shuffle(benchmark::State& state) {
   if (!have_pages(state)) return;
   const int nranks = static_cast<int>(state.range(0));
@@ -257,7 +257,7 @@ void BM_Shuffle(benchmark::State& state) {
     std::vector<std::uint64_t> bytes(static_cast<std::size_t>(nranks));
     crd::comm::run_local(nranks, [&](crd::comm::Transport& t) {
       const LocalTally& mine = local[static_cast<std::size_t>(t.rank())];
-      crd::shuffle::Buckets buckets(nranks);
+      crd::shuffle::Buckets buckets(nranks, 36);
       std::array<std::byte, 36> rec{};
       for (std::uint32_t id = 0; id < mine.distinct(); ++id) {
         std::memcpy(rec.data(), mine.digest(id).bytes.data(), 20);

@@ -1,7 +1,9 @@
-// exchange(): MR-MPI-style bounded rounds over Transport::alltoallv, with varint-framed records.
+// exchange(): MR-MPI-style bounded rounds over Transport::alltoallv, with varint-framed records
+// (or unframed records of one fixed size).
 #include "crd/shuffle/exchange.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -47,8 +49,15 @@ bool get_varint(std::span<const std::byte> in, std::size_t& at, std::uint64_t& v
   return false;
 }
 
-// Byte length of the framed record starting at `at` (frame + payload).
-std::size_t framed_size(std::span<const std::byte> in, std::size_t at, std::uint64_t* payload = nullptr) {
+// Byte length of the framed record starting at `at` (frame + payload); with fixed records, the
+// record size.
+std::size_t framed_size(std::span<const std::byte> in, std::size_t at, std::size_t fixed,
+                        std::uint64_t* payload = nullptr) {
+  if (fixed != 0) {
+    if (in.size() - at < fixed) throw std::runtime_error("exchange: corrupt record framing");
+    if (payload != nullptr) *payload = fixed;
+    return fixed;
+  }
   std::size_t p = at;
   std::uint64_t n = 0;
   if (!get_varint(in, p, n) || n > in.size() - p) throw std::runtime_error("exchange: corrupt record framing");
@@ -58,18 +67,29 @@ std::size_t framed_size(std::span<const std::byte> in, std::size_t at, std::uint
 
 // Picks this round's slice for every destination: a fair share of the budget each, at least one
 // record per non-empty destination, then leftover budget to whoever still has records.
-std::vector<std::uint64_t> plan_round(const std::vector<std::vector<std::byte>>& data,
+std::vector<std::uint64_t> plan_round(const std::vector<std::vector<std::byte>>& data, std::size_t fixed,
                                       std::vector<std::size_t>& cursor, std::size_t round_bytes,
                                       std::uint64_t& payload_out) {
   const std::size_t n = data.size();
   std::vector<std::uint64_t> take(n, 0);
   const std::size_t share = std::max<std::size_t>(1, round_bytes / n);
   std::size_t used = 0;
+  const auto room = [](std::size_t limit, std::size_t taken) { return limit - std::min(limit, taken); };
   auto grab = [&](std::size_t d, std::size_t limit, bool force_one) {
     const auto& buf = data[d];
+    if (fixed != 0) {  // the same rule as below, in whole records at once
+      std::size_t k = std::min({(buf.size() - cursor[d]) / fixed, room(limit, take[d]) / fixed,
+                                room(round_bytes, used) / fixed});
+      if (k == 0 && take[d] == 0 && force_one && cursor[d] < buf.size()) k = 1;
+      take[d] += k * fixed;
+      cursor[d] += k * fixed;
+      used += k * fixed;
+      payload_out += k * fixed;
+      return;
+    }
     while (cursor[d] < buf.size()) {
       std::uint64_t payload = 0;
-      const std::size_t sz = framed_size(buf, cursor[d], &payload);
+      const std::size_t sz = framed_size(buf, cursor[d], 0, &payload);
       const bool first = take[d] == 0 && force_one;
       if (!first && take[d] + sz > limit) break;
       if (!first && used + sz > round_bytes) break;
@@ -86,27 +106,21 @@ std::vector<std::uint64_t> plan_round(const std::vector<std::vector<std::byte>>&
 
 }  // namespace
 
-Buckets::Buckets(int nranks) : data_(static_cast<std::size_t>(std::max(nranks, 0))) {
+Buckets::Buckets(int nranks, std::size_t fixed_bytes)
+    : data_(static_cast<std::size_t>(std::max(nranks, 0))), fixed_bytes_(fixed_bytes) {
   if (nranks < 1) throw std::invalid_argument("Buckets: nranks must be >= 1");
 }
 
 int Buckets::nranks() const { return static_cast<int>(data_.size()); }
 
-void Buckets::add(int dest, std::span<const std::byte> record) {
+std::byte* Buckets::extend(int dest, std::size_t bytes) {
   if (dest < 0 || dest >= nranks())
-    throw std::out_of_range("Buckets::add: destination " + std::to_string(dest) + " out of range");
+    throw std::out_of_range("Buckets: destination " + std::to_string(dest) + " out of range");
+  if (fixed_bytes_ != 0 && bytes != fixed_bytes_)
+    throw std::invalid_argument("Buckets: a record of " + std::to_string(bytes) + " bytes among records of " +
+                                std::to_string(fixed_bytes_));
   auto& buf = data_[static_cast<std::size_t>(dest)];
-  put_varint(buf, record.size());
-  buf.insert(buf.end(), record.begin(), record.end());
-  ++records_;
-  payload_bytes_ += record.size();
-}
-
-std::byte* Buckets::append(int dest, std::size_t bytes) {
-  if (dest < 0 || dest >= nranks())
-    throw std::out_of_range("Buckets::append: destination " + std::to_string(dest) + " out of range");
-  auto& buf = data_[static_cast<std::size_t>(dest)];
-  put_varint(buf, bytes);
+  if (fixed_bytes_ == 0) put_varint(buf, bytes);
   const std::size_t at = buf.size();
   buf.resize(at + bytes);
   ++records_;
@@ -114,11 +128,20 @@ std::byte* Buckets::append(int dest, std::size_t bytes) {
   return buf.data() + at;
 }
 
-std::size_t Buckets::framed_bytes(std::size_t bytes) { return varint_size(bytes) + bytes; }
+void Buckets::add(int dest, std::span<const std::byte> record) {
+  std::byte* at = extend(dest, record.size());
+  if (!record.empty()) std::memcpy(at, record.data(), record.size());
+}
+
+std::byte* Buckets::append(int dest, std::size_t bytes) { return extend(dest, bytes); }
+
+std::size_t Buckets::framed_bytes(std::size_t bytes) const {
+  return fixed_bytes_ != 0 ? bytes : varint_size(bytes) + bytes;
+}
 
 void Buckets::reserve(int dest, std::size_t framed) {
   if (dest < 0 || dest >= nranks())
-    throw std::out_of_range("Buckets::reserve: destination " + std::to_string(dest) + " out of range");
+    throw std::out_of_range("Buckets: destination " + std::to_string(dest) + " out of range");
   auto& buf = data_[static_cast<std::size_t>(dest)];
   reserve_writable(buf, buf.size() + framed);
 }
@@ -133,6 +156,7 @@ ExchangeStats exchange(comm::Transport& transport, Buckets& buckets, std::size_t
     throw std::invalid_argument("exchange: Buckets built for " + std::to_string(buckets.nranks()) +
                                 " ranks, transport has " + std::to_string(transport.size()));
   auto& data = BucketsAccess::data(buckets);
+  const std::size_t fixed = buckets.fixed_bytes();
   const std::size_t n = data.size();
   std::vector<std::size_t> cursor(n, 0);
   auto all_sent = [&] {
@@ -146,7 +170,7 @@ ExchangeStats exchange(comm::Transport& transport, Buckets& buckets, std::size_t
   std::vector<std::uint64_t> recv_counts;
   // Every rank joins every round, even with nothing left, until all agree that all is sent.
   while (!transport.all_ok(all_sent())) {
-    const auto take = plan_round(data, cursor, round_bytes, stats.bytes_sent);
+    const auto take = plan_round(data, fixed, cursor, round_bytes, stats.bytes_sent);
     send.clear();
     std::uint64_t round = 0;
     for (const std::uint64_t t : take) round += t;
@@ -163,7 +187,7 @@ ExchangeStats exchange(comm::Transport& transport, Buckets& buckets, std::size_t
       const std::span<const std::byte> from(recv.data(), end);
       while (at < end) {
         std::uint64_t payload = 0;
-        const std::size_t sz = framed_size(from, at, &payload);
+        const std::size_t sz = framed_size(from, at, fixed, &payload);
         const std::size_t body = at + sz - static_cast<std::size_t>(payload);
         on_record(static_cast<int>(s), from.subspan(body, static_cast<std::size_t>(payload)));
         stats.bytes_received += payload;

@@ -33,6 +33,18 @@ TEST_P(ShuffleTest, NothingToSend) {
   comm::run_local(GetParam(), [](comm::Transport& t) { testing::check_exchange(t, 0, 64, false); });
 }
 
+// Records of one fixed size travel unframed: the same invariants, with a budget of many records,
+// of a few (not a whole number of them), and of less than one.
+TEST_P(ShuffleTest, FixedSizeRecordsInAnyBudget) {
+  comm::run_local(GetParam(), [](comm::Transport& t) {
+    testing::check_exchange(t, 2000, 1 << 24, false, true);
+    testing::check_exchange(t, 700, 100, false, true);
+    testing::check_exchange(t, 300, 1, false, true);
+    testing::check_exchange(t, 500, 90, true, true);
+    testing::check_exchange(t, 0, 64, false, true);
+  });
+}
+
 TEST_P(ShuffleTest, RoundCountFollowsBudget) {
   comm::run_local(GetParam(), [](comm::Transport& t) {
     // 100 records of 1000 bytes to rank 0 from every rank, 4000-byte rounds: about 25 rounds.
@@ -75,6 +87,18 @@ TEST(Buckets, RejectsBadDestinationAndTransportMismatch) {
   EXPECT_EQ(b.records(), 1u);
   EXPECT_THROW(comm::run_local(2, [&](comm::Transport& t) { exchange(t, b, 64, [](int, auto) {}); }),
                std::invalid_argument);
+}
+
+TEST(Buckets, FixedSizeRejectsOtherSizes) {
+  Buckets b(2, 8);
+  EXPECT_EQ(b.framed_bytes(8), 8u);
+  EXPECT_THROW(b.add(0, std::vector<std::byte>(7)), std::invalid_argument);
+  EXPECT_THROW(b.append(1, 9), std::invalid_argument);
+  EXPECT_THROW(b.add(2, std::vector<std::byte>(8)), std::out_of_range);
+  b.add(1, std::vector<std::byte>(8, std::byte{3}));
+  EXPECT_EQ(b.records(), 1u);
+  EXPECT_EQ(b.bytes(), 8u);
+  EXPECT_EQ(Buckets(2).framed_bytes(8), 9u);
 }
 
 TEST(Buckets, EmptyAndLargeRecordsSurvive) {

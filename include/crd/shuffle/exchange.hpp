@@ -14,25 +14,35 @@ namespace crd::shuffle {
 
 // Outgoing records by destination rank. A record is an opaque byte string; records keep their
 // insertion order per destination.
+//
+// Records of one size known to every rank (fixed_bytes > 0: the count records of discovery, 36
+// bytes each) travel back to back without frames. Framing them cost a varint written per record
+// and parsed twice (planning the rounds, then receiving), a third of a 2-rank count exchange.
 class Buckets {
  public:
-  explicit Buckets(int nranks);
+  // fixed_bytes: 0 for records of any size, else the size of every record (every rank of the
+  // exchange must give the same).
+  explicit Buckets(int nranks, std::size_t fixed_bytes = 0);
   int nranks() const;
+  std::size_t fixed_bytes() const { return fixed_bytes_; }
   void add(int dest, std::span<const std::byte> record);
   // Frames a record of `bytes` bytes for dest and returns where to write them (valid until the
   // next add/append to dest): encoders write in place instead of building a copy first.
   std::byte* append(int dest, std::size_t bytes);
-  // Bytes a record of `bytes` bytes takes in a bucket, its frame included.
-  static std::size_t framed_bytes(std::size_t bytes);
+  // Bytes a record of `bytes` bytes takes in a bucket, its frame (if any) included.
+  std::size_t framed_bytes(std::size_t bytes) const;
   // Room for `framed` more bytes of framed records to dest: one allocation instead of a
   // doubling vector's copies.
   void reserve(int dest, std::size_t framed);
   std::uint64_t bytes() const;    // payload bytes held, all destinations (without framing)
   std::uint64_t records() const;
-  // Internal layout: per destination, records framed as a LEB128 varint length + bytes.
+  // Internal layout: per destination, records framed as a LEB128 varint length + bytes, or with
+  // fixed_bytes, the records' bytes alone.
  private:
   friend struct BucketsAccess;
+  std::byte* extend(int dest, std::size_t bytes);  // checks dest; frames unless fixed
   std::vector<std::vector<std::byte>> data_;  // framed records per destination
+  std::size_t fixed_bytes_ = 0;
   std::uint64_t records_ = 0;
   std::uint64_t payload_bytes_ = 0;
 };

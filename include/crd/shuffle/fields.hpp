@@ -24,6 +24,7 @@
 #include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace crd::shuffle {
@@ -195,11 +196,42 @@ class SpanWriter {
   std::byte* at_;
 };
 
+// The bytes every value of T encodes to when that is the same for all values (T's fields, all the
+// way down, are PODs), else 0 (a string or a vector somewhere). Such records travel unframed in
+// the shuffle (exchange.hpp), and their size is known without visiting their fields.
+template <class T>
+constexpr std::size_t fixed_encoded_size() {
+  if constexpr (HasFields<T>) {
+    return std::apply(
+        [](auto... f) {
+          std::size_t sum = 0;
+          bool fixed = true;
+          const auto add = [&](std::size_t s) {
+            fixed = fixed && s != 0;
+            sum += s;
+          };
+          (add(fixed_encoded_size<std::remove_cvref_t<decltype(std::declval<const T&>().*detail::member_of(f))>>()),
+           ...);
+          (void)add;  // a record without fields
+          return fixed ? sum : std::size_t{0};
+        },
+        T::fields());
+  } else if constexpr (std::is_same_v<T, std::string> || detail::IsVector<T>::value) {
+    return 0;
+  } else {
+    return sizeof(T);
+  }
+}
+
 template <class T>
 std::size_t encoded_size(const T& record) {
-  SizeCounter c;
-  write_value(c, record);
-  return c.bytes();
+  if constexpr (fixed_encoded_size<T>() != 0) {
+    return fixed_encoded_size<T>();
+  } else {
+    SizeCounter c;
+    write_value(c, record);
+    return c.bytes();
+  }
 }
 
 }  // namespace crd::shuffle

@@ -4,8 +4,8 @@
 //   1. local pre-combine: sort this rank's records by key and fold equal keys (one record per key
 //      per rank travels);
 //   2. route: encode each record from its field list (fields.hpp) into the bucket of
-//      owner(key, nranks) and send them with exchange()'s bounded all-to-all rounds; records for
-//      this rank itself skip the codec;
+//      owner(key, nranks) and send them with exchange()'s bounded all-to-all rounds (unframed
+//      when every record encodes to the same size); records for this rank itself skip the codec;
 //   3. owner-side combine: merge the per-source runs (each already sorted), folding equal keys.
 // With a combine that is associative and commutative, the results (and their order) are the same
 // for any rank count and any input order. Collective: every rank must call, with the same owner.
@@ -265,6 +265,8 @@ std::vector<Record> reduce_by_key(comm::Transport& transport, std::vector<Record
   if (nranks == 1) return detail::owned_by_one_rank(std::move(records), key_of, owner, contributors);
   const auto n = static_cast<std::size_t>(nranks);
   const auto me = static_cast<std::size_t>(transport.rank());
+  // Records of one size on every rank (their fields are all PODs) travel unframed.
+  Buckets buckets(nranks, fixed_encoded_size<Record>());
   std::vector<int> dest(records.size());
   std::vector<std::uint64_t> per_dest(n, 0);
   std::vector<std::size_t> framed(n, 0);
@@ -273,7 +275,7 @@ std::vector<Record> reduce_by_key(comm::Transport& transport, std::vector<Record
     if (dest[i] < 0 || dest[i] >= nranks) throw std::out_of_range("reduce_by_key: owner outside the ranks");
     const auto d = static_cast<std::size_t>(dest[i]);
     ++per_dest[d];
-    if (d != me) framed[d] += Buckets::framed_bytes(encoded_size(records[i]));
+    if (d != me) framed[d] += buckets.framed_bytes(encoded_size(records[i]));
   }
   // Owners learn first how many records each rank sends, so each source's run (in its key order)
   // is decoded into a vector sized once. This rank's own records never pass through the codec.
@@ -281,7 +283,6 @@ std::vector<Record> reduce_by_key(comm::Transport& transport, std::vector<Record
   std::vector<std::vector<Record>> runs(n);
   for (std::size_t s = 0; s < n; ++s) reserve_writable(runs[s], static_cast<std::size_t>(incoming[s]));
 
-  Buckets buckets(nranks);
   for (std::size_t d = 0; d < n; ++d) buckets.reserve(static_cast<int>(d), framed[d]);
   for (std::size_t i = 0; i < records.size(); ++i) {
     const auto d = static_cast<std::size_t>(dest[i]);

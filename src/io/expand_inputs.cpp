@@ -129,19 +129,11 @@ class Expander {
     std::string abs_dir = fs::absolute(dir, aec).lexically_normal().string();
     if (aec) abs_dir = fs::path(dir).lexically_normal().string();
     if (abs_dir.empty() || abs_dir.back() != '/') abs_dir += '/';
-    const std::string prefix = (!dir.empty() && dir.back() == '/') ? dir : dir + "/";
     files_.reserve(files_.size() + found.size());
     for (WalkedEntry& f : found) {
-      std::string path = prefix + f.rel;
-      // Only the name is looked at here (a walk of many small files must not open each one twice):
-      // a compressed archive named otherwise is hashed as the opaque file it looks like.
-      if (detail::names_compressed_archive(path)) {
-        log_.fail(path, "input.unsupported_compression");
-        continue;
-      }
-      auto kind = kind_from_name(path);
       std::string key = may_repeat_ ? abs_dir + f.rel : std::string();
-      add_file(std::move(path), std::move(f.rel), kind ? *kind : InputKind::PlainFile, std::move(key), f.size);
+      std::optional<InputFile> file = walked_input(dir, std::move(f), log_);
+      if (file) add_file(std::move(file->path), std::move(file->url), file->kind, std::move(key), file->size);
     }
   }
 
@@ -214,17 +206,9 @@ void read_directory(DIR* d, const std::string& root, const std::string& rel_dir,
   }
 }
 
-// No files at all is a usage error; when inputs were left out, it names the first and why.
+// No files at all is a usage error.
 void require_inputs(const std::vector<InputFile>& files, const std::vector<std::string>& args, const InputLog& log) {
-  if (!files.empty()) return;
-  std::string given;
-  for (const std::string& a : args) given += (given.empty() ? "" : " ") + a;
-  std::string why;
-  if (!log.errors.empty()) {
-    why = " (" + std::to_string(log.errors.size()) + " left out, first " + log.errors.front().file + ": " +
-          log.errors.front().reason + ")";
-  }
-  throw UsageError("no input files found in: " + (given.empty() ? std::string("(no inputs given)") : given) + why);
+  if (files.empty()) throw UsageError(no_inputs_message(args, log));
 }
 
 }  // namespace
@@ -284,6 +268,29 @@ void InputLog::fail(std::string_view path, std::string_view reason) {
 
 bool gzip_named(const InputFile& file) {
   return file.kind != InputKind::PlainFile && detail::iends_with(file.path, ".gz");
+}
+
+std::optional<InputFile> walked_input(const std::string& dir, WalkedEntry&& entry, InputLog& log) {
+  std::string path = dir;
+  if (path.empty() || path.back() != '/') path += '/';
+  path += entry.rel;
+  if (detail::names_compressed_archive(path)) {
+    log.fail(path, "input.unsupported_compression");
+    return std::nullopt;
+  }
+  const auto kind = kind_from_name(path);
+  return InputFile{std::move(path), std::move(entry.rel), entry.size, kind ? *kind : InputKind::PlainFile};
+}
+
+std::string no_inputs_message(const std::vector<std::string>& args, const InputLog& log) {
+  std::string given;
+  for (const std::string& a : args) given += (given.empty() ? "" : " ") + a;
+  std::string why;
+  if (!log.errors.empty()) {
+    why = " (" + std::to_string(log.errors.size()) + " left out, first " + log.errors.front().file + ": " +
+          log.errors.front().reason + ")";
+  }
+  return "no input files found in: " + (given.empty() ? std::string("(no inputs given)") : given) + why;
 }
 
 std::vector<InputFile> expand_inputs(const std::vector<std::string>& args, const ExpandOptions& options,

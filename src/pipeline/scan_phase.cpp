@@ -37,8 +37,10 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   const auto held = [&]() -> std::uint64_t { return held_bytes ? held_bytes() : 0; };
   ScanPhase p;
   timer.start("expand");
-  scan::InputShare inputs = scan::share_inputs(transport, common.inputs, common.expand, p.expand_log);
-  check_output_is_not_input(transport, common.output, inputs.files);  // rank 0 looks, at every file
+  // A checkpointed job's fingerprint covers every input: rank 0 then lists them all.
+  scan::InputShare inputs =
+      scan::share_inputs(transport, common.inputs, common.expand, p.expand_log, !common.work_dir.empty());
+  check_output_is_not_input(transport, common.output, inputs.files);  // each rank looks at the files it holds
   const std::vector<io::InputFile>& files = inputs.files;
   const std::vector<std::size_t>& mine = inputs.mine;
   p.stop = discover::StopItems(options.stop_chunks, options.min_chunk_length);

@@ -118,5 +118,30 @@ TEST_F(OutputCheck, AHardLinkOfTheOutputAmongTheInputsIsFoundByItsListedSize) {
   });
 }
 
+// A directory named alone is listed where it is walked: no rank holds every file, so each rank looks
+// at its own, and every rank raises the error of the lowest rank that found the output among them.
+TEST_F(OutputCheck, AnInputHeldByAnotherRankIsFoundOnEveryRank) {
+  fs::create_hard_link(at("in.warc"), at("link.warc"));
+  const auto listed = [&](const std::string& name) {
+    io::InputFile f;
+    f.path = at(name);
+    f.size = fs::file_size(f.path);
+    return f;
+  };
+  comm::run_local(3, [&](comm::Transport& t) {
+    std::vector<io::InputFile> mine{listed("old.h5")};
+    if (t.rank() == 2) mine.push_back(listed("in.warc"));
+    if (t.rank() == 1) mine.push_back(listed("link.warc"));
+    try {
+      check_output_is_not_input(t, at("in.warc"), mine);
+      ADD_FAILURE() << "rank " << t.rank() << ": an input on another rank was accepted as output";
+    } catch (const UsageError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "output '" + at("in.warc") + "' is the same file as input '" + at("link.warc") + "': refusing to overwrite it");
+    }
+    EXPECT_NO_THROW(check_output_is_not_input(t, at("new.h5"), mine));
+  });
+}
+
 }  // namespace
 }  // namespace crd::pipeline

@@ -1,6 +1,7 @@
-// share_inputs: the directory walk shared by 1–4 thread ranks gives rank 0 the list one serial
-// expansion gives, each rank exactly its assign_shards share of it, the same skip counts in total,
-// and a usage error on every rank.
+// share_inputs on 1–4 thread ranks: several inputs (or a checkpointed job) give rank 0 the list one
+// serial expansion gives and each rank exactly its assign_shards share of it; one directory alone
+// is dealt where it is walked, the ranks together holding the serial list. The same skip counts in
+// total, and a usage error on every rank.
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -131,6 +132,64 @@ TEST_P(InputListing, SharedDirectoriesAreReadOnce) {
       for (std::size_t i = 0; i < summed.errors.size(); ++i) EXPECT_EQ(summed.errors[i].file, serial_log.errors[i].file);
     }
   }
+}
+
+// One directory named alone is listed where it is walked: together the ranks hold exactly the files
+// of the serial expansion, each once, and each rank about 1/n of the files and of the bytes (every
+// rank deals its part largest first, so a rank's share of each part is within one file of 1/n).
+TEST_P(InputListing, OneDirectoryIsDealtWhereItIsWalked) {
+  const auto n = static_cast<std::size_t>(GetParam());
+  for (const std::string tree : {"tree", "wide"}) {
+    const std::vector<std::string> args{root_ + "/" + tree};
+    io::InputLog serial_log;
+    const auto serial = io::expand_inputs(args, {}, serial_log);
+    std::uint64_t largest = 0;
+    for (const auto& f : serial) largest = std::max(largest, f.size);
+    std::mutex m;
+    io::InputLog summed;
+    std::vector<io::InputFile> together;
+    comm::run_local(GetParam(), [&](comm::Transport& t) {
+      io::InputLog mine;
+      const InputShare share = share_inputs(t, args, {}, mine);
+      EXPECT_EQ(share.job_bytes, io::total_bytes(serial));
+      ASSERT_EQ(share.mine.size(), share.files.size());  // a rank holds its own files only
+      const std::size_t count = share.files.size();
+      EXPECT_LE(count, serial.size() / n + n) << tree;
+      EXPECT_GE(count + n, serial.size() / n) << tree;
+      const std::uint64_t bytes = io::total_bytes(share.files);
+      EXPECT_LE(bytes, io::total_bytes(serial) / n + n * largest) << tree;
+      EXPECT_GE(bytes + n * largest, io::total_bytes(serial) / n) << tree;
+      std::lock_guard lock(m);
+      for (const std::size_t k : share.mine) together.push_back(share.files[k]);
+      summed.counters.merge(mine.counters);
+      summed.errors.insert(summed.errors.end(), mine.errors.begin(), mine.errors.end());
+    });
+    std::sort(together.begin(), together.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
+    ASSERT_EQ(together.size(), serial.size()) << tree;
+    for (std::size_t i = 0; i < serial.size(); ++i) expect_same(together[i], serial[i]);
+    EXPECT_EQ(summed.counters.values(), serial_log.counters.values()) << tree;
+    EXPECT_EQ(summed.errors.size(), serial_log.errors.size()) << tree;
+  }
+}
+
+// A checkpointed job lists on rank 0 (its fingerprint covers every input): rank 0 holds the whole
+// serial list, and each rank exactly its assign_shards share, for one directory too.
+TEST_P(InputListing, RankZeroListsAllWhenAskedTo) {
+  const std::vector<std::string> args{root_ + "/tree"};
+  io::InputLog serial_log;
+  const auto serial = io::expand_inputs(args, {}, serial_log);
+  const auto shards = io::assign_shards(serial, GetParam());
+  comm::run_local(GetParam(), [&](comm::Transport& t) {
+    io::InputLog mine;
+    const InputShare share = share_inputs(t, args, {}, mine, true);
+    const auto& shard = shards[static_cast<std::size_t>(t.rank())];
+    ASSERT_EQ(share.mine.size(), shard.size());
+    for (std::size_t k = 0; k < shard.size(); ++k) expect_same(share.files.at(share.mine[k]), serial[shard[k]]);
+    if (t.rank() == 0) {
+      ASSERT_EQ(share.files.size(), serial.size());
+      for (std::size_t i = 0; i < serial.size(); ++i) expect_same(share.files[i], serial[i]);
+    }
+  });
 }
 
 TEST(EntrySlice, SlicesPartitionNames) {

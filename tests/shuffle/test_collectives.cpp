@@ -1,4 +1,4 @@
-// The typed broadcast, gathers and scatter (collectives.hpp) on 1–4 thread ranks: values with strings,
+// The typed broadcast, gathers, scatter and all-to-all (collectives.hpp) on 1–4 thread ranks: values with strings,
 // vectors and nested fields arrive whole, in rank order, and only where they are meant to.
 #include <gtest/gtest.h>
 
@@ -77,6 +77,23 @@ TEST_P(Collectives, ScatterGivesEachRankItsOwnValue) {
     if (t.rank() == 0) {
       EXPECT_THROW(scatter_from_rank0(t, std::vector<Message>(t.size() + 1)), std::invalid_argument);
     }
+  });
+}
+
+// Rank s sends rank d a message naming both (items_of(s + d), so sizes differ per pair, some empty).
+TEST_P(Collectives, AlltoallValuesReachEachDestinationFromEachSource) {
+  comm::run_local(GetParam(), [](comm::Transport& t) {
+    const auto n = static_cast<std::size_t>(t.size());
+    std::vector<Message> out;
+    for (int d = 0; d < t.size(); ++d)
+      out.push_back({static_cast<std::uint8_t>(d), std::to_string(t.rank()) + "->" + std::to_string(d), items_of(t.rank() + d)});
+    const auto got = alltoall_values(t, out);
+    ASSERT_EQ(got.size(), n);
+    for (int s = 0; s < t.size(); ++s)
+      EXPECT_EQ(got[static_cast<std::size_t>(s)], (Message{static_cast<std::uint8_t>(t.rank()),
+                                                           std::to_string(s) + "->" + std::to_string(t.rank()),
+                                                           items_of(s + t.rank())}));
+    EXPECT_THROW(alltoall_values(t, std::vector<Message>(n + 1)), std::invalid_argument);  // before sending
   });
 }
 

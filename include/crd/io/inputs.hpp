@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <tuple>
@@ -88,6 +89,15 @@ using DirectoryWalk = std::function<std::vector<WalkedEntry>(const std::string& 
 // named input that cannot be found (without skip_missing), a bad @LIST, or no files at all.
 std::vector<InputFile> expand_inputs(const std::vector<std::string>& args, const ExpandOptions& options,
                                      InputLog& log, const DirectoryWalk& walk = walk_directory);
+
+// A file that a walk of the directory `dir` (as given) found, as an input: its path is `dir`/rel,
+// its url rel, its kind an archive's by its name. Only the name is looked at (a walk of many small
+// files must not open each one twice): an archive compressed so that crd does not read it is left
+// out and logged ("input.unsupported_compression"), and nullopt returned.
+std::optional<InputFile> walked_input(const std::string& dir, WalkedEntry&& entry, InputLog& log);
+// The usage error for arguments that gave no files at all: names them, and when inputs were left
+// out, the first and why.
+std::string no_inputs_message(const std::vector<std::string>& args, const InputLog& log);
 
 // Assigns items of the given sizes to ranks: largest first (ties → lower index), each to the
 // least-loaded rank (ties → lowest rank); an item weighs size + 1 so empty ones spread too.

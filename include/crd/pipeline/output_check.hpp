@@ -26,8 +26,9 @@ std::string same_file_as_output(const std::string& output, const std::vector<std
 void check_output_before_run(comm::Transport& transport, const std::string& output, const std::vector<std::string>& named);
 
 // Collective, once the inputs are listed and before they are read: the same for every file found
-// (archives and documents inside input directories, files named in @LIST files). Only rank 0's
-// `files` are looked at: there every file of the job (scan::InputShare).
+// (archives and documents inside input directories, files named in @LIST files). Each rank looks
+// at its own `files` (scan::InputShare: together, every file of the job); every rank raises the
+// lowest rank's UsageError.
 void check_output_is_not_input(comm::Transport& transport, const std::string& output,
                                const std::vector<io::InputFile>& files);
 

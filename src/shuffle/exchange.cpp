@@ -113,13 +113,17 @@ Buckets::Buckets(int nranks, std::size_t fixed_bytes)
 
 int Buckets::nranks() const { return static_cast<int>(data_.size()); }
 
-std::byte* Buckets::extend(int dest, std::size_t bytes) {
+std::vector<std::byte>& Buckets::bucket(int dest) {
   if (dest < 0 || dest >= nranks())
     throw std::out_of_range("Buckets: destination " + std::to_string(dest) + " out of range");
+  return data_[static_cast<std::size_t>(dest)];
+}
+
+std::byte* Buckets::extend(int dest, std::size_t bytes) {
+  auto& buf = bucket(dest);
   if (fixed_bytes_ != 0 && bytes != fixed_bytes_)
     throw std::invalid_argument("Buckets: a record of " + std::to_string(bytes) + " bytes among records of " +
                                 std::to_string(fixed_bytes_));
-  auto& buf = data_[static_cast<std::size_t>(dest)];
   if (fixed_bytes_ == 0) put_varint(buf, bytes);
   const std::size_t at = buf.size();
   buf.resize(at + bytes);
@@ -140,9 +144,7 @@ std::size_t Buckets::framed_bytes(std::size_t bytes) const {
 }
 
 void Buckets::reserve(int dest, std::size_t framed) {
-  if (dest < 0 || dest >= nranks())
-    throw std::out_of_range("Buckets: destination " + std::to_string(dest) + " out of range");
-  auto& buf = data_[static_cast<std::size_t>(dest)];
+  auto& buf = bucket(dest);
   reserve_writable(buf, buf.size() + framed);
 }
 

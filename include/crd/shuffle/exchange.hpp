@@ -16,8 +16,8 @@ namespace crd::shuffle {
 // insertion order per destination.
 //
 // Records of one size known to every rank (fixed_bytes > 0: the count records of discovery, 36
-// bytes each) travel back to back without frames. Framing them cost a varint written per record
-// and parsed twice (planning the rounds, then receiving), a third of a 2-rank count exchange.
+// bytes each) travel back to back without frames, which cost a varint written per record and
+// parsed twice (planning the rounds, then receiving): BM_Shuffle/2 5.81 -> 4.95 ms.
 class Buckets {
  public:
   // fixed_bytes: 0 for records of any size, else the size of every record (every rank of the
@@ -40,7 +40,8 @@ class Buckets {
   // fixed_bytes, the records' bytes alone.
  private:
   friend struct BucketsAccess;
-  std::byte* extend(int dest, std::size_t bytes);  // checks dest; frames unless fixed
+  std::vector<std::byte>& bucket(int dest);        // checks dest
+  std::byte* extend(int dest, std::size_t bytes);  // frames unless fixed
   std::vector<std::vector<std::byte>> data_;  // framed records per destination
   std::size_t fixed_bytes_ = 0;
   std::uint64_t records_ = 0;

@@ -3,6 +3,7 @@
 
 #include "crd/comm/abort_cleanup.hpp"
 #include "crd/comm/mpi_startup.hpp"
+#include "crd/base/prefault.hpp"
 #include "crd/base/printable.hpp"
 
 #include <algorithm>
@@ -170,6 +171,7 @@ void MpiTransport::alltoallv(std::span<const std::byte> send, std::span<const st
   check(MPI_Alltoall(send_counts.data(), 1, MPI_UINT64_T, recv_counts.data(), 1, MPI_UINT64_T, comm_),
         "MPI_Alltoall");
   const std::uint64_t recv_total = total_of(recv_counts);
+  reserve_writable(recv, recv_total);  // mapped in one call, not faulted a page at a time by the resize
   recv.resize(recv_total);
 
   std::vector<std::uint64_t> send_displs(n, 0), recv_displs(n, 0);

@@ -139,6 +139,17 @@ void Buckets::add(int dest, std::span<const std::byte> record) {
 
 std::byte* Buckets::append(int dest, std::size_t bytes) { return extend(dest, bytes); }
 
+std::byte* Buckets::append_records(int dest, std::size_t count) {
+  auto& buf = bucket(dest);
+  if (fixed_bytes_ == 0) throw std::invalid_argument("Buckets: append_records needs fixed-size records");
+  const std::size_t at = buf.size();
+  reserve_writable(buf, at + count * fixed_bytes_);  // the resize's zeroing then faults no page
+  buf.resize(at + count * fixed_bytes_);
+  records_ += count;
+  payload_bytes_ += count * fixed_bytes_;
+  return buf.data() + at;
+}
+
 std::size_t Buckets::framed_bytes(std::size_t bytes) const {
   return fixed_bytes_ != 0 ? bytes : varint_size(bytes) + bytes;
 }
@@ -152,8 +163,12 @@ std::uint64_t Buckets::bytes() const { return payload_bytes_; }
 
 std::uint64_t Buckets::records() const { return records_; }
 
-ExchangeStats exchange(comm::Transport& transport, Buckets& buckets, std::size_t round_bytes,
-                       const std::function<void(int source, std::span<const std::byte> record)>& on_record) {
+namespace {
+
+// The rounds of both exchanges: on_slice(source, bytes) gets each source's whole framed (or
+// fixed-size) records of a round. Fills every statistic but bytes_received.
+ExchangeStats exchange_rounds(comm::Transport& transport, Buckets& buckets, std::size_t round_bytes,
+                              const std::function<void(int source, std::span<const std::byte> slice)>& on_slice) {
   if (buckets.nranks() != transport.size())
     throw std::invalid_argument("exchange: Buckets built for " + std::to_string(buckets.nranks()) +
                                 " ranks, transport has " + std::to_string(transport.size()));
@@ -173,31 +188,73 @@ ExchangeStats exchange(comm::Transport& transport, Buckets& buckets, std::size_t
   // Every rank joins every round, even with nothing left, until all agree that all is sent.
   while (!transport.all_ok(all_sent())) {
     const auto take = plan_round(data, fixed, cursor, round_bytes, stats.bytes_sent);
-    send.clear();
+    // This round's slice of each bucket ends at the advanced cursor. When one destination has
+    // them all (each round of a 2-rank reduce_by_key: no rank routes records to itself), the
+    // slice is sent from the bucket itself: the copy was as many fresh pages as the records.
+    std::size_t to = n, destinations = 0;
     std::uint64_t round = 0;
-    for (const std::uint64_t t : take) round += t;
-    reserve_writable(send, round);
-    for (std::size_t d = 0; d < n; ++d)  // this round's slice ends at the advanced cursor
-      send.insert(send.end(), data[d].begin() + static_cast<long>(cursor[d] - take[d]),
-                  data[d].begin() + static_cast<long>(cursor[d]));
-    transport.alltoallv(send, take, recv, recv_counts);
+    for (std::size_t d = 0; d < n; ++d) {
+      round += take[d];
+      if (take[d] != 0) {
+        to = d;
+        ++destinations;
+      }
+    }
+    const auto slice = [&](std::size_t d) {
+      return std::span<const std::byte>(data[d]).subspan(cursor[d] - take[d], take[d]);
+    };
+    if (destinations == 1) {
+      transport.alltoallv(slice(to), take, recv, recv_counts);
+    } else {
+      send.clear();
+      reserve_writable(send, round);
+      for (std::size_t d = 0; d < n; ++d) send.insert(send.end(), slice(d).begin(), slice(d).end());
+      transport.alltoallv(send, take, recv, recv_counts);
+    }
     ++stats.rounds;
 
     std::size_t at = 0;
     for (std::size_t s = 0; s < n; ++s) {
-      const std::size_t end = at + recv_counts[s];
-      const std::span<const std::byte> from(recv.data(), end);
-      while (at < end) {
-        std::uint64_t payload = 0;
-        const std::size_t sz = framed_size(from, at, fixed, &payload);
-        const std::size_t body = at + sz - static_cast<std::size_t>(payload);
-        on_record(static_cast<int>(s), from.subspan(body, static_cast<std::size_t>(payload)));
-        stats.bytes_received += payload;
-        at += sz;
-      }
+      if (recv_counts[s] != 0) on_slice(static_cast<int>(s), std::span<const std::byte>(recv).subspan(at, recv_counts[s]));
+      at += recv_counts[s];
     }
   }
   BucketsAccess::reset(buckets);
+  return stats;
+}
+
+}  // namespace
+
+ExchangeStats exchange(comm::Transport& transport, Buckets& buckets, std::size_t round_bytes,
+                       const std::function<void(int source, std::span<const std::byte> record)>& on_record) {
+  const std::size_t fixed = buckets.fixed_bytes();
+  std::uint64_t received = 0;
+  ExchangeStats stats =
+      exchange_rounds(transport, buckets, round_bytes, [&](int source, std::span<const std::byte> slice) {
+        for (std::size_t at = 0; at < slice.size();) {
+          std::uint64_t payload = 0;
+          const std::size_t sz = framed_size(slice, at, fixed, &payload);
+          on_record(source, slice.subspan(at + sz - static_cast<std::size_t>(payload), static_cast<std::size_t>(payload)));
+          received += payload;
+          at += sz;
+        }
+      });
+  stats.bytes_received = received;
+  return stats;
+}
+
+ExchangeStats exchange_fixed(comm::Transport& transport, Buckets& buckets, std::size_t round_bytes,
+                             const std::function<void(int source, std::span<const std::byte> records)>& on_records) {
+  const std::size_t fixed = buckets.fixed_bytes();
+  if (fixed == 0) throw std::invalid_argument("exchange_fixed: the buckets hold records of any size");
+  std::uint64_t received = 0;
+  ExchangeStats stats =
+      exchange_rounds(transport, buckets, round_bytes, [&](int source, std::span<const std::byte> slice) {
+        if (slice.size() % fixed != 0) throw std::runtime_error("exchange: corrupt record framing");
+        on_records(source, slice);
+        received += slice.size();
+      });
+  stats.bytes_received = received;
   return stats;
 }
 

@@ -17,7 +17,7 @@ namespace crd::comm {
 namespace {
 
 constexpr const char* kRead[] = {"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE", "PMIX_RANK", "PMI_RANK",
-                                 "SLURM_STEP_ID", "OMPI_MCA_pml", "HWLOC_COMPONENTS"};
+                                 "SLURM_STEP_ID", "OMPI_MCA_pml", "HWLOC_COMPONENTS", "HWLOC_PLUGINS_BLACKLIST"};
 
 class StartDefaults : public ::testing::Test {
  protected:
@@ -36,6 +36,9 @@ TEST_F(StartDefaults, SingletonGetsSharedMemoryDefaults) {
   prefer_single_node_start();
   EXPECT_EQ(value("OMPI_MCA_pml"), "ob1");
   EXPECT_EQ(value("HWLOC_COMPONENTS"), "-pci,-linuxio");
+  const std::string plugins = value("HWLOC_PLUGINS_BLACKLIST");
+  for (const char* plugin : {"hwloc_pci", "hwloc_gl", "hwloc_opencl", "hwloc_xml_libxml"})
+    EXPECT_NE(plugins.find(plugin), std::string::npos) << plugin;
 }
 
 TEST_F(StartDefaults, MpirunWithAllRanksLocal) {
@@ -53,6 +56,7 @@ TEST_F(StartDefaults, MultiNodeAndDirectLaunchKeepOpenMpisChoice) {
   prefer_single_node_start();
   EXPECT_EQ(value("OMPI_MCA_pml"), "(unset)");
   EXPECT_EQ(value("HWLOC_COMPONENTS"), "(unset)");
+  EXPECT_EQ(value("HWLOC_PLUGINS_BLACKLIST"), "(unset)");
   for (const char* launcher : {"PMIX_RANK", "PMI_RANK", "SLURM_STEP_ID"}) {
     SetUp();
     ::setenv(launcher, "0", 1);
@@ -65,9 +69,11 @@ TEST_F(StartDefaults, MultiNodeAndDirectLaunchKeepOpenMpisChoice) {
 TEST_F(StartDefaults, UsersSettingsWin) {
   ::setenv("OMPI_MCA_pml", "ucx", 1);
   ::setenv("HWLOC_COMPONENTS", "-gl", 1);
+  ::setenv("HWLOC_PLUGINS_BLACKLIST", "", 1);
   prefer_single_node_start();
   EXPECT_EQ(value("OMPI_MCA_pml"), "ucx");
   EXPECT_EQ(value("HWLOC_COMPONENTS"), "-gl");
+  EXPECT_EQ(value("HWLOC_PLUGINS_BLACKLIST"), "");
 }
 
 int nodelay(int fd) {

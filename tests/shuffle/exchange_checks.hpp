@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 #include <vector>
 
@@ -46,9 +47,11 @@ struct Routed {
   Item item;
 };
 
-// `fixed`: the items without their text (key and serial, 28 bytes each) in unframed buckets.
+// `fixed`: the items without their text (key and serial, 28 bytes each) in unframed buckets;
+// `whole_runs` (with fixed): written with append_records and received with exchange_fixed, a
+// source's run of a round at a time.
 inline void check_exchange(comm::Transport& real, std::uint64_t total, std::size_t round_bytes, bool skew,
-                           bool fixed = false) {
+                           bool fixed = false, bool whole_runs = false) {
   RecordingTransport t(real);
   const int me = t.rank(), n = t.size();
   const auto mine = local_items(7, total, 0, me, n, skew);
@@ -64,12 +67,16 @@ inline void check_exchange(comm::Transport& real, std::uint64_t total, std::size
       encode_item(it, w);
     }
     largest = std::max<std::uint64_t>(largest, w.bytes().size());
-    buckets.add(owner_of(it.key, n), w.bytes());
+    if (whole_runs) {
+      std::memcpy(buckets.append_records(owner_of(it.key, n), 1), w.bytes().data(), kFixed);
+    } else {
+      buckets.add(owner_of(it.key, n), w.bytes());
+    }
   }
   EXPECT_EQ(buckets.records(), mine.size());
 
   std::vector<Routed> got;
-  const auto stats = exchange(t, buckets, round_bytes, [&](int source, std::span<const std::byte> rec) {
+  const auto on_record = [&](int source, std::span<const std::byte> rec) {
     ByteReader r(rec);
     if (fixed) {
       Item it;
@@ -80,7 +87,17 @@ inline void check_exchange(comm::Transport& real, std::uint64_t total, std::size
       got.push_back({source, decode_item(r)});
     }
     EXPECT_TRUE(r.done());
-  });
+  };
+  std::uint64_t runs = 0;
+  const auto stats = !whole_runs ? exchange(t, buckets, round_bytes, on_record)
+                                 : exchange_fixed(t, buckets, round_bytes, [&](int source, std::span<const std::byte> run) {
+                                     ++runs;
+                                     EXPECT_FALSE(run.empty());
+                                     EXPECT_EQ(run.size() % kFixed, 0u);
+                                     for (std::size_t at = 0; at < run.size(); at += kFixed)
+                                       on_record(source, run.subspan(at, kFixed));
+                                   });
+  if (whole_runs) EXPECT_LE(runs, stats.rounds * static_cast<std::uint64_t>(n));  // one per source and round
   EXPECT_EQ(buckets.records(), 0u);
   EXPECT_EQ(buckets.bytes(), 0u);
 

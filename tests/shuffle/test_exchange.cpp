@@ -45,6 +45,18 @@ TEST_P(ShuffleTest, FixedSizeRecordsInAnyBudget) {
   });
 }
 
+// Fixed-size records written a block at a time and received a source's run at a time
+// (exchange_fixed): the same records, order and rounds as one by one.
+TEST_P(ShuffleTest, FixedSizeRecordsInWholeRuns) {
+  comm::run_local(GetParam(), [](comm::Transport& t) {
+    testing::check_exchange(t, 2000, 1 << 24, false, true, true);
+    testing::check_exchange(t, 700, 100, false, true, true);
+    testing::check_exchange(t, 300, 1, false, true, true);
+    testing::check_exchange(t, 500, 90, true, true, true);
+    testing::check_exchange(t, 0, 64, false, true, true);
+  });
+}
+
 TEST_P(ShuffleTest, RoundCountFollowsBudget) {
   comm::run_local(GetParam(), [](comm::Transport& t) {
     // 100 records of 1000 bytes to rank 0 from every rank, 4000-byte rounds: about 25 rounds.
@@ -101,6 +113,22 @@ TEST(Buckets, FixedSizeRejectsOtherSizes) {
   EXPECT_EQ(Buckets(2).framed_bytes(8), 9u);
 }
 
+TEST(Buckets, AppendRecordsOnlyForFixedSizeRecords) {
+  Buckets framed(2);
+  EXPECT_THROW(framed.append_records(0, 1), std::invalid_argument);
+  EXPECT_THROW(comm::run_local(1, [&](comm::Transport& t) { exchange_fixed(t, framed, 64, [](int, auto) {}); }),
+               std::invalid_argument);
+  Buckets b(2, 4);
+  EXPECT_THROW(b.append_records(2, 1), std::out_of_range);
+  const std::uint32_t words[3] = {1, 2, 3};
+  std::memcpy(b.append_records(1, 3), words, sizeof words);
+  std::memcpy(b.append_records(1, 0), words, 0);
+  EXPECT_EQ(b.records(), 3u);
+  EXPECT_EQ(b.bytes(), 12u);
+}
+
+// Each rank sends to the other only, so every round has one destination and goes out straight
+// from the bucket (no copy): the records arrive whole and in order through many rounds.
 TEST(Buckets, EmptyAndLargeRecordsSurvive) {
   comm::run_local(2, [](comm::Transport& t) {
     Buckets b(2);

@@ -11,8 +11,8 @@ namespace crd::comm {
 bool single_node_open_mpi_job();
 
 // Before MPI_Init, for single-node jobs: the ob1 PML (UCX's start-up probes network devices) and
-// hwloc without I/O discovery (a PCI scan of every device). Sets OMPI_MCA_pml and
-// HWLOC_COMPONENTS only where they are unset.
+// hwloc without I/O discovery (a PCI scan of every device) and without loading the plugins for it.
+// Sets OMPI_MCA_pml, HWLOC_COMPONENTS and HWLOC_PLUGINS_BLACKLIST only where they are unset.
 void prefer_single_node_start();
 
 // After MPI_Init: TCP_NODELAY on the process's TCP connections to a loopback address, which are

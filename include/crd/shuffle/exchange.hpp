@@ -29,6 +29,10 @@ class Buckets {
   // Frames a record of `bytes` bytes for dest and returns where to write them (valid until the
   // next add/append to dest): encoders write in place instead of building a copy first.
   std::byte* append(int dest, std::size_t bytes);
+  // Fixed-size records only: room for `count` more records to dest, back to back, to be written
+  // in place (valid until the next add/append to dest). One call per destination instead of one
+  // per record: a third of the time of routing discovery's count records.
+  std::byte* append_records(int dest, std::size_t count);
   // Bytes a record of `bytes` bytes takes in a bucket, its frame (if any) included.
   std::size_t framed_bytes(std::size_t bytes) const;
   // Room for `framed` more bytes of framed records to dest: one allocation instead of a
@@ -63,5 +67,12 @@ struct ExchangeStats {
 // on_record is valid only during the call.
 ExchangeStats exchange(comm::Transport& transport, Buckets& buckets, std::size_t round_bytes,
                        const std::function<void(int source, std::span<const std::byte> record)>& on_record);
+
+// Collective. exchange() for fixed-size records (every rank's Buckets has the same fixed_bytes()
+// > 0): on_records(source, records) gets a source's whole records of one round, back to back,
+// in the order exchange() would give them one by one. Receivers decode a run in one loop
+// instead of taking a call per record.
+ExchangeStats exchange_fixed(comm::Transport& transport, Buckets& buckets, std::size_t round_bytes,
+                             const std::function<void(int source, std::span<const std::byte> records)>& on_records);
 
 }  // namespace crd::shuffle

@@ -265,8 +265,10 @@ std::vector<Record> reduce_by_key(comm::Transport& transport, std::vector<Record
   if (nranks == 1) return detail::owned_by_one_rank(std::move(records), key_of, owner, contributors);
   const auto n = static_cast<std::size_t>(nranks);
   const auto me = static_cast<std::size_t>(transport.rank());
-  // Records of one size on every rank (their fields are all PODs) travel unframed.
-  Buckets buckets(nranks, fixed_encoded_size<Record>());
+  // Records of one size on every rank (their fields are all PODs) travel unframed, written
+  // straight into one block per destination and read back a source's run at a time.
+  constexpr std::size_t kFixed = fixed_encoded_size<Record>();
+  Buckets buckets(nranks, kFixed);
   std::vector<int> dest(records.size());
   std::vector<std::uint64_t> per_dest(n, 0);
   std::vector<std::size_t> framed(n, 0);
@@ -275,36 +277,71 @@ std::vector<Record> reduce_by_key(comm::Transport& transport, std::vector<Record
     if (dest[i] < 0 || dest[i] >= nranks) throw std::out_of_range("reduce_by_key: owner outside the ranks");
     const auto d = static_cast<std::size_t>(dest[i]);
     ++per_dest[d];
-    if (d != me) framed[d] += buckets.framed_bytes(encoded_size(records[i]));
+    if constexpr (kFixed == 0)
+      if (d != me) framed[d] += buckets.framed_bytes(encoded_size(records[i]));
   }
   // Owners learn first how many records each rank sends, so each source's run (in its key order)
   // is decoded into a vector sized once. This rank's own records never pass through the codec.
   const std::vector<std::uint64_t> incoming = transport.alltoall(per_dest);
   std::vector<std::vector<Record>> runs(n);
-  for (std::size_t s = 0; s < n; ++s) reserve_writable(runs[s], static_cast<std::size_t>(incoming[s]));
+  for (std::size_t s = 0; s < n; ++s)
+    if (s != me) reserve_writable(runs[s], static_cast<std::size_t>(incoming[s]));
 
-  for (std::size_t d = 0; d < n; ++d) buckets.reserve(static_cast<int>(d), framed[d]);
+  std::vector<std::byte*> block(n, nullptr);  // fixed records: where dest's next record goes
+  for (std::size_t d = 0; d < n; ++d) {
+    if (d == me) continue;
+    if constexpr (kFixed != 0) {
+      block[d] = buckets.append_records(static_cast<int>(d), static_cast<std::size_t>(per_dest[d]));
+    } else {
+      buckets.reserve(static_cast<int>(d), framed[d]);
+    }
+  }
+  // This rank's own run stays where it is, its records moved down over those sent: a run of its
+  // own (half of a 2-rank job's records) was as many fresh pages, faulted in, and a copy.
+  std::size_t kept = 0;
   for (std::size_t i = 0; i < records.size(); ++i) {
     const auto d = static_cast<std::size_t>(dest[i]);
     if (d == me) {
-      runs[me].push_back(std::move(records[i]));
+      if (kept != i) records[kept] = std::move(records[i]);
+      ++kept;
       continue;
     }
-    SpanWriter w(buckets.append(dest[i], encoded_size(records[i])));
-    write_value(w, records[i]);
+    if constexpr (kFixed != 0) {
+      SpanWriter w(block[d]);
+      write_value(w, records[i]);
+      block[d] += kFixed;
+    } else {
+      SpanWriter w(buckets.append(dest[i], encoded_size(records[i])));
+      write_value(w, records[i]);
+    }
   }
-  std::vector<Record>().swap(records);
+  records.erase(records.begin() + static_cast<std::ptrdiff_t>(kept), records.end());
+  runs[me] = std::move(records);
   std::vector<int>().swap(dest);
 
-  const ExchangeStats stats =
-      exchange(transport, buckets, config.round_bytes, [&](int source, std::span<const std::byte> bytes) {
-        const auto s = static_cast<std::size_t>(source);
-        auto& run = runs[s];
-        if (run.size() == incoming[s]) throw std::runtime_error("reduce_by_key: more records than announced");
-        ByteReader reader(bytes);
+  const auto more_than_announced = [] { return std::runtime_error("reduce_by_key: more records than announced"); };
+  ExchangeStats stats;
+  if constexpr (kFixed != 0) {
+    stats = exchange_fixed(transport, buckets, config.round_bytes, [&](int source, std::span<const std::byte> bytes) {
+      const auto s = static_cast<std::size_t>(source);
+      auto& run = runs[s];
+      const std::size_t count = bytes.size() / kFixed;  // exchange_fixed gives whole records
+      if (count > incoming[s] - run.size()) throw more_than_announced();
+      for (std::size_t k = 0; k < count; ++k) {
+        ByteReader reader(bytes.subspan(k * kFixed, kFixed));
         read_value(reader, run.emplace_back());
-        if (!reader.done()) throw std::runtime_error("reduce_by_key: record longer than its fields");
-      });
+      }
+    });
+  } else {
+    stats = exchange(transport, buckets, config.round_bytes, [&](int source, std::span<const std::byte> bytes) {
+      const auto s = static_cast<std::size_t>(source);
+      auto& run = runs[s];
+      if (run.size() == incoming[s]) throw more_than_announced();
+      ByteReader reader(bytes);
+      read_value(reader, run.emplace_back());
+      if (!reader.done()) throw std::runtime_error("reduce_by_key: record longer than its fields");
+    });
+  }
   for (std::size_t s = 0; s < n; ++s)
     if (runs[s].size() != incoming[s]) throw std::runtime_error("reduce_by_key: fewer records than announced");
   if (config.stats != nullptr) {

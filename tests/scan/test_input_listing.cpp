@@ -159,7 +159,7 @@ TEST_P(InputListing, OneDirectoryIsDealtWhereItIsWalked) {
       const std::uint64_t bytes = io::total_bytes(share.files);
       EXPECT_LE(bytes, io::total_bytes(serial) / n + n * largest) << tree;
       EXPECT_GE(bytes + n * largest, io::total_bytes(serial) / n) << tree;
-      // In url order, as a one-rank listing is: the tally's first-page fast path needs it.
+      // In url order, as a one-rank listing is: files read out of order scan slower.
       EXPECT_TRUE(std::is_sorted(share.files.begin(), share.files.end(),
                                  [](const io::InputFile& a, const io::InputFile& b) { return a.url < b.url; }))
           << tree;

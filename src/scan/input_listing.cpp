@@ -175,6 +175,12 @@ InputShare list_one_directory(comm::Transport& transport, const std::vector<std:
   const auto me = static_cast<std::size_t>(transport.rank());
   if (job[0] == 0)  // every rank alike, in rank 0's words (its log has the root's errors)
     throw UsageError(transport.from_rank0(me == 0 ? io::no_inputs_message(inputs, log) : std::string()));
+  // Rank 0 warns about what every rank's part of the walk left out, as after a walk gathered on
+  // it; each log stays on its rank (the result's /run/errors merges them).
+  io::InputLog left_out;
+  for (std::vector<io::ReadError>& part : shuffle::gather_to_rank0(transport, log.errors))
+    left_out.errors.insert(left_out.errors.end(), part.begin(), part.end());
+  if (me == 0) warn_left_out(left_out);
 
   std::vector<std::size_t> largest_first(walked.size());
   std::iota(largest_first.begin(), largest_first.end(), std::size_t{0});
@@ -252,9 +258,7 @@ InputShare share_inputs(comm::Transport& transport, const std::vector<std::strin
   const bool alone = transport.size() == 1;
   if (!alone && !rank0_lists_all && inputs.size() == 1 && !inputs[0].starts_with('@') && is_directory(inputs[0])) {
     shuffle::broadcast_from_rank0(transport, Message{Step::WalkHere, inputs[0]});
-    share = list_one_directory(transport, inputs, log);
-    warn_left_out(log);
-    return share;
+    return list_one_directory(transport, inputs, log);
   }
   try {
     share.files = alone ? io::expand_inputs(inputs, options, log)

@@ -48,6 +48,11 @@ class InputListing : public ::testing::TestWithParam<int> {
     // One directory past kSplitDirectoryBytes, so the default walk shares it among the ranks.
     for (int f = 0; f < 2000; ++f) write(fs::path(root_) / "wide" / ("file-number-" + std::to_string(f) + ".html"), 1 + f % 7);
     write(fs::path(root_) / "wide" / "sub" / "inner.html", 2);
+    // Archives crd refuses by name, one in each of five directories that different ranks walk.
+    for (int d = 0; d < 5; ++d) {
+      write(fs::path(root_) / "refused" / ("d" + std::to_string(d)) / "page.html", 4 + d);
+      write(fs::path(root_) / "refused" / ("d" + std::to_string(d)) / "crawl.warc.bz2", 6);
+    }
   }
   static std::string root_;
 };
@@ -173,6 +178,30 @@ TEST_P(InputListing, OneDirectoryIsDealtWhereItIsWalked) {
     for (std::size_t i = 0; i < serial.size(); ++i) expect_same(together[i], serial[i]);
     EXPECT_EQ(summed.counters.values(), serial_log.counters.values()) << tree;
     EXPECT_EQ(summed.errors.size(), serial_log.errors.size()) << tree;
+  }
+}
+
+// What any rank's part of the walk left out is warned about on stderr, by rank 0 alone: each
+// refused archive once, whichever rank walked its directory.
+TEST_P(InputListing, WhatAnyRankLeftOutIsWarnedOnce) {
+  const std::vector<std::string> args{root_ + "/refused"};
+  ::testing::internal::CaptureStderr();
+  std::mutex m;
+  std::uint64_t refused = 0;
+  comm::run_local(GetParam(), [&](comm::Transport& t) {
+    io::InputLog mine;
+    share_inputs(t, args, {}, mine);
+    std::lock_guard lock(m);
+    refused += mine.errors.size();
+  });
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(refused, 5u);
+  for (int d = 0; d < 5; ++d) {
+    const std::string line =
+        "crd: warning: left out " + root_ + "/refused/d" + std::to_string(d) + "/crawl.warc.bz2: compressed with bzip2";
+    const std::size_t at = err.find(line);
+    EXPECT_NE(at, std::string::npos) << d << "\n" << err;
+    EXPECT_EQ(err.find(line, at + 1), std::string::npos) << d;  // once
   }
 }
 

@@ -16,7 +16,7 @@ namespace crd::pipeline {
 
 inline constexpr std::uint64_t kLocalBytesPerKey = 66;    // 8-byte index slot at ≥ 7/16 load + columns
 inline constexpr std::uint64_t kOwnerBytesPerKey = 96;    // map slot + columns + report index
-inline constexpr std::uint64_t kShuffleBytesPerKey = 40;  // framed 36-byte count record
+inline constexpr std::uint64_t kShuffleBytesPerKey = 40;  // a sorted count record, sent as it lies
 
 class MemoryBudget {
  public:

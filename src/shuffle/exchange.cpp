@@ -67,7 +67,7 @@ std::size_t framed_size(std::span<const std::byte> in, std::size_t at, std::size
 
 // Picks this round's slice for every destination: a fair share of the budget each, at least one
 // record per non-empty destination, then leftover budget to whoever still has records.
-std::vector<std::uint64_t> plan_round(const std::vector<std::vector<std::byte>>& data, std::size_t fixed,
+std::vector<std::uint64_t> plan_round(const std::vector<std::span<const std::byte>>& data, std::size_t fixed,
                                       std::vector<std::size_t>& cursor, std::size_t round_bytes,
                                       std::uint64_t& payload_out) {
   const std::size_t n = data.size();
@@ -76,7 +76,7 @@ std::vector<std::uint64_t> plan_round(const std::vector<std::vector<std::byte>>&
   std::size_t used = 0;
   const auto room = [](std::size_t limit, std::size_t taken) { return limit - std::min(limit, taken); };
   auto grab = [&](std::size_t d, std::size_t limit, bool force_one) {
-    const auto& buf = data[d];
+    const std::span<const std::byte> buf = data[d];
     if (fixed != 0) {  // the same rule as below, in whole records at once
       std::size_t k = std::min({(buf.size() - cursor[d]) / fixed, room(limit, take[d]) / fixed,
                                 room(round_bytes, used) / fixed});
@@ -165,16 +165,16 @@ std::uint64_t Buckets::records() const { return records_; }
 
 namespace {
 
-// The rounds of both exchanges: on_slice(source, bytes) gets each source's whole framed (or
-// fixed-size) records of a round. Fills every statistic but bytes_received.
-ExchangeStats exchange_rounds(comm::Transport& transport, Buckets& buckets, std::size_t round_bytes,
+// The rounds of every exchange: data[d] holds the framed (or fixed-size) records for rank d, and
+// on_slice(source, bytes) gets each source's whole records of a round. Fills every statistic but
+// bytes_received.
+ExchangeStats exchange_rounds(comm::Transport& transport, const std::vector<std::span<const std::byte>>& data,
+                              std::size_t fixed, std::size_t round_bytes,
                               const std::function<void(int source, std::span<const std::byte> slice)>& on_slice) {
-  if (buckets.nranks() != transport.size())
-    throw std::invalid_argument("exchange: Buckets built for " + std::to_string(buckets.nranks()) +
-                                " ranks, transport has " + std::to_string(transport.size()));
-  auto& data = BucketsAccess::data(buckets);
-  const std::size_t fixed = buckets.fixed_bytes();
   const std::size_t n = data.size();
+  if (n != static_cast<std::size_t>(transport.size()))
+    throw std::invalid_argument("exchange: records for " + std::to_string(n) + " ranks, transport has " +
+                                std::to_string(transport.size()));
   std::vector<std::size_t> cursor(n, 0);
   auto all_sent = [&] {
     for (std::size_t d = 0; d < n; ++d)
@@ -200,9 +200,7 @@ ExchangeStats exchange_rounds(comm::Transport& transport, Buckets& buckets, std:
         ++destinations;
       }
     }
-    const auto slice = [&](std::size_t d) {
-      return std::span<const std::byte>(data[d]).subspan(cursor[d] - take[d], take[d]);
-    };
+    const auto slice = [&](std::size_t d) { return data[d].subspan(cursor[d] - take[d], take[d]); };
     if (destinations == 1) {
       transport.alltoallv(slice(to), take, recv, recv_counts);
     } else {
@@ -219,7 +217,28 @@ ExchangeStats exchange_rounds(comm::Transport& transport, Buckets& buckets, std:
       at += recv_counts[s];
     }
   }
-  BucketsAccess::reset(buckets);
+  return stats;
+}
+
+// What Buckets hold, as exchange_rounds reads it (reset the buckets after).
+std::vector<std::span<const std::byte>> bucket_spans(comm::Transport& transport, Buckets& buckets) {
+  if (buckets.nranks() != transport.size())
+    throw std::invalid_argument("exchange: Buckets built for " + std::to_string(buckets.nranks()) +
+                                " ranks, transport has " + std::to_string(transport.size()));
+  return {BucketsAccess::data(buckets).begin(), BucketsAccess::data(buckets).end()};
+}
+
+// Fixed-size records: checks each slice and counts the bytes received.
+ExchangeStats exchange_whole_records(comm::Transport& transport, const std::vector<std::span<const std::byte>>& data,
+                                     std::size_t fixed, std::size_t round_bytes,
+                                     const std::function<void(int source, std::span<const std::byte> records)>& on_records) {
+  std::uint64_t received = 0;
+  ExchangeStats stats = exchange_rounds(transport, data, fixed, round_bytes, [&](int source, std::span<const std::byte> slice) {
+    if (slice.size() % fixed != 0) throw std::runtime_error("exchange: corrupt record framing");
+    on_records(source, slice);
+    received += slice.size();
+  });
+  stats.bytes_received = received;
   return stats;
 }
 
@@ -230,7 +249,7 @@ ExchangeStats exchange(comm::Transport& transport, Buckets& buckets, std::size_t
   const std::size_t fixed = buckets.fixed_bytes();
   std::uint64_t received = 0;
   ExchangeStats stats =
-      exchange_rounds(transport, buckets, round_bytes, [&](int source, std::span<const std::byte> slice) {
+      exchange_rounds(transport, bucket_spans(transport, buckets), fixed, round_bytes, [&](int source, std::span<const std::byte> slice) {
         for (std::size_t at = 0; at < slice.size();) {
           std::uint64_t payload = 0;
           const std::size_t sz = framed_size(slice, at, fixed, &payload);
@@ -239,6 +258,7 @@ ExchangeStats exchange(comm::Transport& transport, Buckets& buckets, std::size_t
           at += sz;
         }
       });
+  BucketsAccess::reset(buckets);
   stats.bytes_received = received;
   return stats;
 }
@@ -247,15 +267,18 @@ ExchangeStats exchange_fixed(comm::Transport& transport, Buckets& buckets, std::
                              const std::function<void(int source, std::span<const std::byte> records)>& on_records) {
   const std::size_t fixed = buckets.fixed_bytes();
   if (fixed == 0) throw std::invalid_argument("exchange_fixed: the buckets hold records of any size");
-  std::uint64_t received = 0;
-  ExchangeStats stats =
-      exchange_rounds(transport, buckets, round_bytes, [&](int source, std::span<const std::byte> slice) {
-        if (slice.size() % fixed != 0) throw std::runtime_error("exchange: corrupt record framing");
-        on_records(source, slice);
-        received += slice.size();
-      });
-  stats.bytes_received = received;
+  ExchangeStats stats = exchange_whole_records(transport, bucket_spans(transport, buckets), fixed, round_bytes, on_records);
+  BucketsAccess::reset(buckets);
   return stats;
+}
+
+ExchangeStats exchange_in_place(comm::Transport& transport, const std::vector<std::span<const std::byte>>& per_dest,
+                                std::size_t record_bytes, std::size_t round_bytes,
+                                const std::function<void(int source, std::span<const std::byte> records)>& on_records) {
+  if (record_bytes == 0) throw std::invalid_argument("exchange_in_place: records of 0 bytes");
+  for (const std::span<const std::byte> records : per_dest)
+    if (records.size() % record_bytes != 0) throw std::invalid_argument("exchange_in_place: a partial record");
+  return exchange_whole_records(transport, per_dest, record_bytes, round_bytes, on_records);
 }
 
 }  // namespace crd::shuffle

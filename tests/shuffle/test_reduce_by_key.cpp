@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <random>
+#include <set>
 #include <tuple>
 
 #include "crd/comm/local_transport.hpp"
@@ -67,7 +68,9 @@ TEST_P(ReduceTest, OwnerOutsideTheRanksIsAnError) {
 
 // Records of POD fields only (discovery's count records) travel unframed: the same results as a
 // single-process reference with a budget of many records, of one, of less than one, and of a
-// few but not a whole number of them, and when every record starts on rank 0.
+// few but not a whole number of them, and when every record starts on rank 0. With the default
+// owner they are sent as they lie in memory (sizeof(Fixed) bytes each, from one range per
+// rank); with any other owner, encoded into buckets (36 bytes each).
 struct Fixed {
   Digest key;
   std::uint64_t count = 0;
@@ -76,8 +79,10 @@ struct Fixed {
   bool operator==(const Fixed&) const = default;
 };
 static_assert(fixed_encoded_size<Fixed>() == 36);
+static_assert(sizeof(Fixed) == 40);
 
-TEST_P(ReduceTest, FixedSizeRecordsEqualReference) {
+template <class Owner>
+void check_fixed_size_records(int nranks, Owner owner, std::size_t record_bytes) {
   constexpr std::uint64_t kTotal = 1500, kKeys = 200;
   std::map<Digest, Fixed> reference;
   for (std::uint64_t i = 0; i < kTotal; ++i) {
@@ -88,27 +93,49 @@ TEST_P(ReduceTest, FixedSizeRecordsEqualReference) {
       at->second.serial_sum += i;
     }
   }
-  comm::run_local(GetParam(), [&](comm::Transport& t) {
-    for (const auto& [round, skew] : {std::pair<std::size_t, bool>{1 << 20, false}, {36, false}, {1, true}, {100, false}}) {
+  comm::run_local(nranks, [&](comm::Transport& t) {
+    for (const auto& [round, skew] : {std::pair<std::size_t, bool>{1 << 20, false}, {36, false}, {40, false},
+                                      {1, true}, {100, false}}) {
       std::vector<Fixed> mine;
-      for (const testing::Item& it : testing::local_items(5, kTotal, kKeys, t.rank(), t.size(), skew))
+      std::set<Digest> sent;  // distinct keys this rank holds that another rank owns
+      for (const testing::Item& it : testing::local_items(5, kTotal, kKeys, t.rank(), t.size(), skew)) {
         mine.push_back({it.key, 1, it.serial});
+        if (owner(it.key, t.size()) != t.rank()) sent.insert(it.key);
+      }
+      std::map<Digest, std::set<std::uint32_t>> holders;  // the ranks whose input has each key
+      for (int r = 0; r < t.size(); ++r)
+        for (const testing::Item& it : testing::local_items(5, kTotal, kKeys, r, t.size(), skew))
+          holders[it.key].insert(static_cast<std::uint32_t>(r));
       ExchangeStats stats;
+      Contributors contributors;
       const auto got = reduce_by_key(
-          t, mine, [](const Fixed& f) -> const Digest& { return f.key; }, HashPrefixOwner{},
+          t, mine, [](const Fixed& f) -> const Digest& { return f.key; }, owner,
           [](Fixed& into, const Fixed& from) {
             into.count += from.count;
             into.serial_sum += from.serial_sum;
           },
-          {round, &stats});
+          {round, &stats}, &contributors);
       std::vector<Fixed> expected;
       for (const auto& [key, row] : reference)
-        if (owner_of(key, t.size()) == t.rank()) expected.push_back(row);
+        if (owner(key, t.size()) == t.rank()) expected.push_back(row);
       EXPECT_EQ(got, expected) << "round " << round;
-      EXPECT_EQ(stats.bytes_sent % 36, 0u);
+      ASSERT_EQ(contributors.offsets.size(), got.size() + 1);
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        const std::vector<std::uint32_t> ranks(contributors.ranks.begin() + static_cast<std::ptrdiff_t>(contributors.offsets[i]),
+                                               contributors.ranks.begin() + static_cast<std::ptrdiff_t>(contributors.offsets[i + 1]));
+        const std::set<std::uint32_t>& want = holders[got[i].key];
+        EXPECT_EQ(ranks, std::vector<std::uint32_t>(want.begin(), want.end())) << "round " << round << ", row " << i;
+      }
+      EXPECT_EQ(stats.bytes_sent, sent.size() * record_bytes) << "round " << round;
+      EXPECT_EQ(t.sum(stats.bytes_received), t.sum(stats.bytes_sent)) << "round " << round;
       EXPECT_EQ(t.sum(got.size()), reference.size());
     }
   });
+}
+
+TEST_P(ReduceTest, FixedSizeRecordsEqualReference) {
+  check_fixed_size_records(GetParam(), HashPrefixOwner{}, sizeof(Fixed));
+  check_fixed_size_records(GetParam(), [](const Digest& key, int nranks) { return key.bytes[19] % nranks; }, 36);
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, ReduceTest, ::testing::Values(1, 2, 3, 4));

@@ -75,4 +75,11 @@ ExchangeStats exchange(comm::Transport& transport, Buckets& buckets, std::size_t
 ExchangeStats exchange_fixed(comm::Transport& transport, Buckets& buckets, std::size_t round_bytes,
                              const std::function<void(int source, std::span<const std::byte> records)>& on_records);
 
+// Collective. exchange_fixed() for records that already lie back to back in memory, one span per
+// destination (record_bytes each; empty for none): sent from where they lie, without a copy into
+// Buckets first. The spans must stay valid until it returns.
+ExchangeStats exchange_in_place(comm::Transport& transport, const std::vector<std::span<const std::byte>>& per_dest,
+                                std::size_t record_bytes, std::size_t round_bytes,
+                                const std::function<void(int source, std::span<const std::byte> records)>& on_records);
+
 }  // namespace crd::shuffle

@@ -5,7 +5,9 @@
 //      per rank travels);
 //   2. route: encode each record from its field list (fields.hpp) into the bucket of
 //      owner(key, nranks) and send them with exchange()'s bounded all-to-all rounds (unframed
-//      when every record encodes to the same size); records for this rank itself skip the codec;
+//      when every record encodes to the same size); records for this rank itself skip the codec.
+//      Trivially copyable records with digest keys and the default owner skip it too: sorted,
+//      each owner's records are one range, sent as they lie (sent_in_ranges);
 //   3. owner-side combine: merge the per-source runs (each already sorted), folding equal keys.
 // With a combine that is associative and commutative, the results (and their order) are the same
 // for any rank count and any input order. Collective: every rank must call, with the same owner.
@@ -177,6 +179,15 @@ std::vector<Record> owned_by_one_rank(std::vector<Record> records, KeyOf& key_of
   return records;
 }
 
+// Sorted by a digest key, the default owner's records form one contiguous range per rank (its
+// ranges of the hash space ascend with the key order: prefix64() is leading64()). Records that
+// are trivially copyable can then be sent as they lie, as their own bytes between processes of
+// one binary, with no copy into buckets (as many fresh pages as the records sent) and no per-field
+// encoding: routing and encoding were 12 ms of the 2-rank count exchange (docs28k), now 1.
+template <class Record, class Key, class Owner>
+inline constexpr bool kSentInRanges =
+    std::is_same_v<Owner, HashPrefixOwner> && DigestKey<Key> && std::is_trivially_copyable_v<Record>;
+
 // Merges the per-source runs (each ascending by key, one record per key) into one ascending
 // vector, folding equal keys in source order, so each row's contributors come out ascending: a
 // heap of the runs' heads (two runs: a plain merge), ties to the lower source. Each run is freed
@@ -250,6 +261,63 @@ std::vector<Record> merge_runs(std::vector<std::vector<Record>>& runs, KeyOf& ke
   return out;
 }
 
+// Adds one exchange's traffic to the caller's statistics, if it asked for them.
+inline void add_stats(const ShuffleConfig& config, const ExchangeStats& stats) {
+  if (config.stats == nullptr) return;
+  config.stats->rounds += stats.rounds;
+  config.stats->bytes_sent += stats.bytes_sent;
+  config.stats->bytes_received += stats.bytes_received;
+}
+
+// reduce_by_key's steps 2 and 3 for kSentInRanges records, sorted and folded.
+template <class Record, class KeyOf, class Combine>
+std::vector<Record> reduce_sorted_ranges(comm::Transport& transport, std::vector<Record> records, KeyOf& key_of,
+                                         Combine& combine, const ShuffleConfig& config, Contributors* contributors) {
+  const int nranks = transport.size();
+  const auto n = static_cast<std::size_t>(nranks);
+  const auto me = static_cast<std::size_t>(transport.rank());
+  const HashPrefixOwner owner;
+  // Rank d owns records [first[d], first[d + 1]).
+  std::vector<std::size_t> first(n + 1, records.size());
+  first[0] = 0;
+  for (std::size_t d = 1; d < n; ++d) {
+    const auto below = [&](const Record& r) { return static_cast<std::size_t>(owner(key_of(r), nranks)) < d; };
+    first[d] = static_cast<std::size_t>(
+        std::partition_point(records.begin() + static_cast<std::ptrdiff_t>(first[d - 1]), records.end(), below) -
+        records.begin());
+  }
+  std::vector<std::uint64_t> per_dest(n);
+  std::vector<std::span<const std::byte>> send(n);
+  for (std::size_t d = 0; d < n; ++d) {
+    per_dest[d] = first[d + 1] - first[d];
+    if (per_dest[d] != 0 && (owner(key_of(records[first[d]]), nranks) != static_cast<int>(d) ||
+                             owner(key_of(records[first[d + 1] - 1]), nranks) != static_cast<int>(d)))
+      throw std::logic_error("reduce_by_key: owner ranges out of key order");
+    if (d != me) send[d] = std::as_bytes(std::span<const Record>(records).subspan(first[d], per_dest[d]));
+  }
+  const std::vector<std::uint64_t> incoming = transport.alltoall(per_dest);
+  std::vector<std::vector<Record>> runs(n);
+  for (std::size_t s = 0; s < n; ++s)
+    if (s != me) reserve_writable(runs[s], static_cast<std::size_t>(incoming[s]));
+  const ExchangeStats stats =
+      exchange_in_place(transport, send, sizeof(Record), config.round_bytes, [&](int source, std::span<const std::byte> bytes) {
+        auto& run = runs[static_cast<std::size_t>(source)];
+        const std::size_t count = bytes.size() / sizeof(Record);
+        if (count > incoming[static_cast<std::size_t>(source)] - run.size())
+          throw std::runtime_error("reduce_by_key: more records than announced");
+        for (std::size_t k = 0; k < count; ++k)
+          std::memcpy(static_cast<void*>(&run.emplace_back()), bytes.data() + k * sizeof(Record), sizeof(Record));
+      });
+  for (std::size_t s = 0; s < n; ++s)
+    if (s != me && runs[s].size() != incoming[s]) throw std::runtime_error("reduce_by_key: fewer records than announced");
+  // This rank's own range stays in its vector: what follows it is dropped, what precedes it moved over.
+  records.erase(records.begin() + static_cast<std::ptrdiff_t>(first[me + 1]), records.end());
+  records.erase(records.begin(), records.begin() + static_cast<std::ptrdiff_t>(first[me]));
+  runs[me] = std::move(records);
+  add_stats(config, stats);
+  return merge_runs(runs, key_of, combine, contributors);
+}
+
 }  // namespace detail
 
 // combine(Record& into, Record& from) folds `from` (which is discarded afterwards) into `into`;
@@ -263,6 +331,9 @@ std::vector<Record> reduce_by_key(comm::Transport& transport, std::vector<Record
 
   const int nranks = transport.size();
   if (nranks == 1) return detail::owned_by_one_rank(std::move(records), key_of, owner, contributors);
+  using Key = std::remove_cvref_t<decltype(key_of(records.front()))>;
+  if constexpr (detail::kSentInRanges<Record, Key, Owner>)
+    return detail::reduce_sorted_ranges(transport, std::move(records), key_of, combine, config, contributors);
   const auto n = static_cast<std::size_t>(nranks);
   const auto me = static_cast<std::size_t>(transport.rank());
   // Records of one size on every rank (their fields are all PODs) travel unframed, written
@@ -344,11 +415,7 @@ std::vector<Record> reduce_by_key(comm::Transport& transport, std::vector<Record
   }
   for (std::size_t s = 0; s < n; ++s)
     if (runs[s].size() != incoming[s]) throw std::runtime_error("reduce_by_key: fewer records than announced");
-  if (config.stats != nullptr) {
-    config.stats->rounds += stats.rounds;
-    config.stats->bytes_sent += stats.bytes_sent;
-    config.stats->bytes_received += stats.bytes_received;
-  }
+  detail::add_stats(config, stats);
 
   return detail::merge_runs(runs, key_of, combine, contributors);
 }

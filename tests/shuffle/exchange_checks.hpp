@@ -49,14 +49,16 @@ struct Routed {
 
 // `fixed`: the items without their text (key and serial, 28 bytes each) in unframed buckets;
 // `whole_runs` (with fixed): written with append_records and received with exchange_fixed, a
-// source's run of a round at a time.
+// source's run of a round at a time; `in_place` (with both): written back to back per destination
+// in plain arrays, not Buckets, and sent from them with exchange_in_place.
 inline void check_exchange(comm::Transport& real, std::uint64_t total, std::size_t round_bytes, bool skew,
-                           bool fixed = false, bool whole_runs = false) {
+                           bool fixed = false, bool whole_runs = false, bool in_place = false) {
   RecordingTransport t(real);
   const int me = t.rank(), n = t.size();
   const auto mine = local_items(7, total, 0, me, n, skew);
   constexpr std::size_t kFixed = sizeof(Digest) + sizeof(std::uint64_t);
   Buckets buckets(n, fixed ? kFixed : 0);
+  std::vector<std::vector<std::byte>> arrays(static_cast<std::size_t>(n));  // in_place: records by destination
   ByteWriter w;
   std::uint64_t largest = 0;
   for (const auto& it : mine) {
@@ -67,13 +69,16 @@ inline void check_exchange(comm::Transport& real, std::uint64_t total, std::size
       encode_item(it, w);
     }
     largest = std::max<std::uint64_t>(largest, w.bytes().size());
-    if (whole_runs) {
+    if (in_place) {
+      auto& to = arrays[static_cast<std::size_t>(owner_of(it.key, n))];
+      to.insert(to.end(), w.bytes().begin(), w.bytes().end());
+    } else if (whole_runs) {
       std::memcpy(buckets.append_records(owner_of(it.key, n), 1), w.bytes().data(), kFixed);
     } else {
       buckets.add(owner_of(it.key, n), w.bytes());
     }
   }
-  EXPECT_EQ(buckets.records(), mine.size());
+  EXPECT_EQ(buckets.records(), in_place ? 0 : mine.size());
 
   std::vector<Routed> got;
   const auto on_record = [&](int source, std::span<const std::byte> rec) {
@@ -89,14 +94,16 @@ inline void check_exchange(comm::Transport& real, std::uint64_t total, std::size
     EXPECT_TRUE(r.done());
   };
   std::uint64_t runs = 0;
-  const auto stats = !whole_runs ? exchange(t, buckets, round_bytes, on_record)
-                                 : exchange_fixed(t, buckets, round_bytes, [&](int source, std::span<const std::byte> run) {
-                                     ++runs;
-                                     EXPECT_FALSE(run.empty());
-                                     EXPECT_EQ(run.size() % kFixed, 0u);
-                                     for (std::size_t at = 0; at < run.size(); at += kFixed)
-                                       on_record(source, run.subspan(at, kFixed));
-                                   });
+  const auto on_run = [&](int source, std::span<const std::byte> run) {
+    ++runs;
+    EXPECT_FALSE(run.empty());
+    EXPECT_EQ(run.size() % kFixed, 0u);
+    for (std::size_t at = 0; at < run.size(); at += kFixed) on_record(source, run.subspan(at, kFixed));
+  };
+  const std::vector<std::span<const std::byte>> spans(arrays.begin(), arrays.end());
+  const auto stats = in_place     ? exchange_in_place(t, spans, kFixed, round_bytes, on_run)
+                     : whole_runs ? exchange_fixed(t, buckets, round_bytes, on_run)
+                                  : exchange(t, buckets, round_bytes, on_record);
   if (whole_runs) EXPECT_LE(runs, stats.rounds * static_cast<std::uint64_t>(n));  // one per source and round
   EXPECT_EQ(buckets.records(), 0u);
   EXPECT_EQ(buckets.bytes(), 0u);

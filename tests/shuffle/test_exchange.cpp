@@ -57,6 +57,31 @@ TEST_P(ShuffleTest, FixedSizeRecordsInWholeRuns) {
   });
 }
 
+// Fixed-size records sent from where they lie, one array per destination (exchange_in_place):
+// the same records, order and rounds.
+TEST_P(ShuffleTest, FixedSizeRecordsSentInPlace) {
+  comm::run_local(GetParam(), [](comm::Transport& t) {
+    testing::check_exchange(t, 2000, 1 << 24, false, true, true, true);
+    testing::check_exchange(t, 700, 100, false, true, true, true);
+    testing::check_exchange(t, 300, 1, false, true, true, true);
+    testing::check_exchange(t, 500, 90, true, true, true, true);
+    testing::check_exchange(t, 0, 64, false, true, true, true);
+  });
+}
+
+// exchange_in_place takes whole records only.
+TEST(ExchangeInPlace, RejectsPartialRecordsAndEmptyRecordSize) {
+  const std::vector<std::byte> bytes(30);
+  const std::vector<std::span<const std::byte>> partial{std::span<const std::byte>(bytes)};
+  EXPECT_THROW(comm::run_local(1, [&](comm::Transport& t) { exchange_in_place(t, partial, 28, 64, [](int, auto) {}); }),
+               std::invalid_argument);
+  EXPECT_THROW(comm::run_local(1, [&](comm::Transport& t) { exchange_in_place(t, partial, 0, 64, [](int, auto) {}); }),
+               std::invalid_argument);
+  const std::vector<std::span<const std::byte>> two_ranks(2);
+  EXPECT_THROW(comm::run_local(1, [&](comm::Transport& t) { exchange_in_place(t, two_ranks, 28, 64, [](int, auto) {}); }),
+               std::invalid_argument);
+}
+
 TEST_P(ShuffleTest, RoundCountFollowsBudget) {
   comm::run_local(GetParam(), [](comm::Transport& t) {
     // 100 records of 1000 bytes to rank 0 from every rank, 4000-byte rounds: about 25 rounds.

@@ -7,7 +7,7 @@
 //      owner(key, nranks) and send them with exchange()'s bounded all-to-all rounds (unframed
 //      when every record encodes to the same size); records for this rank itself skip the codec.
 //      Trivially copyable records with digest keys and the default owner skip it too: sorted,
-//      each owner's records are one range, sent as they lie (sent_in_ranges);
+//      each owner's records are one range, sent as they lie (kSentInRanges);
 //   3. owner-side combine: merge the per-source runs (each already sorted), folding equal keys.
 // With a combine that is associative and commutative, the results (and their order) are the same
 // for any rank count and any input order. Collective: every rank must call, with the same owner.
@@ -261,6 +261,30 @@ std::vector<Record> merge_runs(std::vector<std::vector<Record>>& runs, KeyOf& ke
   return out;
 }
 
+// Owners learn first how many records each rank sends (incoming[s] from rank s), so each other
+// source's run (in its key order) is received into a vector sized once; this rank's own run is
+// left to the caller.
+template <class Record>
+std::vector<std::vector<Record>> announced_runs(const std::vector<std::uint64_t>& incoming, std::size_t me) {
+  std::vector<std::vector<Record>> runs(incoming.size());
+  for (std::size_t s = 0; s < runs.size(); ++s)
+    if (s != me) reserve_writable(runs[s], static_cast<std::size_t>(incoming[s]));
+  return runs;
+}
+
+// Throws unless `count` more records fit in what rank s announced.
+template <class Record>
+void check_room(const std::vector<Record>& run, std::uint64_t announced, std::size_t count) {
+  if (count > announced - run.size()) throw std::runtime_error("reduce_by_key: more records than announced");
+}
+
+// Throws unless every run, this rank's own included, holds exactly what its source announced.
+template <class Record>
+void check_all_arrived(const std::vector<std::vector<Record>>& runs, const std::vector<std::uint64_t>& incoming) {
+  for (std::size_t s = 0; s < runs.size(); ++s)
+    if (runs[s].size() != incoming[s]) throw std::runtime_error("reduce_by_key: fewer records than announced");
+}
+
 // Adds one exchange's traffic to the caller's statistics, if it asked for them.
 inline void add_stats(const ShuffleConfig& config, const ExchangeStats& stats) {
   if (config.stats == nullptr) return;
@@ -296,24 +320,20 @@ std::vector<Record> reduce_sorted_ranges(comm::Transport& transport, std::vector
     if (d != me) send[d] = std::as_bytes(std::span<const Record>(records).subspan(first[d], per_dest[d]));
   }
   const std::vector<std::uint64_t> incoming = transport.alltoall(per_dest);
-  std::vector<std::vector<Record>> runs(n);
-  for (std::size_t s = 0; s < n; ++s)
-    if (s != me) reserve_writable(runs[s], static_cast<std::size_t>(incoming[s]));
+  std::vector<std::vector<Record>> runs = announced_runs<Record>(incoming, me);
   const ExchangeStats stats =
       exchange_in_place(transport, send, sizeof(Record), config.round_bytes, [&](int source, std::span<const std::byte> bytes) {
-        auto& run = runs[static_cast<std::size_t>(source)];
+        const auto s = static_cast<std::size_t>(source);
         const std::size_t count = bytes.size() / sizeof(Record);
-        if (count > incoming[static_cast<std::size_t>(source)] - run.size())
-          throw std::runtime_error("reduce_by_key: more records than announced");
+        check_room(runs[s], incoming[s], count);
         for (std::size_t k = 0; k < count; ++k)
-          std::memcpy(static_cast<void*>(&run.emplace_back()), bytes.data() + k * sizeof(Record), sizeof(Record));
+          std::memcpy(static_cast<void*>(&runs[s].emplace_back()), bytes.data() + k * sizeof(Record), sizeof(Record));
       });
-  for (std::size_t s = 0; s < n; ++s)
-    if (s != me && runs[s].size() != incoming[s]) throw std::runtime_error("reduce_by_key: fewer records than announced");
   // This rank's own range stays in its vector: what follows it is dropped, what precedes it moved over.
   records.erase(records.begin() + static_cast<std::ptrdiff_t>(first[me + 1]), records.end());
   records.erase(records.begin(), records.begin() + static_cast<std::ptrdiff_t>(first[me]));
   runs[me] = std::move(records);
+  check_all_arrived(runs, incoming);
   add_stats(config, stats);
   return merge_runs(runs, key_of, combine, contributors);
 }
@@ -351,12 +371,9 @@ std::vector<Record> reduce_by_key(comm::Transport& transport, std::vector<Record
     if constexpr (kFixed == 0)
       if (d != me) framed[d] += buckets.framed_bytes(encoded_size(records[i]));
   }
-  // Owners learn first how many records each rank sends, so each source's run (in its key order)
-  // is decoded into a vector sized once. This rank's own records never pass through the codec.
+  // This rank's own records never pass through the codec.
   const std::vector<std::uint64_t> incoming = transport.alltoall(per_dest);
-  std::vector<std::vector<Record>> runs(n);
-  for (std::size_t s = 0; s < n; ++s)
-    if (s != me) reserve_writable(runs[s], static_cast<std::size_t>(incoming[s]));
+  std::vector<std::vector<Record>> runs = detail::announced_runs<Record>(incoming, me);
 
   std::vector<std::byte*> block(n, nullptr);  // fixed records: where dest's next record goes
   for (std::size_t d = 0; d < n; ++d) {
@@ -390,14 +407,13 @@ std::vector<Record> reduce_by_key(comm::Transport& transport, std::vector<Record
   runs[me] = std::move(records);
   std::vector<int>().swap(dest);
 
-  const auto more_than_announced = [] { return std::runtime_error("reduce_by_key: more records than announced"); };
   ExchangeStats stats;
   if constexpr (kFixed != 0) {
     stats = exchange_fixed(transport, buckets, config.round_bytes, [&](int source, std::span<const std::byte> bytes) {
       const auto s = static_cast<std::size_t>(source);
       auto& run = runs[s];
       const std::size_t count = bytes.size() / kFixed;  // exchange_fixed gives whole records
-      if (count > incoming[s] - run.size()) throw more_than_announced();
+      detail::check_room(run, incoming[s], count);
       for (std::size_t k = 0; k < count; ++k) {
         ByteReader reader(bytes.subspan(k * kFixed, kFixed));
         read_value(reader, run.emplace_back());
@@ -407,14 +423,13 @@ std::vector<Record> reduce_by_key(comm::Transport& transport, std::vector<Record
     stats = exchange(transport, buckets, config.round_bytes, [&](int source, std::span<const std::byte> bytes) {
       const auto s = static_cast<std::size_t>(source);
       auto& run = runs[s];
-      if (run.size() == incoming[s]) throw more_than_announced();
+      detail::check_room(run, incoming[s], 1);
       ByteReader reader(bytes);
       read_value(reader, run.emplace_back());
       if (!reader.done()) throw std::runtime_error("reduce_by_key: record longer than its fields");
     });
   }
-  for (std::size_t s = 0; s < n; ++s)
-    if (runs[s].size() != incoming[s]) throw std::runtime_error("reduce_by_key: fewer records than announced");
+  detail::check_all_arrived(runs, incoming);
   detail::add_stats(config, stats);
 
   return detail::merge_runs(runs, key_of, combine, contributors);

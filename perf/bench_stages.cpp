@@ -303,7 +303,7 @@ void BM_Join(benchmark::State& state) {
       const auto owned = crd::discover::exchange_counts(t, mine, 64u << 20, totals);
       std::vector<std::uint64_t> tags(owned.distinct(), crd::discover::kNotSelected);
       for (std::size_t i = 0; i < tags.size(); ++i)
-        if (owned.counts[i] > 1) tags[i] = i;
+        if (owned.count(i) > 1) tags[i] = i;
       const auto labeled = crd::discover::notify_reporters(t, owned, tags, mine, 64u << 20, totals);
       t.barrier();
       if (t.rank() == 0) seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

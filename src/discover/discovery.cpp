@@ -22,8 +22,8 @@ std::vector<std::uint32_t> over_threshold(const OwnerTally& owned, const LabelRu
                                           std::uint64_t& stop_removed) {
   std::vector<std::uint32_t> selected;
   for (std::uint32_t id = 0; id < owned.distinct(); ++id) {
-    if (owned.counts[id] <= rules.threshold) continue;
-    if (rules.is_stop(owned.digests[id], owned.lengths[id])) {
+    if (owned.count(id) <= rules.threshold) continue;
+    if (rules.is_stop(owned.digest(id), owned.length(id))) {
       ++stop_removed;
     } else {
       selected.push_back(id);
@@ -69,7 +69,7 @@ Selection select_labels(comm::Transport& transport, const OwnerTally& owned, con
   s.ids = over_threshold(owned, rules, s.stop_removed);
   std::vector<std::uint64_t> selected_counts;
   selected_counts.reserve(s.ids.size());
-  for (std::uint32_t id : s.ids) selected_counts.push_back(owned.counts[id]);
+  for (std::uint32_t id : s.ids) selected_counts.push_back(owned.count(id));
   s.top_removed = cut_to_top(transport, s.ids, selected_counts, rules.top);
   return s;
 }
@@ -80,15 +80,19 @@ void finish_discovery(comm::Transport& transport, const OwnerTally& owned, const
                       TallyDiscovery& out) {
   out.table.rows.reserve(selected.ids.size());
   std::uint64_t total = 0;
-  for (std::uint64_t c : owned.counts) total += c;
+  OccurrenceTally occurrences;
+  for (const CountRow& r : owned.rows) {
+    total += r.count;
+    occurrences.add(r.count);
+  }
   for (std::size_t k = 0; k < selected.ids.size(); ++k) {  // notes are parallel to selected.ids
     const std::uint32_t id = selected.ids[k];
-    out.table.rows.push_back({owned.digests[id], owned.counts[id], owned.lengths[id], std::move(notes[k].sample),
+    out.table.rows.push_back({owned.digest(id), owned.count(id), owned.length(id), std::move(notes[k].sample),
                               std::move(notes[k].sample_url)});
   }
   sum_tallies(transport, rules, total, owned.distinct(), selected.ids.size(), selected.stop_removed,
               selected.top_removed, out.table);
-  out.histogram = build_histogram(transport, owned.counts, round_bytes);
+  out.histogram = build_histogram(transport, occurrences.take(), round_bytes);
 }
 
 }  // namespace
@@ -146,10 +150,10 @@ void count_pass(comm::Transport& transport, const LocalTally& local, const PageK
       gather_annotations(transport, owned, selected, labeled_local, local, keys, round_bytes, totals);
   for (std::size_t k = 0; k < selected.size(); ++k) {
     const std::uint32_t id = selected[k];
-    into.rows.push_back({owned.digests[id], owned.counts[id], owned.lengths[id], std::move(notes[k].sample),
+    into.rows.push_back({owned.digest(id), owned.count(id), owned.length(id), std::move(notes[k].sample),
                          std::move(notes[k].sample_url)});
   }
-  for (const std::uint64_t c : owned.counts) ++into.histogram[c];
+  for (const CountRow& r : owned.rows) into.histogram.add(r.count);
   into.total += local.total();
   into.distinct += owned.distinct();
   if (keep_counts) {
@@ -177,7 +181,7 @@ TallyDiscovery finish_passes(comm::Transport& transport, PassCandidates candidat
   sum_tallies(transport, rules, candidates.total, candidates.distinct, rows.size(), candidates.stop_removed,
               top_removed, out.table);
   out.table.rows = std::move(rows);
-  out.histogram = build_histogram(transport, candidates.histogram, round_bytes);
+  out.histogram = build_histogram(transport, candidates.histogram.take(), round_bytes);
   out.counts = std::move(candidates.counts);
   return out;
 }

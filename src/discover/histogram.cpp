@@ -9,14 +9,22 @@
 
 namespace crd::discover {
 
+std::map<std::uint64_t, std::uint64_t> OccurrenceTally::take() {
+  std::map<std::uint64_t, std::uint64_t> all = std::move(many_);
+  for (std::size_t c = 0; c < few_.size(); ++c)
+    if (few_[c] != 0) all[c] += few_[c];
+  few_.fill(0);
+  return all;
+}
+
 std::vector<HistogramRow> build_histogram(comm::Transport& transport,
                                           const std::vector<std::uint64_t>& counts,
                                           std::size_t round_bytes) {
-  // Few distinct counts among many items: a small ordered map pre-combines far cheaper than
-  // sorting one record per item.
-  std::map<std::uint64_t, std::uint64_t> local;
-  for (auto c : counts) ++local[c];
-  return build_histogram(transport, local, round_bytes);
+  // Few distinct counts among many items: pre-combined on this rank, far cheaper than sorting one
+  // record per item.
+  OccurrenceTally local;
+  for (const std::uint64_t c : counts) local.add(c);
+  return build_histogram(transport, local.take(), round_bytes);
 }
 
 std::vector<HistogramRow> build_histogram(comm::Transport& transport, const std::map<std::uint64_t, std::uint64_t>& local,

@@ -41,28 +41,15 @@ OwnerTally reduce_counts(comm::Transport& transport, std::vector<CountRow> recor
                          ShuffleTotals& totals) {
   OwnerTally owned;
   shuffle::ExchangeStats stats;
-  const auto rows = shuffle::reduce_by_key(
+  owned.rows = shuffle::reduce_by_key(
       transport, std::move(records), [](const CountRow& r) -> const Digest& { return r.hash; },
       shuffle::HashPrefixOwner{}, [](CountRow& into, const CountRow& from) { into.count += from.count; },
       {round_bytes, &stats}, &owned.reporters);
   totals.add(stats);
-  reserve_writable(owned.digests, rows.size());
-  reserve_writable(owned.counts, rows.size());
-  reserve_writable(owned.lengths, rows.size());
-  for (const CountRow& r : rows) {
-    owned.digests.push_back(r.hash);
-    owned.counts.push_back(r.count);
-    owned.lengths.push_back(r.length);
-  }
   return owned;
 }
 
-std::vector<CountRow> count_rows(const OwnerTally& owned) {
-  std::vector<CountRow> rows(owned.distinct());
-  for (std::size_t id = 0; id < owned.distinct(); ++id)
-    rows[id] = {owned.digests[id], owned.counts[id], owned.lengths[id]};
-  return rows;
-}
+std::vector<CountRow> count_rows(const OwnerTally& owned) { return owned.rows; }
 
 std::vector<TaggedId> notify_reporters(comm::Transport& transport, const OwnerTally& owned,
                                        const std::vector<std::uint64_t>& tags, const LocalTally& local,
@@ -72,7 +59,7 @@ std::vector<TaggedId> notify_reporters(comm::Transport& transport, const OwnerTa
   for (std::size_t id = 0; id < owned.distinct(); ++id) {
     if (tags[id] == kNotSelected) continue;
     for (auto k = reporters.offsets[id]; k < reporters.offsets[id + 1]; ++k)
-      notices.push_back({reporters.ranks[k], owned.digests[id], tags[id]});
+      notices.push_back({reporters.ranks[k], owned.digest(id), tags[id]});
   }
   shuffle::ExchangeStats stats;
   const auto received = shuffle::reduce_by_key(
@@ -127,9 +114,9 @@ std::vector<Annotation> reduce_annotations(comm::Transport& transport, const Own
   std::vector<Annotation> out(ids.size());
   std::size_t k = 0;
   for (AnnotationRecord& r : received) {
-    while (k < ids.size() && owned.digests[ids[k]] < r.digest) ++k;
+    while (k < ids.size() && owned.digest(ids[k]) < r.digest) ++k;
     if (k == ids.size()) break;
-    if (owned.digests[ids[k]] != r.digest) continue;  // not asked for (merge: not counted or not labeled)
+    if (owned.digest(ids[k]) != r.digest) continue;  // not asked for (merge: not counted or not labeled)
     out[k] = {std::move(r.sample), std::move(r.sample_url)};
   }
   return out;

@@ -116,8 +116,8 @@ std::vector<std::uint64_t> join_labels(comm::Transport& transport, const LabelSe
   std::vector<std::uint64_t> tags(owned.distinct(), discover::kNotSelected);
   const auto& hashes = labels.owned.hashes;
   for (std::size_t i = 0; i < owned.distinct(); ++i) {
-    const auto it = std::lower_bound(hashes.begin(), hashes.end(), owned.digests[i]);
-    if (it != hashes.end() && *it == owned.digests[i])
+    const auto it = std::lower_bound(hashes.begin(), hashes.end(), owned.digest(i));
+    if (it != hashes.end() && *it == owned.digest(i))
       tags[i] = labels.owned.first_id + static_cast<std::uint64_t>(it - hashes.begin());
   }
   for (const auto& t : discover::notify_reporters(transport, owned, tags, chunks, round_bytes, totals))

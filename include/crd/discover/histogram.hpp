@@ -2,6 +2,7 @@
 // distinct items occur exactly c times.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <tuple>
@@ -19,6 +20,26 @@ struct HistogramRow {
     return std::tuple(shuffle::field("occurrences", &HistogramRow::occurrences),
                       shuffle::field("distinct", &HistogramRow::distinct));
   }
+};
+
+// Occurrence count → distinct items, tallied on one rank. Most items occur a few times: their
+// counts go to an array, the rest to a map (a map insert per item was 6 ms of a one-rank discover
+// of docs28k, 1.2M items).
+class OccurrenceTally {
+ public:
+  void add(std::uint64_t occurrences) {
+    if (occurrences < few_.size()) {
+      ++few_[occurrences];
+    } else {
+      ++many_[occurrences];
+    }
+  }
+  // Every count added, ascending by occurrences.
+  std::map<std::uint64_t, std::uint64_t> take();
+
+ private:
+  std::array<std::uint64_t, 256> few_{};
+  std::map<std::uint64_t, std::uint64_t> many_;
 };
 
 // Collective. counts: the global counts of the items this rank owns. Returns this rank's slice of

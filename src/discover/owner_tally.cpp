@@ -30,10 +30,13 @@ constexpr auto digest_of = [](const auto& r) -> const Digest& { return r.digest;
 
 OwnerTally exchange_counts(comm::Transport& transport, const LocalTally& local, std::size_t round_bytes,
                            ShuffleTotals& totals) {
-  std::vector<CountRow> records;
-  reserve_writable(records, local.distinct());
-  for (std::uint32_t id = 0; id < local.distinct(); ++id)
-    records.push_back({local.digest(id), local.count(id), local.length(id)});
+  std::vector<CountRow> records = shuffle::build_in_key_order<CountRow>(
+      local.distinct(), [&](std::size_t id) -> const Digest& { return local.digest(static_cast<std::uint32_t>(id)); },
+      [&](std::size_t id) {
+        const auto i = static_cast<std::uint32_t>(id);
+        return CountRow{local.digest(i), local.count(i), local.length(i)};
+      },
+      [](const CountRow& r) -> const Digest& { return r.hash; });
   return reduce_counts(transport, std::move(records), round_bytes, totals);
 }
 

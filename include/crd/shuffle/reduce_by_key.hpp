@@ -442,6 +442,58 @@ std::vector<Record> reduce_by_key(comm::Transport& transport, std::vector<Record
   return reduce_by_key(transport, std::move(records), key_of, HashPrefixOwner{}, combine, config);
 }
 
+namespace detail {
+
+// build_in_key_order with bucket offsets of type Offset, which holds n.
+template <class Offset, class Record, class KeyAt, class Make, class KeyOf>
+std::vector<Record> build_in_key_order_with(std::size_t n, KeyAt& key_at, Make& make, KeyOf& key_of) {
+  using Key = std::remove_cvref_t<decltype(key_at(std::size_t{0}))>;
+  static_assert(DigestKey<Key>, "build_in_key_order: keys are digests");
+  const int bits = std::clamp(static_cast<int>(std::bit_width(n)) - 3, 8, 17);
+  const auto bucket = [&](std::size_t i) { return static_cast<std::size_t>(leading64(key_at(i)) >> (64 - bits)); };
+  std::vector<Offset> start((std::size_t{1} << bits) + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) ++start[bucket(i) + 1];
+  for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+  std::vector<Record> records;
+  reserve_writable(records, n);
+  records.resize(n);
+  std::vector<Offset> next(start.begin(), start.end() - 1);
+  for (std::size_t i = 0; i < n; ++i) records[next[bucket(i)]++] = make(i);
+  const auto by_key = [&](const Record& x, const Record& y) { return key_less(key_of(x), key_of(y)); };
+  for (std::size_t b = 0; b + 1 < start.size(); ++b) {
+    const std::size_t first = start[b], end = start[b + 1];
+    if (end - first > 32) {  // crowded (keys made to share leading bits): n log n, not n²
+      std::stable_sort(records.begin() + static_cast<std::ptrdiff_t>(first),
+                       records.begin() + static_cast<std::ptrdiff_t>(end), by_key);
+      continue;
+    }
+    for (std::size_t i = first + 1; i < end; ++i) {
+      if (!by_key(records[i], records[i - 1])) continue;
+      Record moving = std::move(records[i]);
+      std::size_t j = i;
+      for (; j > first && by_key(moving, records[j - 1]); --j) records[j] = std::move(records[j - 1]);
+      records[j] = std::move(moving);
+    }
+  }
+  return records;
+}
+
+}  // namespace detail
+
+// Records make(0), …, make(n - 1) ascending by their digest keys (key_at(i) is make(i)'s key_of),
+// equal keys in index order: what reduce_by_key finds already sorted and sorts no further. The
+// build is the sort's first pass: a count of the keys' leading bits (about n/8 buckets), each record
+// written straight into its bucket, then each bucket (a few records) sorted by insertion (a crowded
+// one, of keys made to share their leading bits, by std::stable_sort). Building the records and
+// then sorting them moved each one three times, the radix sort's swap cycles a chain of dependent
+// reads: a one-rank discover phase (docs28k, 1.2M count records) 0.087 -> 0.071 s. Bucket offsets
+// are 32-bit when they can be, which keeps them in cache.
+template <class Record, class KeyAt, class Make, class KeyOf>
+std::vector<Record> build_in_key_order(std::size_t n, KeyAt key_at, Make make, KeyOf key_of) {
+  if (n <= UINT32_MAX) return detail::build_in_key_order_with<std::uint32_t, Record>(n, key_at, make, key_of);
+  return detail::build_in_key_order_with<std::uint64_t, Record>(n, key_at, make, key_of);
+}
+
 // group_by_key: for list-valued records (a key and a std::vector field `list`). Each owned key
 // comes back once with the lists of all its records concatenated and sorted (duplicates kept),
 // so the result is the same for any rank count and input order.

@@ -72,7 +72,7 @@ TallyDiscovery label_counts(comm::Transport& transport, const OwnerTally& owned,
 // empty (the pass tallies are gone).
 struct PassCandidates {
   std::vector<LabelRow> rows;                        // this rank's owned candidates, all passes
-  OccurrenceTally histogram;  // owned items: occurrences → distinct items
+  OccurrenceTally histogram;                         // owned items: occurrences → distinct items
   std::uint64_t total = 0;                           // this rank's local occurrences, all passes
   std::uint64_t distinct = 0;                        // owned distinct items
   std::uint64_t stop_removed = 0;

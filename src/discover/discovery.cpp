@@ -122,7 +122,7 @@ TallyDiscovery discover_labels(comm::Transport& transport, const LocalTally& loc
   std::vector<Annotation> notes =
       gather_annotations(transport, owned, selected.ids, out.labeled_local, local, keys, round_bytes, totals);
   finish_discovery(transport, owned, selected, notes, rules, round_bytes, out);
-  if (keep_counts) out.counts = count_rows(owned);
+  if (keep_counts) out.counts = std::move(owned.rows);  // owned is not read after this
   return out;
 }
 
@@ -135,7 +135,7 @@ TallyDiscovery label_counts(comm::Transport& transport, const OwnerTally& owned,
   std::vector<Annotation> notes =
       reduce_annotations(transport, owned, selected.ids, std::move(annotations), round_bytes, totals);
   finish_discovery(transport, owned, selected, notes, rules, round_bytes, out);
-  out.counts = count_rows(owned);
+  out.counts = owned.rows;
   return out;
 }
 
@@ -156,10 +156,7 @@ void count_pass(comm::Transport& transport, const LocalTally& local, const PageK
   for (const CountRow& r : owned.rows) into.histogram.add(r.count);
   into.total += local.total();
   into.distinct += owned.distinct();
-  if (keep_counts) {
-    std::vector<CountRow> rows = count_rows(owned);
-    into.counts.insert(into.counts.end(), rows.begin(), rows.end());
-  }
+  if (keep_counts) into.counts.insert(into.counts.end(), owned.rows.begin(), owned.rows.end());
 }
 
 TallyDiscovery finish_passes(comm::Transport& transport, PassCandidates candidates, const LabelRules& rules,

@@ -52,8 +52,6 @@ OwnerTally reduce_counts(comm::Transport& transport, std::vector<CountRow> recor
   return owned;
 }
 
-std::vector<CountRow> count_rows(const OwnerTally& owned) { return owned.rows; }
-
 std::vector<TaggedId> notify_reporters(comm::Transport& transport, const OwnerTally& owned,
                                        const std::vector<std::uint64_t>& tags, const LocalTally& local,
                                        std::size_t round_bytes, ShuffleTotals& totals) {

@@ -37,6 +37,7 @@ struct CountRow {
 
 // The hashes this rank owns, ascending, as the count exchange leaves them (its rows, not a copy in
 // columns: the copy was 15 ms of a one-rank discover of docs28k); an owner id is an index into them.
+// The rows are also the owner count tables `--keep-counts` writes (the rank order is the hash order).
 struct OwnerTally {
   std::vector<CountRow> rows;
   shuffle::Contributors reporters;  // the ranks that reported each hash
@@ -63,10 +64,6 @@ OwnerTally exchange_counts(comm::Transport& transport, const LocalTally& local, 
 // (owner_of, as exchange_counts). crd merge counts the inputs' count tables through this.
 OwnerTally reduce_counts(comm::Transport& transport, std::vector<CountRow> rows, std::size_t round_bytes,
                          ShuffleTotals& totals);
-
-// This rank's owned hashes as count rows, ascending by hash (the rank order is the hash order).
-// The one place the owner count tables are read for output (--keep-counts).
-std::vector<CountRow> count_rows(const OwnerTally& owned);
 
 struct TaggedId {
   std::uint32_t local_id = 0;

@@ -323,11 +323,11 @@ std::vector<Record> reduce_sorted_ranges(comm::Transport& transport, std::vector
   std::vector<std::vector<Record>> runs = announced_runs<Record>(incoming, me);
   const ExchangeStats stats =
       exchange_in_place(transport, send, sizeof(Record), config.round_bytes, [&](int source, std::span<const std::byte> bytes) {
-        const auto s = static_cast<std::size_t>(source);
-        const std::size_t count = bytes.size() / sizeof(Record);
-        check_room(runs[s], incoming[s], count);
-        for (std::size_t k = 0; k < count; ++k)
-          std::memcpy(static_cast<void*>(&runs[s].emplace_back()), bytes.data() + k * sizeof(Record), sizeof(Record));
+        auto& run = runs[static_cast<std::size_t>(source)];
+        check_room(run, incoming[static_cast<std::size_t>(source)], bytes.size() / sizeof(Record));
+        const std::size_t at = run.size();
+        run.resize(at + bytes.size() / sizeof(Record));  // within the announced, prefaulted capacity
+        std::memcpy(static_cast<void*>(run.data() + at), bytes.data(), bytes.size());
       });
   // This rank's own range stays in its vector: what follows it is dropped, what precedes it moved over.
   records.erase(records.begin() + static_cast<std::ptrdiff_t>(first[me + 1]), records.end());

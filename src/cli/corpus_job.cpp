@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "crd/comm/job_transport.hpp"
 #include "crd/pipeline/output_check.hpp"
+#include "crd/pipeline/shared_paths.hpp"
 
 namespace crd::cli {
 
@@ -23,6 +24,7 @@ void start_corpus_job(comm::Transport& transport, int argc, char** argv, ParsedC
   for (const auto& path : also_reads)
     if (!path.empty()) reads.push_back(path);
   pipeline::check_output_before_run(transport, common.output, reads);
+  pipeline::check_output_dir_shared(transport, common.output);
 }
 
 int run_tokenizing_command(int argc, char** argv, const std::string& usage, const po::options_description& own,

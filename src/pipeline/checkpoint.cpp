@@ -10,6 +10,7 @@
 
 #include "crd/base/error.hpp"
 #include "crd/hash/sha1.hpp"
+#include "crd/pipeline/shared_paths.hpp"
 #include "checkpoint_file.hpp"
 
 namespace crd::pipeline {
@@ -27,6 +28,7 @@ Checkpoints::Checkpoints(comm::Transport& transport, const std::string& work_dir
   else if (!fs::is_directory(dir_, ec)) error = "not a directory";
   error = transport_.first_error(error);
   if (!error.empty()) throw FatalError("cannot create work directory " + dir_ + ": " + error);
+  check_checkpoint_nodes(transport_, dir_, resume_);
 }
 
 std::string Checkpoints::path_of(const std::string& phase) const {

@@ -21,7 +21,10 @@ def comparable(path):
 
 
 class NodesCase(unittest.TestCase):
-    """Starts NODES once for the class; self.nodes, self.shared(…) (a path on the shared file system)."""
+    """Starts NODE_NAMES (default NODES) once for the class; self.nodes, self.shared(…) (a path on
+    the shared file system)."""
+
+    NODE_NAMES = NODES
 
     @classmethod
     def setUpClass(cls):
@@ -31,7 +34,7 @@ class NodesCase(unittest.TestCase):
         cls.crd = ci.crd_binary()
         cls.inputs = [ci.corpus_package("debian-reference-en")]
         cls.root = sim_nodes.shared_tempdir("nodes-")
-        cls.nodes = sim_nodes.SimNodes(NODES, os.path.join(cls.root, "cluster"))
+        cls.nodes = sim_nodes.SimNodes(cls.NODE_NAMES, os.path.join(cls.root, "cluster"))
         cls.nodes.start()
 
     @classmethod

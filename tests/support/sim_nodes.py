@@ -64,6 +64,14 @@ def _uts_ns(pid):
         return None
 
 
+def without_launch_noise(err):
+    """mpirun's stderr without the line it may print when an agent's child has exec'd before the
+    parent's setpgid (a race of mpirun's rsh launcher, harmless): "[nodeA:…] plm:rsh: Warning:
+    setpgid(…) failed in parent with errno=Permission denied(13)"."""
+    text = err.decode(errors="replace") if isinstance(err, bytes) else err
+    return "".join(line for line in text.splitlines(True) if "plm:rsh: Warning: setpgid(" not in line)
+
+
 class SimNodes:
     """names: the node names. root: a directory on the shared file system (not under /tmp, which
     every node replaces); it holds each node's hosts file and scratch backing, and SCRATCH."""
@@ -176,7 +184,7 @@ class SimNodes:
             out, err = proc.communicate()
             raise AssertionError("mpirun across %s did not end within %d s:\n%s" %
                                  (nodes, timeout, err.decode(errors="replace")[-3000:]))
-        return proc.returncode, out.decode(errors="replace"), err.decode(errors="replace"), time.monotonic() - start
+        return proc.returncode, out.decode(errors="replace"), without_launch_noise(err), time.monotonic() - start
 
     def stop(self):
         """Kills every process on every node, then the holders: the namespaces and their tmpfs go."""

@@ -74,6 +74,8 @@ void prefer_single_node_start() {
   set_default("HWLOC_PLUGINS_BLACKLIST", kIoPluginsOfHwloc);
 }
 
+void avoid_shared_file_pointer_files() { set_default("OMPI_MCA_sharedfp", "^lockedfile,individual"); }
+
 int disable_nagle_on_loopback_connections() {
   // PMIx 4.2 leaves Nagle's algorithm on for a client's connection to its server. MPI_Finalize
   // sends a few small messages that need no reply: the second waits for the first's ACK, which the

@@ -59,6 +59,7 @@ MpiSession::MpiSession(int& argc, char**& argv) {
   check(MPI_Initialized(&initialized), "MPI_Initialized");
   if (initialized) return;
   prefer_single_node_start();
+  avoid_shared_file_pointer_files();
   int provided = 0;
   check(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
   disable_nagle_on_loopback_connections();

@@ -113,14 +113,20 @@ void fault_point(const char* point, int rank) {
   // Read once: the scan calls this after every file, and getenv walks the whole environment.
   static const char* const spec = std::getenv("CRD_FAULT");
   if (spec == nullptr) return;
-  // RANK:POINT[:throw]
+  // RANK:POINT[:throw|:stop]; stop freezes the rank (SIGSTOP) so a test can kill its whole node there.
   std::string s = spec;
   const auto colon = s.find(':');
   if (colon == std::string::npos || std::atoi(s.substr(0, colon).c_str()) != rank) return;
   s = s.substr(colon + 1);
   const bool throws = s.size() > 6 && s.compare(s.size() - 6, 6, ":throw") == 0;
   if (throws) s.resize(s.size() - 6);
+  const bool stops = s.size() > 5 && s.compare(s.size() - 5, 5, ":stop") == 0;
+  if (stops) s.resize(s.size() - 5);
   if (s != point) return;
+  if (stops) {
+    std::raise(SIGSTOP);
+    return;
+  }
   if (throws) throw std::runtime_error(std::string("injected fault at ") + point);
   std::raise(SIGKILL);
 }

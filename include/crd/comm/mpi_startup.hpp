@@ -15,6 +15,15 @@ bool single_node_open_mpi_job();
 // Sets OMPI_MCA_pml, HWLOC_COMPONENTS and HWLOC_PLUGINS_BLACKLIST only where they are unset.
 void prefer_single_node_start();
 
+// Before MPI_Init, for every job: no shared-file-pointer files beside the result. crd never uses
+// MPI-IO shared file pointers, but Open MPI's ompio opens a component for them with every file:
+// across nodes `lockedfile` (a NAME-JOBID-PID.lock file) or `individual` (NAME.data.R and
+// NAME.metadata.R files), removed only when the file is closed, so a job that loses a node leaves
+// them beside the result (tests/multinode, test_lost_node). Sets OMPI_MCA_sharedfp to
+// "^lockedfile,individual" where it is unset: on one node `sm` is still chosen; across nodes none
+// is, which ompio allows as long as no shared file pointer is used.
+void avoid_shared_file_pointer_files();
+
 // After MPI_Init: TCP_NODELAY on the process's TCP connections to a loopback address, which are
 // its PMIx connection to the local launcher. Returns how many it changed.
 int disable_nagle_on_loopback_connections();

@@ -63,9 +63,10 @@ void check_checkpoint_nodes(comm::Transport& transport, const std::string& dir, 
     for (int r = 0; r < nranks && !nodes_then.empty(); ++r) {
       if (found[static_cast<std::size_t>(r)].rfind('1', 0) == 0) continue;
       const std::string was = static_cast<std::size_t>(r) < nodes_then.size() ? nodes_then[r] : "?";
-      throw FatalError("cannot resume: rank " + std::to_string(r) + " on node " + nodes_now[r] +
-                       " finds no checkpoints in " + dir + " (the last run had it on node " + was +
-                       "); a node-local --work-dir needs the same nodes in the same rank order, or use one every node shares");
+      throw FatalError(
+          "cannot resume: rank " + std::to_string(r) + " on node " + nodes_now[r] + " finds no checkpoints in " + dir +
+          " (the last run had it on node " + was +
+          "); a node-local --work-dir needs the same nodes in the same rank order, or use one every node shares");
     }
   }
   std::string error;

@@ -5,6 +5,7 @@ import re
 import threading
 
 import multinode_case as mc
+import site_copies
 
 COMMANDS = {
     "discover": ["--chunk-threshold", "3"],
@@ -13,8 +14,28 @@ COMMANDS = {
     "quilts": [],
 }
 
+# A table each command fills on these inputs, so equal results are not equally empty ones.
+FOUND = {"discover": "/discovery/chunks/hash", "run": "/detection/pages/url", "neardup": "/neardup/pairs/page_a",
+         "quilts": "/quilts/pages/url"}
+
 
 class AcrossNodes(mc.NodesCase):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        # Near and exact copies of a few chapters beside the corpus, so that neardup and quilts
+        # have pairs and sources to find, and discover copies to count.
+        copies = cls.shared("copies")
+        source = os.path.join(cls.inputs[0], "usr", "share", "debian-reference")
+        for name in sorted(f for f in os.listdir(source) if f.endswith(".html"))[:3]:
+            with open(os.path.join(source, name), "rb") as f:
+                body = f.read()
+            for label in ("mirror1", "mirror2"):
+                os.makedirs(os.path.join(copies, label), exist_ok=True)
+                with open(os.path.join(copies, label, name), "wb") as f:
+                    f.write(site_copies.advertised_copy(body, label, name))
+        cls.inputs = cls.inputs + [copies]
+
     def test_ranks_run_on_their_own_nodes(self):
         rc, out, err, _ = self.nodes.mpirun(["sh", "-c", 'echo "$(hostname) $(getent hosts $(hostname)) '
                                              '$(stat -c %i /tmp) $(stat -c %i /dev/shm)"'], 2)
@@ -72,6 +93,7 @@ class AcrossNodes(mc.NodesCase):
                 self.assertEqual(rc, 0, err)
                 print("%s at 2 nodes x 2 ranks: %.1f s" % (command, seconds))
                 self.assert_same_result(out, ref)
+                self.assertGreater(len(mc.comparable(ref)[0][FOUND[command]]), 0, "the reference finds something")
 
 
 if __name__ == "__main__":

@@ -30,10 +30,13 @@ std::string read_small_file(const std::string& path) {
   return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
 }
 
-// Rank 0's probe: "PATH\nCONTENT" on success, "" if it could not be made (then `error` says why).
+// Rank 0's probe in `dir`: "NAME\nCONTENT" on success, "" if it could not be made (then `error`
+// says why). Only the name travels: each rank looks for it in the output's directory as it
+// resolves it (a relative -o is relative to each rank's working directory).
 std::string make_probe(const std::string& dir, std::string& error) {
   const std::string content = node_name() + " " + random_hex();
-  const std::string path = (std::filesystem::path(dir) / (".crd-shared-probe-" + random_hex())).string();
+  const std::string name = ".crd-shared-probe-" + random_hex();
+  const std::string path = (std::filesystem::path(dir) / name).string();
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) {
     error = "cannot create a probe file in '" + dir + "': " + std::strerror(errno);
@@ -46,7 +49,7 @@ std::string make_probe(const std::string& dir, std::string& error) {
     ::unlink(path.c_str());
     return {};
   }
-  return path + "\n" + content;
+  return name + "\n" + content;
 }
 
 }  // namespace
@@ -66,13 +69,14 @@ void check_output_dir_shared(comm::Transport& transport, const std::string& outp
   const auto newline = probe.find('\n');
   std::string problem = error;
   if (transport.rank() != 0 && newline != std::string::npos &&
-      read_small_file(probe.substr(0, newline)) != probe.substr(newline + 1)) {
+      read_small_file((std::filesystem::path(dir) / probe.substr(0, newline)).string()) != probe.substr(newline + 1)) {
     problem = "on node " + node_name() + ", output directory '" + dir + "' is not the one rank 0 (node " +
               probe.substr(newline + 1, probe.find(' ', newline) - newline - 1) +
               ") writes to: the output must be on a file system every node shares, not a node-local one such as /tmp";
   }
   const std::string first = transport.first_error(problem);  // every rank has read the probe by now
-  if (transport.rank() == 0 && newline != std::string::npos) ::unlink(probe.substr(0, newline).c_str());
+  if (transport.rank() == 0 && newline != std::string::npos)
+    ::unlink((std::filesystem::path(dir) / probe.substr(0, newline)).c_str());
   if (!first.empty()) throw UsageError("output '" + output + "': " + first);
 }
 

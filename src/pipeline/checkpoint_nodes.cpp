@@ -1,5 +1,10 @@
 // Which node each rank's checkpoints are on, and refusing a resume that cannot find them all
 // (shared_paths.hpp).
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -25,6 +30,19 @@ std::string read_record(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return in ? text.str() : std::string();
+}
+
+// "" or why `text` could not be saved as `path` (then no file is left).
+std::string write_record(const std::string& path, const std::string& text) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return "cannot save checkpoint: cannot write " + path + ": " + std::strerror(errno);
+  const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  const int write_errno = errno;
+  const bool closed = ::close(fd) == 0;
+  if (written && closed) return {};
+  const std::string why = std::strerror(written ? errno : write_errno);
+  ::unlink(path.c_str());
+  return "cannot save checkpoint: cannot write " + path + ": " + why;
 }
 
 }  // namespace
@@ -69,13 +87,9 @@ void check_checkpoint_nodes(comm::Transport& transport, const std::string& dir, 
           "); a node-local --work-dir needs the same nodes in the same rank order, or use one every node shares");
     }
   }
-  std::string error;
-  {
-    std::ofstream out(record, std::ios::binary | std::ios::trunc);
-    for (const auto& node : nodes_now) out << node << '\n';
-    out.close();
-    if (!out) error = "cannot save checkpoint: cannot write " + record;
-  }
+  std::string list;
+  for (const auto& node : nodes_now) list += node + '\n';
+  std::string error = write_record(record, list);
   error = transport.first_error(error);
   if (!error.empty()) throw FatalError(error);
 }

@@ -17,7 +17,8 @@ namespace crd::comm {
 namespace {
 
 constexpr const char* kRead[] = {"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE", "PMIX_RANK", "PMI_RANK",
-                                 "SLURM_STEP_ID", "OMPI_MCA_pml", "HWLOC_COMPONENTS", "HWLOC_PLUGINS_BLACKLIST"};
+                                 "SLURM_STEP_ID", "OMPI_MCA_pml", "HWLOC_COMPONENTS", "HWLOC_PLUGINS_BLACKLIST",
+                                 "OMPI_MCA_sharedfp"};
 
 class StartDefaults : public ::testing::Test {
  protected:
@@ -74,6 +75,18 @@ TEST_F(StartDefaults, UsersSettingsWin) {
   EXPECT_EQ(value("OMPI_MCA_pml"), "ucx");
   EXPECT_EQ(value("HWLOC_COMPONENTS"), "-gl");
   EXPECT_EQ(value("HWLOC_PLUGINS_BLACKLIST"), "");
+}
+
+// Every launch, one node or many (tests/multinode lost_node: the files these components make
+// were left beside the result of a job that lost a node).
+TEST_F(StartDefaults, NoSharedFilePointerFilesUnlessTheUserAsks) {
+  ::setenv("OMPI_COMM_WORLD_SIZE", "4", 1);
+  ::setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "2", 1);
+  avoid_shared_file_pointer_files();
+  EXPECT_EQ(value("OMPI_MCA_sharedfp"), "^lockedfile,individual");
+  ::setenv("OMPI_MCA_sharedfp", "lockedfile", 1);
+  avoid_shared_file_pointer_files();
+  EXPECT_EQ(value("OMPI_MCA_sharedfp"), "lockedfile");
 }
 
 int nodelay(int fd) {

@@ -5,13 +5,11 @@
 #include "crd/pipeline/shared_paths.hpp"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
-
 #include <filesystem>
-#include <fstream>
 
 #include "crd/base/error.hpp"
 #include "crd/comm/local_transport.hpp"
+#include "support/test_paths.hpp"
 
 namespace crd::pipeline {
 namespace {
@@ -20,12 +18,7 @@ namespace fs = std::filesystem;
 
 class SharedPaths : public ::testing::Test {
  protected:
-  void SetUp() override {
-    char pattern[] = "/tmp/crd-shared-paths-XXXXXX";
-    ASSERT_NE(::mkdtemp(pattern), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  void SetUp() override { dir_ = crd::testing::make_temp_dir("shared-paths"); }
   std::vector<std::string> entries(const fs::path& dir) const {
     std::vector<std::string> names;
     for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());

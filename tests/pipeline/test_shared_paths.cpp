@@ -2,13 +2,13 @@
 // thread transport: one process stands for the nodes, so "another node's view" of a directory is
 // a rank given another directory under the same role. tests/multinode runs them on real
 // (simulated) nodes.
-#include "crd/pipeline/shared_paths.hpp"
-
 #include <gtest/gtest.h>
+
 #include <filesystem>
 
 #include "crd/base/error.hpp"
 #include "crd/comm/local_transport.hpp"
+#include "crd/pipeline/shared_paths.hpp"
 #include "support/test_paths.hpp"
 
 namespace crd::pipeline {
@@ -28,7 +28,8 @@ class SharedPaths : public ::testing::Test {
 };
 
 TEST_F(SharedPaths, ASharedOutputDirectoryPassesAndKeepsNoProbe) {
-  comm::run_local(3, [&](comm::Transport& t) { EXPECT_NO_THROW(check_output_dir_shared(t, (dir_ / "out.h5").string())); });
+  comm::run_local(3,
+                  [&](comm::Transport& t) { EXPECT_NO_THROW(check_output_dir_shared(t, (dir_ / "out.h5").string())); });
   EXPECT_EQ(entries(dir_), std::vector<std::string>{});
 }
 

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <set>
 #include <string_view>
+#include <unordered_map>
 
 #include "crd/output/schema.hpp"
 #include "report_page.hpp"
@@ -55,7 +56,7 @@ class Components {
   const std::string& name(std::uint64_t i) const { return *names_[i]; }
 
  private:
-  std::map<std::string, std::uint64_t> index_;
+  std::unordered_map<std::string, std::uint64_t> index_;  // node-based: names_ may point at its keys
   std::vector<std::uint64_t> parent_;
   std::vector<const std::string*> names_;
 };

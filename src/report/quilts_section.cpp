@@ -21,6 +21,8 @@ using quilts::PageRow;
 using quilts::SourceRow;
 using quilts::SweepRow;
 
+constexpr std::size_t kSourcesListed = 10;  // sources listed per page, the greedy cover's first (the count column counts all)
+
 std::string number(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4g", v);
@@ -118,7 +120,7 @@ void add_quilts_section(const ReportInput& in, ReportPage& page) {
   }
   TableSpec st;
   st.id = "qsources";
-  std::vector<std::string> s_page, s_url;
+  std::vector<std::string> s_url;
   std::vector<std::uint64_t> s_rank, s_gain;
   std::vector<std::uint8_t> s_same;
   std::vector<std::vector<std::uint64_t>> refs;
@@ -134,12 +136,11 @@ void add_quilts_section(const ReportInput& in, ReportPage& page) {
         if (src_gain[a] != src_gain[b]) return src_gain[a] > src_gain[b];
         return neardup::term_token(src_url[a]) < neardup::term_token(src_url[b]);
       });
-      for (std::size_t n = 0; n < picked.size(); ++n) {
+      for (std::size_t n = 0; n < picked.size() && n < kSourcesListed; ++n) {
         const auto k = picked[n];
         const bool same_host = host_of(src_url[k]) == host_of(urls[i]);
         same += same_host ? 1 : 0;
         mine.push_back(s_url.size());
-        s_page.push_back(urls[i]);
         s_url.push_back(src_url[k]);
         s_rank.push_back(n + 1);
         s_gain.push_back(src_gain[k]);
@@ -164,7 +165,7 @@ void add_quilts_section(const ReportInput& in, ReportPage& page) {
   qt.columns.back().title = "a site's front page (host/, index.html): often quilted from its own posts";
   qt.add_text("url", "page", gather(urls, rows), "url");
   qt.add_refs("cover", "sources (click)", refs, "qsources");
-  qt.columns.back().title = "the page's sources in the order the greedy cover picked them";
+  qt.columns.back().title = "the page's sources in the order the greedy cover picked them (the first 10)";
   qt.sort_key = "patchfrac";
   qt.marks = RowMarks{"url", {"benign"}, "urls", "quilts-exclude"};
   qt.truncated_note = truncation_note(rows.size(), candidates.size(), "quilted pages", "patchfrac");
@@ -178,20 +179,11 @@ void add_quilts_section(const ReportInput& in, ReportPage& page) {
   page.add_table(qt);
 
   st.total_rows = src_page.size();
-  st.add_text("page", "quilted page", s_page, "url");
   st.add_uint("rank", "picked", s_rank);
   st.add_text("source", "source", s_url, "url");
   st.add_uint("grams_covered", "grams it covers", s_gain);
   st.add_flag("same_host", "same host", s_same);
-  st.sort_key = "page";
-  st.sort_descending = false;
-  if (s_page.size() < src_page.size()) {
-    st.truncated_note = "Showing the sources of the " + grouped(rows.size()) + " quilted pages listed above, " +
-                        grouped(s_page.size()) + " of " + grouped(src_page.size()) + ".";
-    st.inspect_command = inspect_command(in.path, candidates.size());
-  }
-  html += heading("Sources, in greedy order", 3) + table_slot("qsources");
-  page.add_table(st);
+  page.add_table(st);  // drawn only inside the quilted pages' rows (no slot of its own)
 
   // The sweep: Table 1 and Fig. 3's curves.
   const auto& sw = schema::kQuiltSweep;

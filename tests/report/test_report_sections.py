@@ -246,6 +246,10 @@ class PairsAndHashing(SectionsCase):
         with h5py.File(cmp, "r") as f:
             methods = sorted(set(strings(f, "compare_hashing/confusion/method")))
             rows = len(f["compare_hashing/confusion/method"])
+        shown = ci.run_crd(["inspect", cmp]).stdout
+        self.assertIn("exact hashing against LSH:", shown)
+        for m in methods:
+            self.assertRegex(shown, r"\n  %s +" % m)
         self.report_of(cmp, "cmp.html")
         self.assertIn("compare-hashing", self.section_ids())
         self.assertEqual(self.count_label("confusion"), "%s rows" % rows)

@@ -587,6 +587,7 @@
         if (d.pages) meta.push(intFormat.format(d.pages[r]) + " pages");
         if (d.occurrences) meta.push(intFormat.format(d.occurrences[r]) + " occurrences");
         if (d.hash) meta.push(d.hash[r]);
+        if (d.rank) meta.push("picked " + d.rank[r]);
         if (d.grams_covered) meta.push("covers " + intFormat.format(d.grams_covered[r]) + " patch grams");
         if (d.same_host && d.same_host[r]) meta.push("same host");
         item.appendChild(el("div", "meta", meta.join(" · ")));

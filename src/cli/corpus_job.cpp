@@ -29,7 +29,7 @@ void start_corpus_job(comm::Transport& transport, int argc, char** argv, ParsedC
 
 int run_tokenizing_command(int argc, char** argv, const std::string& usage, const po::options_description& own,
                            pipeline::CommonOptions& common, const std::function<void()>& check,
-                           const std::function<void(comm::Transport&)>& run) {
+                           const std::function<void(comm::Transport&)>& run, const std::string* also_reads) {
   std::string config_path;
   po::options_description visible(usage);
   visible.add(corpus_options(common, false)).add(chunking_options(common, false));
@@ -39,7 +39,7 @@ int run_tokenizing_command(int argc, char** argv, const std::string& usage, cons
   return run_mpi_command(argc, argv, visible, [&](comm::Transport& transport) {
     auto parsed = parse_command(argc, argv, visible, "no input given (files, directories or @LIST)", "config");
     check();
-    start_corpus_job(transport, argc, argv, parsed, common, {config_path});
+    start_corpus_job(transport, argc, argv, parsed, common, {config_path, also_reads ? *also_reads : ""});
     run(transport);
     return 0;
   });

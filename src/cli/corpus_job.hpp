@@ -27,8 +27,10 @@ void start_corpus_job(comm::Transport& transport, int argc, char** argv, ParsedC
 // visible text instead of chunking it (neardup, quilts): corpus and cleaning options (no chunker)
 // beside `own`, run options without checkpoints (its tables live only in memory), --help. After
 // parsing, `check` refuses bad combinations (UsageError), then `run` runs the pipeline.
+// `also_reads`, when given, names one more file the job reads (filled in by parsing), which -o
+// must not name.
 int run_tokenizing_command(int argc, char** argv, const std::string& usage, const po::options_description& own,
                            pipeline::CommonOptions& common, const std::function<void()>& check,
-                           const std::function<void(comm::Transport&)>& run);
+                           const std::function<void(comm::Transport&)>& run, const std::string* also_reads = nullptr);
 
 }  // namespace crd::cli

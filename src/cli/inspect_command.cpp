@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "commands.hpp"
+#include "inspect_compare_hashing.hpp"
 #include "inspect_neardup.hpp"
 #include "inspect_quilts.hpp"
 #include "option_groups.hpp"
@@ -215,6 +216,7 @@ int inspect_command(int argc, char** argv) {
     print_pairs(r, top);
     print_neardup(r, top);
     print_quilts(r, top);
+    print_compare_hashing(r);
   }
   return 0;
 }

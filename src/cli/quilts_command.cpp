@@ -69,7 +69,7 @@ po::typed_value<std::string>* u32_value(std::uint32_t& target, const char* optio
 
 }  // namespace
 
-po::options_description quilts_options(quilts::QuiltParams& p) {
+po::options_description quilts_options(quilts::QuiltParams& p, std::string& exclude_pages) {
   po::options_description d("Quilted pages (seed 003: Najork 2012; docs/quilts.md)");
   d.add_options()
       ("gram-words", u32_value(p.k, "gram-words", 1), "k: words per gram")
@@ -83,6 +83,8 @@ po::options_description quilts_options(quilts::QuiltParams& p) {
       ("foreign-sourced", choice_value(p.foreign, "foreign-sourced"),
        "off; domain: sources on another registrable domain (public suffix list); host: on another host")
       ("max-page-grams", count_value(p.max_page_grams), "pages with more distinct grams are skipped and counted")
+      ("exclude-pages", po::value<std::string>(&exclude_pages),
+       "FILE of URL keys (one per line, # comments) left out of the corpus: crd report's pages marked benign")
       ("sweep-m", po::value<std::string>()->notifier([&p](const std::string& s) {
          p.sweep_m = parse_list<std::uint32_t>("sweep-m", s, parse_u32, "a whole number");
        }), "m values for /quilts/sweep (comma-separated), beside --max-gram-documents")
@@ -98,16 +100,18 @@ po::options_description quilts_options(quilts::QuiltParams& p) {
 int quilts_command(int argc, char** argv) {
   pipeline::CommonOptions common;
   quilts::QuiltParams params;
+  std::string exclude_pages;
   return run_tokenizing_command(
       argc, argv,
       "crd quilts [options] INPUT… -o OUT.h5\n\n"
       "Quilted pages: pages stitched from patches of k-word grams taken from several other pages (seed 003),\n"
       "read, cleaned and sharded as discover does",
-      quilts_options(params), common,
+      quilts_options(params, exclude_pages), common,
       [&] {
         if (const auto problem = params.problem(); !problem.empty()) throw UsageError(std::string(problem));
       },
-      [&](comm::Transport& transport) { pipeline::run_quilts(common, params, transport); });
+      [&](comm::Transport& transport) { pipeline::run_quilts(common, params, transport, exclude_pages); },
+      &exclude_pages);
 }
 
 }  // namespace crd::cli

@@ -10,15 +10,22 @@
 #include "crd/quilts/grams.hpp"
 #include "crd/quilts/site.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
+#include "page_list.hpp"
 
 namespace crd::pipeline {
 
-void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& params, comm::Transport& transport) {
+void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& params, comm::Transport& transport,
+                const std::string& exclude_pages) {
   CommonOptions common = common_options;
+  const PageList excluded = exclude_pages.empty() ? PageList{} : PageList::load(exclude_pages);
   std::vector<quilts::Document> docs;
   Counters skipped;
   common.scan.chunk_pages = false;
   common.scan.on_page = [&](std::string_view key, const io::Document& doc) {
+    if (excluded.contains(key)) {
+      skipped.add("quilts.pages.excluded");
+      return;
+    }
     auto grams = quilts::page_grams(doc.body, key.substr(0, key.find('/')), params);
     skipped.add(quilts::counter_name(grams.skipped));
     if (grams.skipped != quilts::GramSkip::None) return;

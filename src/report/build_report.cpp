@@ -39,6 +39,10 @@ std::string build_report(const output::ResultReader& reader, const std::string& 
   add_discovery_section(in, page);
   add_labels_section(in, page);
   add_detection_section(in, page);
+  add_similarity_pairs_section(in, page);
+  add_neardup_section(in, page);
+  add_quilts_section(in, page);
+  add_compare_hashing_section(in, page);
 
   JsonWriter categories;
   categories.array(paper_chunk_categories());

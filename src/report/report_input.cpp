@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <numeric>
+#include <string_view>
 
 namespace crd::report {
 namespace {
@@ -61,6 +62,22 @@ std::string inspect_command(const std::string& path, std::uint64_t top) {
   quoted += "'";
   return "crd inspect " + (plain ? path : quoted) + " --top " + std::to_string(top);
 }
+
+std::string config_value(const output::ResultReader& r, const std::string& name) {
+  if (!r.has_attribute("/", "config")) return "";
+  const std::string config = r.attribute_string("/", "config");
+  std::size_t pos = 0;
+  while (pos < config.size()) {
+    const std::size_t end = std::min(config.find('\n', pos), config.size());
+    const std::string_view line(config.data() + pos, end - pos);
+    pos = end + 1;
+    const std::size_t eq = line.find(" = ");
+    if (eq != std::string_view::npos && line.substr(0, eq) == name) return std::string(line.substr(eq + 3));
+  }
+  return "";
+}
+
+std::string_view host_of(std::string_view key) { return key.substr(0, key.find('/')); }
 
 std::string grouped(std::uint64_t n) {
   std::string digits = std::to_string(n), out;

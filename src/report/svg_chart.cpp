@@ -23,9 +23,26 @@ std::string num(double v) {
 }
 
 std::string bin_range(double lo, double hi) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.2f–%.2f", lo, hi);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.4g–%.4g", lo, hi);
   return buf;
+}
+
+// A tick value: as few digits as it needs (0.2, 355, 1.5e+09).
+std::string tick_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+struct LinearScale {
+  double lo = 0, hi = 1;
+  double map(double v, double pixels) const { return (v - lo) / (hi - lo) * pixels; }
+};
+
+LinearScale linear_scale(double min, double max) {
+  if (!(max > min)) return {min - 0.5, min + 0.5};
+  return {min, max};
 }
 
 // 10^k as "1", "10", "10²", …
@@ -140,19 +157,24 @@ std::string render_loglog(const LogLogChart& c) {
 }
 
 std::string render_unit_histogram(const UnitHistogram& c) {
-  if (c.values.empty() || c.bins < 1) return empty_chart(c.title, "no data");
+  if (c.values.empty() || c.bins < 1 || !(c.x_max > c.x_min)) return empty_chart(c.title, "no data");
+  const double span = c.x_max - c.x_min;
   std::vector<std::uint64_t> counts(static_cast<std::size_t>(c.bins), 0);
   for (double v : c.values) {
     if (std::isnan(v)) continue;
-    const double clipped = std::clamp(v, 0.0, 1.0);
-    counts[std::min(counts.size() - 1, static_cast<std::size_t>(clipped * c.bins))]++;
+    const double unit = (std::clamp(v, c.x_min, c.x_max) - c.x_min) / span;
+    counts[std::min(counts.size() - 1, static_cast<std::size_t>(unit * c.bins))]++;
   }
   const double top = static_cast<double>(*std::max_element(counts.begin(), counts.end()));
   const LogScale sy = log_scale(1, std::max(top, 10.0));
   std::string out = open_svg(c.title) + log_y_ticks(sy);
-  for (int k = 0; k <= 5; ++k) {
-    const double x = kLeft + kPlotW * k / 5.0;
-    out += text(x, kTop + kPlotH + 16, "middle", "tick", num(k / 5.0));
+  if (c.label_bins) {
+    for (int b = 0; b < c.bins; ++b)
+      out += text(kLeft + kPlotW * (b + 0.5) / c.bins, kTop + kPlotH + 16, "middle", "tick",
+                  tick_number(c.x_min + span * (b + 0.5) / c.bins));
+  } else {
+    for (int k = 0; k <= 5; ++k)
+      out += text(kLeft + kPlotW * k / 5.0, kTop + kPlotH + 16, "middle", "tick", tick_number(c.x_min + span * k / 5.0));
   }
   const double bar_w = kPlotW / c.bins;
   out += "<g class=\"bars\">";
@@ -162,12 +184,12 @@ std::string render_unit_histogram(const UnitHistogram& c) {
     const double h = std::max(1.5, sy.map(static_cast<double>(counts[b]), kPlotH));
     out += "<rect x=\"" + num(kLeft + bar_w * static_cast<double>(b) + 0.5) + "\" y=\"" + num(kTop + kPlotH - h) +
            "\" width=\"" + num(std::max(bar_w - 1, 0.5)) + "\" height=\"" + num(h) + "\"><title>" +
-           bin_range(static_cast<double>(b) / c.bins, static_cast<double>(b + 1) / c.bins) + ": " +
+           bin_range(c.x_min + span * static_cast<double>(b) / c.bins, c.x_min + span * static_cast<double>(b + 1) / c.bins) + ": " +
            std::to_string(counts[b]) + "</title></rect>";
   }
   out += "</g>";
   for (std::size_t i = 0; i < c.markers.size(); ++i) {
-    const double x = kLeft + std::clamp(c.markers[i].x, 0.0, 1.0) * kPlotW;
+    const double x = kLeft + (std::clamp(c.markers[i].x, c.x_min, c.x_max) - c.x_min) / span * kPlotW;
     out += marker_line(x, c.markers[i], static_cast<int>(i));
   }
   return out + axis_labels(c.x_label, "count (log)") + "</svg>";
@@ -193,6 +215,61 @@ std::string render_bars(const BarChart& c) {
     out += text(left + w + 6, y + 13, "start", "tick", value);
   }
   return out + "</g></svg>";
+}
+
+std::string render_lines(const LineChart& c) {
+  const auto usable = [&](double x, double y) { return std::isfinite(x) && std::isfinite(y) && (!c.log_y || y >= 1); };
+  double xmin = 0, xmax = 0, ymin = 0, ymax = 0;
+  bool any = false;
+  for (const auto& s : c.series)
+    for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+      if (!usable(s.x[i], s.y[i])) continue;
+      xmin = any ? std::min(xmin, s.x[i]) : s.x[i];
+      xmax = any ? std::max(xmax, s.x[i]) : s.x[i];
+      ymin = any ? std::min(ymin, s.y[i]) : s.y[i];
+      ymax = any ? std::max(ymax, s.y[i]) : s.y[i];
+      any = true;
+    }
+  if (!any) return empty_chart(c.title, "no data");
+  const LinearScale sx = linear_scale(xmin, xmax);
+  const LogScale ly = log_scale(std::max(ymin, 1.0), std::max(ymax, 10.0));
+  const LinearScale lin_y = linear_scale(std::min(ymin, 0.0), ymax);
+  const auto px = [&](double x) { return kLeft + sx.map(x, kPlotW); };
+  const auto py = [&](double y) { return kTop + kPlotH - (c.log_y ? ly.map(y, kPlotH) : lin_y.map(y, kPlotH)); };
+  std::string out = open_svg(c.title);
+  if (c.log_y) {
+    out += log_y_ticks(ly);
+  } else {
+    for (int k = 0; k <= 4; ++k) {
+      const double v = lin_y.lo + (lin_y.hi - lin_y.lo) * k / 4.0;
+      out += line(kLeft, py(v), kLeft + kPlotW, py(v), "grid");
+      out += text(kLeft - 6, py(v) + 4, "end", "tick", tick_number(v));
+    }
+  }
+  for (int k = 0; k <= 5; ++k) {
+    const double v = sx.lo + (sx.hi - sx.lo) * k / 5.0;
+    out += text(px(v), kTop + kPlotH + 16, "middle", "tick", tick_number(v));
+  }
+  for (std::size_t s = 0; s < c.series.size(); ++s) {
+    const auto& series = c.series[s];
+    const std::string cls = "series series-" + std::to_string(s % 6) + (series.dashed ? " dashed" : "");
+    std::string points;
+    std::string dots;
+    for (std::size_t i = 0; i < series.x.size() && i < series.y.size(); ++i) {
+      if (!usable(series.x[i], series.y[i])) continue;
+      points += num(px(series.x[i])) + "," + num(py(series.y[i])) + " ";
+      dots += "<circle cx=\"" + num(px(series.x[i])) + "\" cy=\"" + num(py(series.y[i])) + "\" r=\"2.5\"><title>" +
+              html_escape(series.name + ": " + tick_number(series.x[i]) + " → " + tick_number(series.y[i])) +
+              "</title></circle>";
+    }
+    out += "<g class=\"" + cls + "\"><polyline points=\"" + points + "\"/>" + dots + "</g>";
+    out += "<g class=\"" + cls + "\">" + line(kLeft + kPlotW - 150, kTop + 12 + 14 * static_cast<double>(s),
+                                            kLeft + kPlotW - 130, kTop + 12 + 14 * static_cast<double>(s), "legend-line") +
+           text(kLeft + kPlotW - 126, kTop + 16 + 14 * static_cast<double>(s), "start", "legend", series.name) + "</g>";
+  }
+  for (std::size_t i = 0; i < c.markers.size(); ++i)
+    if (c.markers[i].x >= sx.lo && c.markers[i].x <= sx.hi) out += marker_line(px(c.markers[i].x), c.markers[i], static_cast<int>(i));
+  return out + axis_labels(c.x_label, c.y_label) + "</svg>";
 }
 
 }  // namespace crd::report

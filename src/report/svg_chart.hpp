@@ -28,14 +28,17 @@ struct LogLogChart {
 };
 std::string render_loglog(const LogLogChart& chart);
 
-// Histogram of values in [0, 1] (clipped) in `bins` bins, log-scaled counts, with vertical
-// marker lines (e.g. mean and threshold).
+// Histogram of values in [x_min, x_max] (clipped; [0, 1] unless set) in `bins` bins, log-scaled
+// counts, with vertical marker lines (e.g. mean and threshold).
 struct UnitHistogram {
   std::string title;
   std::string x_label;
   std::vector<double> values;
   int bins = 50;
   std::vector<Marker> markers;
+  double x_min = 0;
+  double x_max = 1;
+  bool label_bins = false;  // tick each bin's centre (for a few whole-number bins) instead of sixths
 };
 std::string render_unit_histogram(const UnitHistogram& chart);
 
@@ -47,5 +50,23 @@ struct BarChart {
   std::vector<double> values;
 };
 std::string render_bars(const BarChart& chart);
+
+// Lines through (x, y) points, one per series, on linear axes (y optionally log), with a legend.
+// A dashed series marks values that are not measured (an extrapolation).
+struct LineSeries {
+  std::string name;
+  std::vector<double> x;
+  std::vector<double> y;
+  bool dashed = false;
+};
+struct LineChart {
+  std::string title;
+  std::string x_label;
+  std::string y_label;
+  std::vector<LineSeries> series;
+  bool log_y = false;  // points with y < 1 are then left out
+  std::vector<Marker> markers;
+};
+std::string render_lines(const LineChart& chart);
 
 }  // namespace crd::report

@@ -77,6 +77,10 @@ std::string TableSpec::to_json() const {
   w.key("desc").value(sort_descending);
   w.key("pruning").value(pruning);
   w.key("pageSize").value(static_cast<std::uint64_t>(page_size));
+  if (marks) {
+    w.key("marks").begin_object().key("key").value(marks->key).key("format").value(marks->export_format);
+    w.key("name").value(marks->export_name).key("choices").array(marks->choices).end_object();
+  }
   w.key("columns").begin_array();
   for (const auto& c : columns) {
     w.begin_object().key("key").value(c.key).key("label").value(c.label).key("type").value(c.type);

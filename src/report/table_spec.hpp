@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -25,6 +26,16 @@ struct TableColumn {
   std::string title;        // tooltip of the header
 };
 
+// Per-row marks a reviewer sets in the page (a menu per row, kept in localStorage by run id) and
+// exports: `csv` downloads "key,mark" lines, `urls` the keys marked with choices[0], one per line
+// (what `crd quilts --exclude-pages` reads). Keyed by the text column `key`.
+struct RowMarks {
+  std::string key;
+  std::vector<std::string> choices;
+  std::string export_format;  // csv | urls
+  std::string export_name;    // download file name, before "-RUNID.csv/.txt"
+};
+
 struct TableSpec {
   std::string id;
   std::uint64_t total_rows = 0;  // rows in the result; more than shown when truncated
@@ -33,6 +44,7 @@ struct TableSpec {
   std::string sort_key;          // the initial order
   bool sort_descending = true;
   bool pruning = false;          // chunk table: benign checkbox and category per row, by its hash column
+  std::optional<RowMarks> marks;  // any other table a reviewer marks row by row
   int page_size = 50;
   std::vector<TableColumn> columns;
 

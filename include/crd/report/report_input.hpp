@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "crd/output/result_reader.hpp"
@@ -44,6 +45,11 @@ std::vector<std::uint64_t> top_rows(std::uint64_t size, std::uint64_t n, Less be
 std::string inspect_command(const std::string& path, std::uint64_t top);
 // "Showing the top N of M WHAT by ORDER." when truncated, else "".
 std::string truncation_note(std::uint64_t shown, std::uint64_t total, const std::string& what, const std::string& order);
+// The value of `name` in the result's effective configuration (the root `config` attribute,
+// `name = value` lines), or "" when the result does not record it.
+std::string config_value(const output::ResultReader& r, const std::string& name);
+// The host of a URL key (`host/path`, as crd writes pages): the text before the first '/'.
+std::string_view host_of(std::string_view key);
 // 1234567 → "1,234,567".
 std::string grouped(std::uint64_t n);
 

@@ -1,6 +1,7 @@
 // crd report: draws the tables from the page's JSON data and runs the human-assisted pruning
 // (benign marks and categories per chunk, kept in localStorage by run id, exported as a stop list
-// and a CSV). Every piece of data reaches the page through textContent or setAttribute on
+// and a CSV) and the row marks of other tables (near-duplicate pages marked as the original or not
+// a copy, exported as CSV; quilted pages marked benign, exported as a URL list). Every piece of data reaches the page through textContent or setAttribute on
 // non-URL attributes only: never innerHTML, so text from web pages cannot become markup.
 (function () {
   "use strict";
@@ -17,7 +18,7 @@
   const state = loadState();
 
   function loadState() {
-    const empty = { marks: Object.create(null), categories: [] };
+    const empty = { marks: Object.create(null), categories: [], rowMarks: Object.create(null) };
     let saved = null;
     try {
       saved = JSON.parse(window.localStorage.getItem(STORE_KEY) || "null");
@@ -34,12 +35,23 @@
     }
     if (Array.isArray(saved.categories))
       empty.categories = saved.categories.filter((c) => typeof c === "string" && c.length > 0);
+    // Row marks: only tables of this page, and only the choices each offers.
+    if (saved.rowMarks && typeof saved.rowMarks === "object") {
+      for (const spec of DATA.tables) {
+        const kept = saved.rowMarks[spec.id];
+        if (!spec.marks || !kept || typeof kept !== "object") continue;
+        empty.rowMarks[spec.id] = Object.create(null);
+        for (const key of Object.keys(kept))
+          if (spec.marks.choices.includes(kept[key])) empty.rowMarks[spec.id][key] = kept[key];
+      }
+    }
     return empty;
   }
 
   function saveState() {
     try {
-      window.localStorage.setItem(STORE_KEY, JSON.stringify({ marks: state.marks, categories: state.categories }));
+      window.localStorage.setItem(STORE_KEY, JSON.stringify({ marks: state.marks, categories: state.categories,
+        rowMarks: state.rowMarks }));
     } catch (e) {
       setStatus("Marks could not be saved in this browser (storage unavailable); export them before closing.");
     }
@@ -54,6 +66,19 @@
     const m = Object.assign({}, mark(hash), change);
     if (!m.benign && !m.category) delete state.marks[hash];
     else state.marks[hash] = m;
+    saveState();
+    refreshAll();
+  }
+
+  function rowMark(tableId, key) {
+    const marks = state.rowMarks[tableId];
+    return marks && Object.prototype.hasOwnProperty.call(marks, key) ? marks[key] : "";
+  }
+
+  function setRowMark(tableId, key, choice) {
+    if (!state.rowMarks[tableId]) state.rowMarks[tableId] = Object.create(null);
+    if (choice) state.rowMarks[tableId][key] = choice;
+    else delete state.rowMarks[tableId][key];
     saveState();
     refreshAll();
   }
@@ -124,6 +149,24 @@
       if (!m.category) continue;
       rows.push([h, m.category, sampleByHash[h] !== undefined ? sampleByHash[h] : ""].map(csvField).join(","));
     }
+    return rows.join("\r\n") + "\r\n";
+  }
+
+  // A table's row marks as its export: "url,mark" CSV, or the URLs marked with the first choice,
+  // one per line after # comments (what crd quilts --exclude-pages reads).
+  function rowMarksText(tableId) {
+    const spec = tablesById[tableId];
+    if (!spec || !spec.marks) return "";
+    const marks = state.rowMarks[tableId] || Object.create(null);
+    const keys = Object.keys(marks).sort();
+    if (spec.marks.format === "urls") {
+      const wanted = spec.marks.choices[0];
+      const urls = keys.filter((k) => marks[k] === wanted && !/[\r\n]/.test(k));
+      return ["# crd: " + urls.length + " pages marked " + wanted + " in crd report of " + oneLine(DATA.file, 200) +
+        " (run id " + DATA.runId + ")", "# use: crd quilts … --exclude-pages THIS_FILE"].concat(urls).join("\n") + "\n";
+    }
+    const rows = [spec.marks.key + ",mark"];
+    for (const k of keys) rows.push([k, marks[k]].map(csvField).join(","));
     return rows.join("\r\n") + "\r\n";
   }
 
@@ -219,6 +262,7 @@
     this.sortKey = spec.sort;
     this.desc = spec.desc;
     this.hashes = spec.pruning ? spec.data.hash : null;
+    this.markKeys = spec.marks ? spec.data[spec.marks.key] : null;
     this.haystack = null;
     this.open = new Set();  // rows whose refs are expanded
     this.build();
@@ -259,6 +303,29 @@
       });
       bar.appendChild(this.showSelect);
     }
+    if (spec.marks) {
+      this.showSelect = el("select", "show");
+      for (const [value, label] of [["all", "all rows"], ["marked", "marked"], ["unmarked", "not marked"]]) {
+        const o = el("option", null, label);
+        o.value = value;
+        this.showSelect.appendChild(o);
+      }
+      this.showSelect.addEventListener("change", () => {
+        this.show = this.showSelect.value;
+        this.page = 0;
+        this.update();
+      });
+      bar.appendChild(this.showSelect);
+      const ext = spec.marks.format === "urls" ? ".txt" : ".csv";
+      bar.appendChild(button("Export marks", () => {
+        download(spec.marks.name + "-" + DATA.runId + ext, rowMarksText(spec.id),
+          spec.marks.format === "urls" ? "text/plain" : "text/csv");
+        this.markStatus.textContent = spec.marks.format === "urls"
+          ? "Exported: rerun with --exclude-pages FILE." : "Marks exported (CSV).";
+      }, "btn btn-export"));
+      this.markStatus = el("span", "mark-status");
+      bar.appendChild(this.markStatus);
+    }
     this.countLabel = el("span", "count");
     bar.appendChild(this.countLabel);
     this.pager = el("span", "pager");
@@ -274,6 +341,7 @@
       tr.appendChild(el("th", "col-mark", "benign"));
       tr.appendChild(el("th", "col-category", "category"));
     }
+    if (spec.marks) tr.appendChild(el("th", "col-rowmark", "mark"));
     this.headers = [];
     for (const col of this.cols) {
       const th = el("th", "col-" + col.type + " sortable", col.label);
@@ -331,6 +399,10 @@
         if (this.show === "unmarked") return !m.benign;
         return !m.category;
       });
+    }
+    if (this.markKeys && this.show !== "all") {
+      const id = this.spec.id;
+      rows = rows.filter((i) => (rowMark(id, this.markKeys[i]) !== "") === (this.show === "marked"));
     }
     return rows;
   };
@@ -401,6 +473,7 @@
     for (const i of this.rows.slice(first, first + this.pageSize)) {
       const tr = el("tr");
       if (this.hashes) this.addPruningCells(tr, this.hashes[i], categories);
+      if (this.markKeys) this.addRowMarkCell(tr, this.markKeys[i]);
       for (const col of this.cols) tr.appendChild(this.cell(col, i));
       frag.appendChild(tr);
       if (this.open.has(i)) frag.appendChild(this.detailRow(i));
@@ -408,7 +481,7 @@
     if (this.rows.length === 0) {
       const tr = el("tr", "empty");
       const td = el("td", null, this.n === 0 ? "None." : "No row matches.");
-      td.colSpan = this.cols.length + (this.hashes ? 2 : 0);
+      td.colSpan = this.extraColumns();
       tr.appendChild(td);
       frag.appendChild(tr);
     }
@@ -445,6 +518,32 @@
     tr.appendChild(tc);
   };
 
+  TableView.prototype.extraColumns = function () {
+    return this.cols.length + (this.hashes ? 2 : 0) + (this.markKeys ? 1 : 0);
+  };
+
+  TableView.prototype.addRowMarkCell = function (tr, key) {
+    const id = this.spec.id;
+    const current = rowMark(id, key);
+    if (current) tr.classList.add("marked");
+    const select = el("select", "row-mark");
+    select.setAttribute("aria-label", "mark " + key);
+    select.dataset.key = key;
+    const none = el("option", null, "—");
+    none.value = "";
+    select.appendChild(none);
+    for (const c of this.spec.marks.choices) {
+      const o = el("option", null, c);
+      o.value = c;
+      if (c === current) o.selected = true;
+      select.appendChild(o);
+    }
+    select.addEventListener("change", () => setRowMark(id, key, select.value));
+    const td = el("td", "col-rowmark");
+    td.appendChild(select);
+    tr.appendChild(td);
+  };
+
   TableView.prototype.cell = function (col, i) {
     const value = this.spec.data[col.key][i];
     const td = el("td", "col-" + col.type);
@@ -474,7 +573,7 @@
   TableView.prototype.detailRow = function (i) {
     const tr = el("tr", "detail");
     const td = el("td");
-    td.colSpan = this.cols.length + (this.hashes ? 2 : 0);
+    td.colSpan = this.extraColumns();
     for (const col of this.cols.filter((c) => c.type === "refs")) {
       const target = tablesById[col.ref];
       if (!target) continue;
@@ -483,10 +582,14 @@
         const item = el("li");
         const d = target.data;
         if (d.sample) item.appendChild(el("div", "sample", d.sample[r]));
+        if (d.source) item.appendChild(el("div", "url-chip", d.source[r]));
         const meta = [];
         if (d.pages) meta.push(intFormat.format(d.pages[r]) + " pages");
         if (d.occurrences) meta.push(intFormat.format(d.occurrences[r]) + " occurrences");
         if (d.hash) meta.push(d.hash[r]);
+        if (d.rank) meta.push("picked " + d.rank[r]);
+        if (d.grams_covered) meta.push("covers " + intFormat.format(d.grams_covered[r]) + " patch grams");
+        if (d.same_host && d.same_host[r]) meta.push("same host");
         item.appendChild(el("div", "meta", meta.join(" · ")));
         if (d.provenance && d.provenance[r].length) {
           const prov = el("div", "provenance", "pages holding it: ");
@@ -502,7 +605,7 @@
   };
 
   function refreshAll() {
-    for (const v of views) if (v.hashes) v.update();
+    for (const v of views) if (v.hashes || v.markKeys) v.update();
     refreshCounts();
   }
 
@@ -524,6 +627,7 @@
     stopListText: stopListText,
     categoriesCsvText: categoriesCsvText,
     csvField: csvField,
+    rowMarksText: rowMarksText,
     runId: DATA.runId,
   };
 })();

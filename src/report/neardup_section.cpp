@@ -1,0 +1,242 @@
+// The near-duplicates section (/neardup, crd neardup): the pairs' B- and C-similarities with the
+// thresholds drawn, the same-site / cross-site split (seed 002 reports both), the largest clusters
+// of near-duplicate pages, a pairs table, and a pages table whose rows a reviewer marks as "the
+// original" or "not a copy" and exports as CSV.
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <set>
+#include <string_view>
+#include <unordered_map>
+
+#include "crd/output/schema.hpp"
+#include "report_page.hpp"
+#include "sections.hpp"
+#include "svg_chart.hpp"
+
+namespace crd::report {
+namespace {
+
+namespace schema = output::schema;
+namespace attr = output::schema::attr;
+using neardup::IdentityRow;
+using neardup::PairRow;
+
+constexpr std::size_t kMembersListed = 20;  // pages listed per cluster (the size column counts all)
+
+std::uint32_t config_u32(const output::ResultReader& r, const std::string& name, std::uint32_t fallback) {
+  const std::string v = config_value(r, name);
+  if (v.empty() || !std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; }) || v.size() > 9)
+    return fallback;
+  return static_cast<std::uint32_t>(std::stoul(v));
+}
+
+// Union–find over page indices: the clusters are the connected components of the pairs and of
+// the identical pages' links to their representatives.
+class Components {
+ public:
+  std::uint64_t id(const std::string& page) {
+    const auto [it, added] = index_.emplace(page, parent_.size());
+    if (added) {
+      parent_.push_back(parent_.size());
+      names_.push_back(&it->first);
+    }
+    return it->second;
+  }
+  void join(std::uint64_t a, std::uint64_t b) {
+    a = root(a);
+    b = root(b);
+    if (a != b) parent_[std::max(a, b)] = std::min(a, b);
+  }
+  std::uint64_t root(std::uint64_t a) {
+    while (parent_[a] != a) a = parent_[a] = parent_[parent_[a]];
+    return a;
+  }
+  std::uint64_t size() const { return parent_.size(); }
+  const std::string& name(std::uint64_t i) const { return *names_[i]; }
+
+ private:
+  std::unordered_map<std::string, std::uint64_t> index_;  // node-based: names_ may point at its keys
+  std::vector<std::uint64_t> parent_;
+  std::vector<const std::string*> names_;
+};
+
+std::string similarity_figure(const std::vector<std::uint32_t>& values, const std::string& title,
+                              const std::string& x_label, double lo, double hi, int bins, std::vector<Marker> markers,
+                              bool label_bins = false) {
+  UnitHistogram h;
+  h.label_bins = label_bins;
+  h.title = title;
+  h.x_label = x_label;
+  for (auto v : values) h.values.push_back(v);
+  h.x_min = lo;
+  h.x_max = hi;
+  h.bins = bins;
+  h.markers = std::move(markers);
+  return "<figure>" + render_unit_histogram(h) + "</figure>";
+}
+
+}  // namespace
+
+void add_neardup_section(const ReportInput& in, ReportPage& page) {
+  const auto& r = in.reader;
+  if (!r.has(schema::kNeardup)) return;
+  const auto& pairs = schema::kNeardupPairs;
+  const auto u64 = [&](const schema::Attribute& a) { return schema::attribute_u64(r, a); };
+  const std::string method = schema::attribute_string(r, attr::kNeardupMethod);
+  const std::uint32_t min_b = config_u32(r, "min-b-similarity", 2), min_c = config_u32(r, "min-c-similarity", 372),
+                      combined_c = config_u32(r, "combined-c-similarity", 355),
+                      supershingles = config_u32(r, "supershingles", 6), bits = config_u32(r, "simhash-bits", 384);
+  const auto b_sim = r.read_u32(pairs.column(&PairRow::b_sim));
+  const auto c_sim = r.read_u32(pairs.column(&PairRow::c_sim));
+  const auto same_site = r.read_u8(pairs.column(&PairRow::same_site));
+  const std::uint64_t npairs = b_sim.size();
+  const std::uint64_t nidentical = r.rows(schema::kNeardupIdentical.column(&IdentityRow::page));
+
+  std::string html = heading("Near-duplicates");
+  std::string rule = method == "minhash"    ? "B-similar: at least " + std::to_string(min_b) + " of " +
+                                                  std::to_string(supershingles) + " supershingles agree"
+                     : method == "simhash" ? "C-similar: at least " + std::to_string(min_c) + " of " +
+                                                  std::to_string(bits) + " bits agree"
+                                           : "combined: B-similar (≥ " + std::to_string(min_b) +
+                                                  " supershingles) and at least " + std::to_string(combined_c) +
+                                                  " of " + std::to_string(bits) + " bits agree";
+  html += facts({{"method", method},
+                 {"rule", rule},
+                 {"pages", grouped(u64(attr::kNeardupPages))},
+                 {"distinct token sequences", grouped(u64(attr::kNeardupIdentitySets))},
+                 {"pages identical to another", grouped(nidentical)},
+                 {"near-duplicate pairs", grouped(u64(attr::kNeardupPairCount))},
+                 {"same site / different sites", grouped(u64(attr::kNeardupSameSite)) + " / " +
+                                                     grouped(u64(attr::kNeardupDifferentSite))},
+                 {"buckets over --max-bucket (pairs not compared)",
+                  grouped(u64(attr::kNeardupCappedBuckets)) + " (" + grouped(u64(attr::kNeardupCappedPairs)) + ")"}});
+  if (u64(attr::kNeardupCappedPairs) > 0)
+    html += "<p class=\"hint warn\">Some buckets held more pages than --max-bucket: their pairs were not compared, "
+            "so pairs may be missing (docs/neardup.md).</p>";
+
+  // Similarities: B over its supershingles, C near the top of its bits, thresholds drawn.
+  std::uint32_t c_lo = std::min(min_c, combined_c);
+  for (auto c : c_sim) c_lo = std::min(c_lo, c);
+  c_lo = c_lo > 4 ? c_lo - 4 : 0;
+  html += "<div class=\"grid2\">" +
+          similarity_figure(b_sim, "Pairs by B-similarity (agreeing supershingles)", "B-similarity",
+                            -0.5, supershingles + 0.5, static_cast<int>(supershingles) + 1,
+                            {{min_b - 0.5, "B ≥ " + std::to_string(min_b)}}, true) +
+          similarity_figure(c_sim, "Pairs by C-similarity (agreeing simhash bits)", "C-similarity", c_lo, bits + 1.0,
+                            static_cast<int>(std::min<std::uint32_t>(bits + 1 - c_lo, 96)),
+                            {{combined_c - 0.0, "combined ≥ " + std::to_string(combined_c)},
+                             {min_c - 0.0, "C ≥ " + std::to_string(min_c)}}) +
+          "</div>";
+
+  // Clusters: connected components of pairs and identical pages.
+  const auto page_a = r.read_strings(pairs.column(&PairRow::page_a));
+  const auto page_b = r.read_strings(pairs.column(&PairRow::page_b));
+  Components comp;
+  std::vector<std::uint64_t> degree;
+  const auto bump = [&](std::uint64_t i) {
+    if (degree.size() <= i) degree.resize(i + 1, 0);
+    ++degree[i];
+  };
+  for (std::uint64_t i = 0; i < npairs; ++i) {
+    const auto a = comp.id(page_a[i]), b = comp.id(page_b[i]);
+    bump(a);
+    bump(b);
+    comp.join(a, b);
+  }
+  const auto ident_page = r.read_strings(schema::kNeardupIdentical.column(&IdentityRow::page));
+  const auto ident_rep = r.read_strings(schema::kNeardupIdentical.column(&IdentityRow::representative));
+  for (std::uint64_t i = 0; i < ident_page.size() && i < ident_rep.size(); ++i)
+    comp.join(comp.id(ident_page[i]), comp.id(ident_rep[i]));
+  degree.resize(comp.size(), 0);
+  std::map<std::uint64_t, std::vector<std::uint64_t>> members;  // root → pages, in name order
+  for (std::uint64_t i = 0; i < comp.size(); ++i) members[comp.root(i)].push_back(i);
+  std::vector<const std::vector<std::uint64_t>*> clusters;
+  for (auto& [root, list] : members) {
+    std::sort(list.begin(), list.end(), [&](auto a, auto b) { return comp.name(a) < comp.name(b); });
+    clusters.push_back(&list);
+  }
+  const auto cluster_rows = top_rows(clusters.size(), in.options.top,
+                                     [&](auto a, auto b) { return clusters[a]->size() > clusters[b]->size(); });
+  TableSpec ct;
+  ct.id = "ndclusters";
+  ct.total_rows = clusters.size();
+  std::vector<std::uint64_t> sizes, sites;
+  std::vector<std::string> first;
+  std::vector<std::vector<std::string>> listed;
+  for (auto k : cluster_rows) {
+    const auto& list = *clusters[k];
+    sizes.push_back(list.size());
+    std::set<std::string_view> hosts;
+    for (auto i : list) hosts.insert(host_of(comp.name(i)));
+    sites.push_back(hosts.size());
+    first.push_back(comp.name(list.front()));
+    std::vector<std::string> names;
+    for (std::size_t j = 0; j < list.size() && j < kMembersListed; ++j) names.push_back(comp.name(list[j]));
+    listed.push_back(std::move(names));
+  }
+  ct.add_uint("pages", "pages", sizes);
+  ct.add_uint("sites", "sites", sites);
+  ct.add_text("first", "first page (by URL)", first, "url");
+  ct.add_text_lists("members", "pages (at most 20 listed)", listed);
+  ct.sort_key = "pages";
+  ct.truncated_note = truncation_note(cluster_rows.size(), clusters.size(), "clusters", "size");
+  if (!ct.truncated_note.empty()) ct.inspect_command = inspect_command(in.path, clusters.size());
+  html += heading("Largest clusters", 3) +
+          "<p class=\"hint\">A cluster is a connected set of near-duplicate and identical pages. Many sites in one "
+          "cluster is copying across sites; one site is usually a template or a mirror within the site.</p>" +
+          table_slot("ndclusters");
+  page.add_table(ct);
+
+  // Pairs: the closest first (C, then B).
+  const auto pair_rows = top_rows(npairs, in.options.top, [&](auto a, auto b) {
+    return c_sim[a] != c_sim[b] ? c_sim[a] > c_sim[b] : b_sim[a] > b_sim[b];
+  });
+  TableSpec pt;
+  pt.id = "ndpairs";
+  pt.total_rows = npairs;
+  pt.add_text("page_a", "page A", gather(page_a, pair_rows), "url");
+  pt.add_text("page_b", "page B", gather(page_b, pair_rows), "url");
+  std::vector<std::uint64_t> bs, cs;
+  for (auto i : pair_rows) {
+    bs.push_back(b_sim[i]);
+    cs.push_back(c_sim[i]);
+  }
+  pt.add_uint("b_sim", "B-similarity", bs);
+  pt.add_uint("c_sim", "C-similarity", cs);
+  pt.add_flag("same_site", "same site", gather(same_site, pair_rows));
+  pt.sort_key = "c_sim";
+  pt.truncated_note = truncation_note(pair_rows.size(), npairs, "pairs", "C- then B-similarity");
+  if (!pt.truncated_note.empty()) pt.inspect_command = inspect_command(in.path, npairs);
+  html += heading("Pairs", 3) + table_slot("ndpairs");
+  page.add_table(pt);
+
+  // Pages in pairs, for review: mark the original of a cluster, or a page that is not a copy.
+  const auto page_rows = top_rows(comp.size(), in.options.top, [&](auto a, auto b) { return degree[a] > degree[b]; });
+  TableSpec nt;
+  nt.id = "ndpages";
+  nt.total_rows = comp.size();
+  std::vector<std::string> urls;
+  std::vector<std::uint64_t> degrees, cluster_size;
+  for (auto i : page_rows) {
+    urls.push_back(comp.name(i));
+    degrees.push_back(degree[i]);
+    cluster_size.push_back(members.at(comp.root(i)).size());
+  }
+  nt.add_text("url", "page", urls, "url");
+  nt.add_uint("pairs", "near-duplicate pairs", degrees);
+  nt.add_uint("cluster", "cluster size", cluster_size);
+  nt.sort_key = "pairs";
+  nt.marks = RowMarks{"url", {"the original", "not a copy"}, "csv", "neardup-marks"};
+  nt.truncated_note = truncation_note(page_rows.size(), comp.size(), "pages", "pairs");
+  if (!nt.truncated_note.empty()) nt.inspect_command = inspect_command(in.path, comp.size());
+  html += heading("Pages to review", 3) +
+          "<p class=\"hint\">Mark the page each cluster was copied from as <b>the original</b>, and pages that "
+          "only look alike (templates, listings) as <b>not a copy</b>; <b>Export marks</b> downloads them as "
+          "CSV (<code>url,mark</code>). Marks are kept in this browser for this result.</p>" +
+          table_slot("ndpages");
+  page.add_table(nt);
+  page.add_section("neardup", "Near-duplicates", html);
+}
+
+}  // namespace crd::report

@@ -153,8 +153,9 @@ class Sentences(unittest.TestCase):
         os.makedirs(os.path.join(site, "host"))
         for n in names:
             shutil.copyfile(os.path.join(tutorial, n), os.path.join(site, "host", n))
-        # Bad pages: Latin-1 bytes without a charset, no text at all, and a page over the size cap.
-        write(os.path.join(site, "host", "latin1.html"), b"<p>Caf\xe9 ouvert. Ferm\xe9 lundi.</p>", "wb")
+        # Bad pages: Latin-1 bytes without a charset (those sentences go, the page stays), no text at
+        # all, and a page over the size cap.
+        write(os.path.join(site, "host", "latin1.html"), b"<p>Caf\xe9 ouvert. Ferm\xe9 lundi. Open on Sundays.</p>", "wb")
         write(os.path.join(site, "host", "empty.html"), "<html><script>var a = 'No. Text.';</script></html>")
         write(os.path.join(site, "host", "huge.html"), "<p>" + "Big sentence here. " * 70000)  # 1.3 MB
         sentence = ["--chunker", "sentence", "--max-record-bytes", "1M"]
@@ -169,7 +170,7 @@ class Sentences(unittest.TestCase):
         discovered = ci.open_results(results[("discover", 1)])
         counters = discovered.counters.to_dict()
         samples = set(discovered.table(ci.results.CHUNKS)["sample"])
-        self.assertEqual(counters["skipped.sentence.invalid_utf8"], 1)
+        self.assertEqual(counters["skipped.sentence.invalid_utf8"], 2)  # sentences, not pages
         self.assertEqual(counters["skipped.sentence.none"], 1)
         self.assertEqual(counters["skipped.record_too_large"], 1)
         # Labeled items are whole sentences of the pages: navigation and phrasing every page repeats.
@@ -282,12 +283,12 @@ class Sentences(unittest.TestCase):
         out = compare([d, "--max-record-bytes", "64K"])
         self.assertEqual([doc["name"] for doc in out["documents"]], ["a.html", "b.html"])
         self.assertEqual({k: v for k, v in out["counters"].items() if k.startswith("skipped.")},
-                         {"skipped.sentence.invalid_utf8": 1, "skipped.sentence.none": 1,
+                         {"skipped.sentence.invalid_utf8": 2, "skipped.sentence.none": 2,
                           "skipped.record_too_large": 1})
         self.assertEqual([(p["a"], p["b"], p["matching"], p["similarity"]) for p in out["pairs"]], [(0, 1, 1, [0.5, 0.5])])
         text = ci.run_crd(["compare", d, "--max-record-bytes", "64K"]).stdout
-        self.assertIn("2 documents, 1 of 1 pairs share a sentence, 3 skipped: record_too_large=1 sentence.invalid_utf8=1 "
-                      "sentence.none=1", text)
+        self.assertIn("2 documents, 1 of 1 pairs share a sentence, 5 skipped: record_too_large=1 sentence.invalid_utf8=2 "
+                      "sentence.none=2", text)
 
 
 if __name__ == "__main__":

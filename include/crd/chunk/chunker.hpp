@@ -42,7 +42,7 @@ struct ChunkerOptions {
   // winnow chunker only: words per gram (K) and hashes per window (W); any shared run of
   // W + K − 1 words is found (docs/winnow.md).
   std::uint32_t gram_words = 5;
-  std::uint32_t window = 4;
+  std::uint32_t window = 12;
 };
 
 class Chunker {

@@ -33,7 +33,7 @@ KINDS = ("add", "modify")
 XS = (0.5, 1, 2, 4)
 
 
-def experiment(e, chunkers, xs):
+def experiment(e, chunkers, xs, fixed_page_threshold=None):
     site_root = os.path.join(e.work, "site")
     for rel, body in e.site.items():
         pv.write(os.path.join(site_root, pv.SITE_HOST, rel), body)
@@ -53,6 +53,8 @@ def experiment(e, chunkers, xs):
         e.run(["label", site_root, "-o", labels] + chunker)
         base = e.detect(baseline_root, labels, "edits-baseline-" + name, chunker)
         page_t, hood_t = base.detection_attrs["page_threshold"], base.detection_attrs["neighborhood_threshold"]
+        if fixed_page_threshold is not None:
+            page_t = fixed_page_threshold
         r = e.detect(root, labels, "edits-" + name,
                      chunker + ["--page-threshold", repr(page_t), "--neighborhood-threshold", repr(hood_t)])
         pages, hoods = r.pages, r.neighborhoods.set_index("prefix")
@@ -86,6 +88,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
     ap.add_argument("--nranks", type=int, default=2)
     ap.add_argument("--chunkers", default=",".join(CHUNKERS))
+    ap.add_argument("--page-threshold", type=float, help="one fixed page threshold for every chunker (e.g. the paper's "
+                    "0.144) instead of each baseline's automatic one")
     a = ap.parse_args()
     for need in (pv.SPHINX_HTML, pv.PYTHON_HTML, pv.DEBREF):
         if not os.path.isdir(os.path.join(a.corpus, need)):
@@ -94,11 +98,12 @@ def main():
     work = tempfile.mkdtemp(prefix="crd-chunker-edits-")
     try:
         e = pv.Experiment(a.crd, a.corpus, work, "full", a.nranks, mpirun)
-        rows = experiment(e, a.chunkers.split(","), XS)
+        rows = experiment(e, a.chunkers.split(","), XS, a.page_threshold)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     os.makedirs(a.out, exist_ok=True)
-    with open(os.path.join(a.out, "chunker_edits.csv"), "w", newline="") as f:
+    name = "chunker_edits.csv" if a.page_threshold is None else "chunker_edits-t%s.csv" % a.page_threshold
+    with open(os.path.join(a.out, name), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)

@@ -166,6 +166,28 @@ TEST(WinnowChunker, MissesARunOfWPlusKMinusTwoWordsWhenItsNeighboursHashLower) {
   EXPECT_TRUE(share(fingerprints(*chunker, a_longer), fingerprints(*chunker, b_longer)));
 }
 
+// Random bytes (markup soup, bytes that are not UTF-8): no crash, and every chunk a gram of the
+// page's terms, in page order.
+TEST(WinnowChunker, RandomBytesGiveGramsOfTheirTerms) {
+  std::mt19937_64 rng(7);
+  auto chunker = winnower(3, 4);
+  for (int round = 0; round < 100; ++round) {
+    std::string page(static_cast<std::size_t>(rng() % 3000), '\0');
+    const std::string_view soup = "<p> </a><b>&amp;x.y http://q/r <img src='z.png'><!-- <script>";
+    for (char& c : page) c = rng() % 3 == 0 ? soup[rng() % soup.size()] : static_cast<char>(rng() % 256);
+    const auto terms = crd::neardup::terms(page, "");
+    std::vector<std::string> grams;
+    for (std::size_t i = 0; i + 3 <= terms.size(); ++i) grams.push_back(terms[i] + " " + terms[i + 1] + " " + terms[i + 2]);
+    std::size_t next = 0;  // chunks come in page order: each found at or after the previous one
+    const std::string_view skipped = chunker->chunk(page, "", [&](std::string_view c) {
+      const auto at = std::find(grams.begin() + static_cast<std::ptrdiff_t>(next), grams.end(), c);
+      ASSERT_NE(at, grams.end()) << "not a gram of the page, or out of order: " << c;
+      next = static_cast<std::size_t>(at - grams.begin()) + 1;
+    });
+    EXPECT_EQ(skipped, terms.size() < 3 ? "winnow.few_words" : "");
+  }
+}
+
 std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;

@@ -273,6 +273,18 @@ class Sentences(unittest.TestCase):
         self.assertEqual([(p["a"], p["b"], p["similarity"], p["sentences"][0]["position_a"], p["sentences"][0]["position_b"])
                           for p in out["pairs"]], [(0, 1, [0.5, 0.5], 0, 1), (0, 2, [0.5, 0.5], 0, 1), (1, 2, [0.5, 0.5], 1, 1)])
 
+    def test_check_scores_a_page_without_its_undecodable_sentence(self):
+        """One Latin-1 byte in an undeclared page costs its sentence only (issue 35): crd check
+        still scores the page, on the sentences left, and says how many it left out."""
+        d = self.tmp("check")
+        write(os.path.join(d, "site", "a.html"), "<p>First labeled sentence. Second labeled sentence. Third one.</p>")
+        labels = self.tmp("check-labels.h5")
+        ci.run_crd(ci.quiet(["label", os.path.join(d, "site"), "-o", labels, "--chunker", "sentence"]), timeout=120)
+        page = os.path.join(d, "page.html")
+        write(page, b"<p>First labeled sentence. Caf\xe9 ouvert. Third one.</p>", "wb")
+        out = ci.run_crd(["check", page, "--labels", labels, "--chunker", "sentence", "--page-threshold", "0.5"]).stdout
+        self.assertIn(page + ": 2/2 labeled chunks (1 left out: sentence.invalid_utf8), containment 1.0000  FLAGGED", out)
+
     def test_compare_skips_and_counts_bad_documents(self):
         d = self.tmp("bad")
         write(os.path.join(d, "a.html"), "<p>One real sentence. And another one.</p>")

@@ -3,15 +3,18 @@
 #include "dom_chunker.hpp"
 #include "scan_chunker.hpp"
 #include "sentence_chunker.hpp"
+#include "winnow_chunker.hpp"
 
 namespace crd::chunk {
 
 std::unique_ptr<Chunker> make_chunker(ChunkerKind kind, const ChunkerOptions& options) {
   if (kind == ChunkerKind::Scan) return std::make_unique<detail::ScanChunker>(options);
-  // The DOM chunker splits at elements, whose names are whole: a name prefix means nothing there.
+  // The DOM chunker splits at elements, whose names are whole: a name prefix means nothing there
+  // (nor to the winnow chunker, which has no boundaries).
   if (options.boundary_match == BoundaryMatch::Prefix)
     throw UsageError(std::string("--boundary-match prefix needs --chunker scan (") + name_of(kind) +
-                     " splits at whole elements)");
+                     (kind == ChunkerKind::Winnow ? " has no boundaries)" : " splits at whole elements)"));
+  if (kind == ChunkerKind::Winnow) return std::make_unique<detail::WinnowChunker>(options);
   if (kind == ChunkerKind::Sentence) return std::make_unique<detail::SentenceChunker>(options);
   return std::make_unique<detail::DomChunker>(options);
 }

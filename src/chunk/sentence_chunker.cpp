@@ -33,13 +33,12 @@ std::string_view SentenceChunker::chunk(std::string_view page, std::string_view 
   // The whole page's text is gathered first: a page that is skipped must emit nothing.
   blocks_.clear();
   block_ends_.clear();
+  invalid_sentences_ = 0;
   const std::string_view dom_skip = dom_.chunk(page, charset, [&](std::string_view block) {
     blocks_ += block;
     block_ends_.push_back(blocks_.size());
   });
   if (!dom_skip.empty()) return dom_skip;
-  // Undecodable bytes would make sentences that exist in no real text (and differ by decoder).
-  if (blocks_.find(kReplacement) != std::string::npos) return "sentence.invalid_utf8";
 
   std::size_t emitted = 0;
   std::size_t begin = 0;
@@ -57,6 +56,13 @@ std::string_view SentenceChunker::chunk(std::string_view page, std::string_view 
                                                              static_cast<std::size_t>(to - from)),
                            normalized_);
       if (normalized_.empty()) continue;
+      // Undecodable bytes would make a sentence that exists in no real text (and differs by
+      // decoder): that sentence goes, its neighbours stay. U+FFFD does not break a sentence
+      // (UAX #29 class Other), so the damage stays inside the sentence that holds it.
+      if (normalized_.find(kReplacement) != std::string::npos) {
+        ++invalid_sentences_;
+        continue;
+      }
       emit(normalized_);
       ++emitted;
     }
@@ -64,5 +70,7 @@ std::string_view SentenceChunker::chunk(std::string_view page, std::string_view 
   }
   return emitted == 0 ? "sentence.none" : std::string_view{};
 }
+
+Chunker::DroppedParts SentenceChunker::dropped_parts() const { return {"sentence.invalid_utf8", invalid_sentences_}; }
 
 }  // namespace crd::chunk::detail

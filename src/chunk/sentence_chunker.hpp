@@ -22,6 +22,8 @@ class SentenceChunker final : public Chunker {
   ~SentenceChunker() override;
   std::string_view chunk(std::string_view page, std::string_view charset,
                          const std::function<void(std::string_view normalized)>& emit) override;
+  // Sentences of the last page holding U+FFFD (undecodable bytes), left out of it.
+  DroppedParts dropped_parts() const override;
 
  private:
   DomChunker dom_;  // the visible text, one block per boundary element (sentences never cross one)
@@ -29,6 +31,7 @@ class SentenceChunker final : public Chunker {
   std::string blocks_;                   // this page's normalized blocks, back to back
   std::vector<std::size_t> block_ends_;  // end offset of each block in blocks_
   std::string normalized_;
+  std::uint64_t invalid_sentences_ = 0;
 };
 
 }  // namespace crd::chunk::detail

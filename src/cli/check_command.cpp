@@ -144,8 +144,11 @@ int check_command(int argc, char** argv) {
     const double containment = detect::containment(labeled, chunks);
     const bool flagged = detect::page_flagged(containment, labeled, threshold.value, min_labeled);
     flagged_pages += flagged ? 1 : 0;
-    std::printf("%s: %zu/%u labeled chunks, containment %.4f%s\n", shown.c_str(), matches.size(), chunks,
-                containment, flagged ? "  FLAGGED" : "");
+    const auto dropped = chunker->dropped_parts();
+    const std::string dropped_note =
+        dropped.count == 0 ? "" : " (" + std::to_string(dropped.count) + " left out: " + printable(dropped.reason) + ")";
+    std::printf("%s: %zu/%u labeled chunks%s, containment %.4f%s\n", shown.c_str(), matches.size(), chunks,
+                dropped_note.c_str(), containment, flagged ? "  FLAGGED" : "");
     for (std::size_t k = 0; k < std::min<std::uint64_t>(show, matches.size()); ++k) {
       const Match& m = matches[k];
       std::printf("  chunk %u: \"%s\"  [%s%s row %llu]\n", m.position, one_line(m.text, 90).c_str(),

@@ -33,6 +33,8 @@ std::vector<SentenceDocument> read_sentence_documents(const std::vector<std::str
         d.hashes.push_back(h);
         d.texts.emplace_back(sentence);
       });
+      if (const auto dropped = chunker->dropped_parts(); dropped.count != 0)
+        counters.add("skipped." + std::string(dropped.reason), dropped.count);
       if (!skipped.empty()) {
         counters.add("skipped." + std::string(skipped));
         return;

@@ -13,6 +13,7 @@
 #include "text_format.hpp"
 #include "crd/base/error.hpp"
 #include "crd/base/printable.hpp"
+#include "crd/output/chunker_used.hpp"
 #include "crd/output/schema.hpp"
 
 namespace crd::cli {
@@ -208,6 +209,7 @@ int inspect_command(int argc, char** argv) {
                 printable(r.attribute_string(schema::kRoot, attr::kCrdVersion.name)).c_str(),
                 static_cast<unsigned long long>(r.attribute_u64(schema::kRoot, attr::kNranks.name)),
                 printable(r.attribute_string(schema::kRoot, attr::kCreated.name)).c_str());
+    std::printf("chunker: %s\n", printable(output::chunker_used(r)).c_str());
     print_counters(r);
     print_table(r, schema::kDiscoveryChunks, "labeled chunks", top);
     print_table(r, schema::kDiscoveryFiles, "labeled files", top);

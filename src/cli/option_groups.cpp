@@ -68,7 +68,12 @@ po::options_description chunking_options(pipeline::CommonOptions& c, bool with_c
   if (!with_chunker) return d;
   d.add_options()
       ("chunker", choice_value(c.scan.chunker, "chunker"),
-       "scan: split raw markup (fast); dom: split the gumbo HTML5 tree's visible text; sentence: that text's sentences (ICU)")
+       "scan: split raw markup (fast); dom: split the gumbo HTML5 tree's visible text; sentence: that text's sentences (ICU); "
+       "winnow: winnowed word grams of the text (survive edits; docs/winnow.md)")
+      ("gram-words", u32_value(c.scan.chunking.gram_words, "gram-words", 1, chunk::kMaxGramWords),
+       "--chunker winnow: words per gram (K)")
+      ("window", u32_value(c.scan.chunking.window, "window", 1, chunk::kMaxWindow),
+       "--chunker winnow: grams per window (W); every shared run of W + K - 1 words is found")
       ("tags", po::value<std::string>()->default_value(join_list(c.scan.chunking.tags))->notifier([&c](const std::string& v) {
          auto tags = split_list(v);
          if (tags.empty()) throw UsageError("option --tags: needs at least one tag name");

@@ -86,6 +86,24 @@ po::typed_value<ByteSize>* size_value(std::uint64_t& target) {
   return po::value<ByteSize>()->default_value(ByteSize::of(target))->notifier([&target](const ByteSize& b) { target = b.value; });
 }
 
+std::optional<std::uint32_t> parse_u32(std::string_view text) {
+  const auto v = parse_count(text);
+  if (!v || *v > std::numeric_limits<std::uint32_t>::max()) return std::nullopt;
+  return static_cast<std::uint32_t>(*v);
+}
+
+po::typed_value<std::string>* u32_value(std::uint32_t& target, const char* option, std::uint32_t least,
+                                        std::uint32_t most) {
+  return po::value<std::string>()->default_value(std::to_string(target))->notifier(
+      [&target, option, least, most](const std::string& s) {
+        const auto v = parse_u32(s);
+        if (!v || *v < least || *v > most)
+          throw UsageError(std::string("option --") + option + ": '" + s + "' is not a whole number " +
+                           std::to_string(least) + ".." + std::to_string(most));
+        target = *v;
+      });
+}
+
 po::typed_value<std::string>* threshold_value(detect::Threshold& target, const char* option) {
   return po::value<std::string>()->default_value(target.to_string())->notifier([&target, option](const std::string& v) {
     target = detect::Threshold::parse(v, option);

@@ -7,6 +7,7 @@
 
 #include <boost/program_options.hpp>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -47,6 +48,10 @@ std::ostream& operator<<(std::ostream& out, const ByteSize& b);
 // Options stored into `target` after parsing, defaulting to its value now.
 po::typed_value<Count>* count_value(std::uint64_t& target);
 po::typed_value<ByteSize>* size_value(std::uint64_t& target);
+// A whole number least..most; `option` names it in the error.
+std::optional<std::uint32_t> parse_u32(std::string_view text);
+po::typed_value<std::string>* u32_value(std::uint32_t& target, const char* option, std::uint32_t least,
+                                        std::uint32_t most = std::numeric_limits<std::uint32_t>::max());
 // "auto" or a number ≥ 0; `option` names it in the error.
 po::typed_value<std::string>* threshold_value(detect::Threshold& target, const char* option);
 

@@ -43,11 +43,6 @@ std::vector<T> parse_list(const char* option, const std::string& text, Parse one
   return out;
 }
 
-std::optional<std::uint32_t> parse_u32(std::string_view text) {
-  const auto v = parse_count(text);
-  if (!v || *v > std::numeric_limits<std::uint32_t>::max()) return std::nullopt;
-  return static_cast<std::uint32_t>(*v);
-}
 
 po::typed_value<std::string>* fraction_value(double& target, const char* option) {
   return po::value<std::string>()->default_value(std::to_string(target).substr(0, 4))->notifier(
@@ -58,14 +53,6 @@ po::typed_value<std::string>* fraction_value(double& target, const char* option)
       });
 }
 
-po::typed_value<std::string>* u32_value(std::uint32_t& target, const char* option, std::uint32_t least) {
-  return po::value<std::string>()->default_value(std::to_string(target))->notifier(
-      [&target, option, least](const std::string& s) {
-        const auto v = parse_u32(s);
-        if (!v || *v < least) bad(option, s, ("a whole number " + std::to_string(least) + "..4294967295").c_str());
-        target = *v;
-      });
-}
 
 }  // namespace
 

@@ -1,4 +1,5 @@
 // The run summary section: how the run went.
+#include "crd/output/chunker_used.hpp"
 #include "crd/output/schema.hpp"
 #include "report_page.hpp"
 #include "sections.hpp"
@@ -46,7 +47,8 @@ void add_run_section(const ReportInput& in, ReportPage& page) {
                           {"command", schema::attribute_string(r, attr::kCommand)},
                           {"crd version", schema::attribute_string(r, attr::kCrdVersion)},
                           {"created (UTC)", schema::attribute_string(r, attr::kCreated)},
-                          {"MPI ranks", std::to_string(schema::attribute_u64(r, attr::kNranks))}};
+                          {"MPI ranks", std::to_string(schema::attribute_u64(r, attr::kNranks))},
+                          {"chunker", output::chunker_used(r)}};
   html += facts(items);
   html += "<h3>Command line</h3><pre class=\"cmd\">" + html_escape(schema::attribute_string(r, attr::kCommandLine)) +
           "</pre>";

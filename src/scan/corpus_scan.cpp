@@ -97,6 +97,8 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
       });
       flush();
       if (!skipped.empty()) out.counters.add("skipped." + std::string(skipped));
+      if (const auto dropped = chunker->dropped_parts(); dropped.count != 0)
+        out.counters.add("skipped." + std::string(dropped.reason), dropped.count);
       out.counters.add("chunks", chunks);
     }
     const Digest file_digest = hasher.finish();

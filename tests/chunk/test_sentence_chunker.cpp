@@ -68,10 +68,7 @@ TEST(SentenceChunker, DecodesTheDeclaredCharset) {
   EXPECT_EQ(sentences("<p>Caf\xe9 ouvert. Ferm\xe9.", "iso-8859-1"), (Chunks{"Caf\xc3\xa9 ouvert.", "Ferm\xc3\xa9."}));
 }
 
-TEST(SentenceChunker, SkipsPagesWithUndecodableBytesOrNoSentences) {
-  // Latin-1 bytes with no declared charset are not UTF-8: the page is skipped, not half-hashed.
-  EXPECT_EQ(skip_reason("<p>Caf\xe9 ouvert. Other text."), "sentence.invalid_utf8");
-  EXPECT_EQ(skip_reason("<p>Good. \xff\xfe Bad."), "sentence.invalid_utf8");
+TEST(SentenceChunker, SkipsPagesWithNoSentences) {
   EXPECT_EQ(skip_reason(""), "sentence.none");
   EXPECT_EQ(skip_reason("<html><script>var a = 'Text. More.';</script><p> \n </p></html>"), "sentence.none");
   std::string deep;
@@ -80,13 +77,29 @@ TEST(SentenceChunker, SkipsPagesWithUndecodableBytesOrNoSentences) {
   EXPECT_EQ(skip_reason("<p>Fine. Text."), "");
 }
 
+// Undecodable bytes cost the sentences holding them, counted one each; the page's other
+// sentences are emitted. A page left with none is skipped as sentence.none.
+TEST(SentenceChunker, DropsOnlyTheSentencesHoldingUndecodableBytes) {
+  auto chunker = crd::chunk::make_chunker(crd::chunk::ChunkerKind::Sentence, {});
+  EXPECT_EQ(crd::chunk::test::run(*chunker, "<p>Caf\xe9 ouvert. Other text. Good \xff\xfe bytes? Last one."),
+            (Chunks{"Other text.", "Last one."}));
+  EXPECT_EQ(chunker->dropped_parts().reason, "sentence.invalid_utf8");
+  EXPECT_EQ(chunker->dropped_parts().count, 2u);
+  EXPECT_EQ(chunker->chunk("<p>Caf\xe9. Ferm\xe9.", "", [](std::string_view) { FAIL() << "nothing is left"; }),
+            "sentence.none");
+  EXPECT_EQ(chunker->dropped_parts().count, 2u);
+  EXPECT_EQ(crd::chunk::test::run(*chunker, "<p>Fine. Text."), (Chunks{"Fine.", "Text."}));
+  EXPECT_EQ(chunker->dropped_parts().count, 0u) << "the count is the last page's";
+}
+
 TEST(SentenceChunker, RandomBytesNeverCrashAndSkipForAKnownReason) {
   auto chunker = crd::chunk::make_chunker(crd::chunk::ChunkerKind::Sentence, {});
   std::mt19937 rng(14);
   std::uniform_int_distribution<int> byte(0, 255);
   const char* charsets[] = {"", "iso-8859-1", "shift_jis", "utf-16", "bogus"};
-  const std::set<std::string_view> reasons{"", "sentence.invalid_utf8", "sentence.none", "dom.too_deep"};
+  const std::set<std::string_view> reasons{"", "sentence.none", "dom.too_deep"};
   std::set<std::string_view> seen;
+  std::uint64_t dropped = 0;
   for (int round = 0; round < 60; ++round) {
     std::string page(static_cast<std::size_t>(round * 37), '\0');
     for (char& c : page) c = static_cast<char>(byte(rng) % (round % 2 == 0 ? 128 : 256));
@@ -95,12 +108,14 @@ TEST(SentenceChunker, RandomBytesNeverCrashAndSkipForAKnownReason) {
       ASSERT_FALSE(c.empty());
       EXPECT_NE(c.front(), ' ');
       EXPECT_NE(c.back(), ' ');
+      EXPECT_EQ(c.find("\xEF\xBF\xBD"), std::string_view::npos) << "a sentence holding U+FFFD is left out";
     });
     EXPECT_TRUE(reasons.contains(reason)) << reason;
     seen.insert(reason);
+    dropped += chunker->dropped_parts().count;
   }
   EXPECT_TRUE(seen.contains("")) << "some random pages must give sentences";
-  EXPECT_TRUE(seen.contains("sentence.invalid_utf8")) << "random high bytes are not UTF-8";
+  EXPECT_GT(dropped, 0u) << "random high bytes are not UTF-8";
 }
 
 std::string without_spaces(const Chunks& chunks) {

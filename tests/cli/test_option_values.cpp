@@ -8,6 +8,7 @@
 
 #include "option_groups.hpp"
 #include "crd/base/error.hpp"
+#include "crd/pipeline/chunking_identity.hpp"
 
 namespace crd::cli {
 namespace {
@@ -106,6 +107,27 @@ TEST(Options, ValidNumbersLandInTheOptions) {
   EXPECT_EQ(p.common.round_bytes, 4096u);
   EXPECT_EQ(p.detect.detect.max_neighborhood_depth, -1);
   EXPECT_EQ(p.common.scan.sample_bytes, 65536u);
+}
+
+// --chunker winnow's K and W land in the chunker options, are bounded, and are part of the chunking
+// identity (labels and counts of another K or W are other items; issue 35).
+TEST(Options, WinnowGramWordsAndWindowLandInTheChunkingIdentity) {
+  Parsed p;
+  parse(p, {"--chunker", "winnow", "--gram-words", "7", "--window", "9"});
+  EXPECT_EQ(p.common.scan.chunker, chunk::ChunkerKind::Winnow);
+  EXPECT_EQ(p.common.scan.chunking.gram_words, 7u);
+  EXPECT_EQ(p.common.scan.chunking.window, 9u);
+  EXPECT_EQ(pipeline::chunking_identity(p.common.scan),
+            "chunker=winnow tags=p,div boundary-match=tag normalization=1 gram-words=7 window=9");
+  Parsed other;
+  parse(other, {"--chunker", "winnow", "--gram-words", "7", "--window", "10"});
+  EXPECT_NE(pipeline::chunking_identity(other.common.scan), pipeline::chunking_identity(p.common.scan));
+  // The other chunkers' identities are those written before winnow existed.
+  Parsed scan;
+  parse(scan, {"--window", "3"});
+  EXPECT_EQ(pipeline::chunking_identity(scan.common.scan), "chunker=scan tags=p,div boundary-match=tag normalization=1");
+  EXPECT_EQ(usage_error({"--window", "0"}), "option --window: '0' is not a whole number 1..1000");
+  EXPECT_EQ(usage_error({"--gram-words", "1001"}), "option --gram-words: '1001' is not a whole number 1..1000");
 }
 
 TEST(Options, EffectiveConfigKeepsSizesAsWritten) {

@@ -8,8 +8,8 @@ import unittest
 
 import crd_integ as ci
 
-CORPUS = {"skip-missing", "chunker", "tags", "boundary-match", "max-depth", "max-repeat", "max-record-bytes",
-          "reader-thread"}
+CHUNKING = {"chunker", "tags", "boundary-match", "gram-words", "window"}
+CORPUS = {"skip-missing", "max-depth", "max-repeat", "max-record-bytes", "reader-thread"} | CHUNKING
 STOP = {"stop-chunks", "min-chunk-length"}
 THRESHOLDS = {"chunk-threshold", "file-threshold", "chunk-top", "file-top"}
 RUN_CONTROL = {"output", "config", "shuffle-buffer", "work-dir", "resume", "memory", "progress-interval", "help"}
@@ -27,19 +27,17 @@ EXPECTED = {
     # detect's labels bring their samples: it keeps none of its own, so --sample-bytes does nothing.
     "detect": CORPUS | STOP | {"labels", "join", "replicate-max", "pairs"} | SCORING | RUN_CONTROL,
     "run": CORPUS | {"sample-bytes", "keep-counts"} | THRESHOLDS | STOP | SCORING | RUN_CONTROL,
-    "check": {"chunker", "tags", "boundary-match", "max-record-bytes", "labels", "page-threshold", "min-labeled", "show", "config",
-              "help"} | STOP,
+    "check": CHUNKING | {"max-record-bytes", "labels", "page-threshold", "min-labeled", "show", "config", "help"} | STOP,
     # neardup tokenizes instead of chunking, and keeps no checkpoints (its sketches live in memory).
-    "neardup": CORPUS - {"chunker", "tags", "boundary-match"} | NEARDUP | RUN_CONTROL - {"work-dir", "resume"},
+    "neardup": CORPUS - CHUNKING | NEARDUP | RUN_CONTROL - {"work-dir", "resume"},
     # quilts tokenizes like neardup and keeps no checkpoints (its grams live in memory).
-    "quilts": CORPUS - {"chunker", "tags", "boundary-match"} | QUILTS | RUN_CONTROL - {"work-dir", "resume"},
+    "quilts": CORPUS - CHUNKING | QUILTS | RUN_CONTROL - {"work-dir", "resume"},
     # compare-hashing chunks like detect but keeps no samples and no checkpoints (its sketches live in memory).
     "compare-hashing": CORPUS | STOP | COMPARE | RUN_CONTROL - {"work-dir", "resume"},
     # merge reads result files, not a corpus: only the labeling and run control (no checkpoints).
     "merge": THRESHOLDS | STOP | RUN_CONTROL - {"work-dir", "resume"},
     # compare reads documents in one process: chunking and stop options, no corpus cleaning or run control.
-    "compare": {"chunker", "tags", "boundary-match", "max-record-bytes", "labels", "granularity", "show", "max-bucket", "json",
-                "help"} | STOP,
+    "compare": CHUNKING | {"max-record-bytes", "labels", "granularity", "show", "max-bucket", "json", "help"} | STOP,
     "inspect": {"top", "rank", "depth", "help"},
     "report": {"output", "top", "help"},
 }
@@ -101,6 +99,7 @@ class CommandHelp(unittest.TestCase):
             "memory": (["--memory", "lots"], "memory"),
             "progress-interval": (["--progress-interval", "-1"], "progress-interval"),
             "boundary-match": (["--boundary-match", "suffix"], "boundary-match"),
+            "window": (["--window", "0"], "window"),
             "chunk-top": (["--chunk-top", "-1"], "chunk-top"),
             "file-top": (["--file-top", "-1"], "file-top"),
             "min-neighborhood-labeled": (["--min-neighborhood-labeled", "-1"], "min-neighborhood-labeled"),

@@ -160,6 +160,14 @@ class Merge(unittest.TestCase):
         tags = self.tmp("a-tags.h5")
         ci.run_crd(ci.quiet(["discover", self.tmp("a"), "--keep-counts", "--tags", "p", "-o", tags]), nranks=1)
         self.assert_refused([a, tags], "%s was chunked with 'chunker=scan tags=p boundary-match" % tags)
+        # Winnowed grams of another window are other items (issue 35).
+        w8, w12 = self.tmp("a-w8.h5"), self.tmp("a-w12.h5")
+        for out, w in ((w8, "8"), (w12, "12")):
+            ci.run_crd(ci.quiet(["discover", self.tmp("a"), "--keep-counts", "--chunker", "winnow", "--window", w,
+                                 "-o", out]), nranks=1)
+        self.assert_refused([w12, w8], "%s was chunked with 'chunker=winnow tags=p,div boundary-match=tag "
+                                       "normalization=1 gram-words=5 window=8' but %s with 'chunker=winnow tags=p,div "
+                                       "boundary-match=tag normalization=1 gram-words=5 window=12'" % (w8, w12))
 
     def test_a_result_without_counts_is_refused(self):
         plain = self.tmp("a-plain.h5")

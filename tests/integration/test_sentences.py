@@ -153,8 +153,9 @@ class Sentences(unittest.TestCase):
         os.makedirs(os.path.join(site, "host"))
         for n in names:
             shutil.copyfile(os.path.join(tutorial, n), os.path.join(site, "host", n))
-        # Bad pages: Latin-1 bytes without a charset, no text at all, and a page over the size cap.
-        write(os.path.join(site, "host", "latin1.html"), b"<p>Caf\xe9 ouvert. Ferm\xe9 lundi.</p>", "wb")
+        # Bad pages: Latin-1 bytes without a charset (those sentences go, the page stays), no text at
+        # all, and a page over the size cap.
+        write(os.path.join(site, "host", "latin1.html"), b"<p>Caf\xe9 ouvert. Ferm\xe9 lundi. Open on Sundays.</p>", "wb")
         write(os.path.join(site, "host", "empty.html"), "<html><script>var a = 'No. Text.';</script></html>")
         write(os.path.join(site, "host", "huge.html"), "<p>" + "Big sentence here. " * 70000)  # 1.3 MB
         sentence = ["--chunker", "sentence", "--max-record-bytes", "1M"]
@@ -169,7 +170,7 @@ class Sentences(unittest.TestCase):
         discovered = ci.open_results(results[("discover", 1)])
         counters = discovered.counters.to_dict()
         samples = set(discovered.table(ci.results.CHUNKS)["sample"])
-        self.assertEqual(counters["skipped.sentence.invalid_utf8"], 1)
+        self.assertEqual(counters["skipped.sentence.invalid_utf8"], 2)  # sentences, not pages
         self.assertEqual(counters["skipped.sentence.none"], 1)
         self.assertEqual(counters["skipped.record_too_large"], 1)
         # Labeled items are whole sentences of the pages: navigation and phrasing every page repeats.
@@ -272,6 +273,18 @@ class Sentences(unittest.TestCase):
         self.assertEqual([(p["a"], p["b"], p["similarity"], p["sentences"][0]["position_a"], p["sentences"][0]["position_b"])
                           for p in out["pairs"]], [(0, 1, [0.5, 0.5], 0, 1), (0, 2, [0.5, 0.5], 0, 1), (1, 2, [0.5, 0.5], 1, 1)])
 
+    def test_check_scores_a_page_without_its_undecodable_sentence(self):
+        """One Latin-1 byte in an undeclared page costs its sentence only (issue 35): crd check
+        still scores the page, on the sentences left, and says how many it left out."""
+        d = self.tmp("check")
+        write(os.path.join(d, "site", "a.html"), "<p>First labeled sentence. Second labeled sentence. Third one.</p>")
+        labels = self.tmp("check-labels.h5")
+        ci.run_crd(ci.quiet(["label", os.path.join(d, "site"), "-o", labels, "--chunker", "sentence"]), timeout=120)
+        page = os.path.join(d, "page.html")
+        write(page, b"<p>First labeled sentence. Caf\xe9 ouvert. Third one.</p>", "wb")
+        out = ci.run_crd(["check", page, "--labels", labels, "--chunker", "sentence", "--page-threshold", "0.5"]).stdout
+        self.assertIn(page + ": 2/2 labeled chunks (1 left out: sentence.invalid_utf8), containment 1.0000  FLAGGED", out)
+
     def test_compare_skips_and_counts_bad_documents(self):
         d = self.tmp("bad")
         write(os.path.join(d, "a.html"), "<p>One real sentence. And another one.</p>")
@@ -282,12 +295,12 @@ class Sentences(unittest.TestCase):
         out = compare([d, "--max-record-bytes", "64K"])
         self.assertEqual([doc["name"] for doc in out["documents"]], ["a.html", "b.html"])
         self.assertEqual({k: v for k, v in out["counters"].items() if k.startswith("skipped.")},
-                         {"skipped.sentence.invalid_utf8": 1, "skipped.sentence.none": 1,
+                         {"skipped.sentence.invalid_utf8": 2, "skipped.sentence.none": 2,
                           "skipped.record_too_large": 1})
         self.assertEqual([(p["a"], p["b"], p["matching"], p["similarity"]) for p in out["pairs"]], [(0, 1, 1, [0.5, 0.5])])
         text = ci.run_crd(["compare", d, "--max-record-bytes", "64K"]).stdout
-        self.assertIn("2 documents, 1 of 1 pairs share a sentence, 3 skipped: record_too_large=1 sentence.invalid_utf8=1 "
-                      "sentence.none=1", text)
+        self.assertIn("2 documents, 1 of 1 pairs share a sentence, 5 skipped: record_too_large=1 sentence.invalid_utf8=2 "
+                      "sentence.none=2", text)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -13,10 +14,14 @@
 namespace crd::chunk {
 
 // scan: raw markup (the contract in docs/chunking.md); dom: the gumbo HTML5 tree's visible text;
-// sentence: that visible text split into sentences by ICU (docs/sentences.md).
-enum class ChunkerKind { Scan, Dom, Sentence };
-constexpr std::array<EnumName<ChunkerKind>, 3> enum_names(ChunkerKind) {
-  return {{{"scan", ChunkerKind::Scan}, {"dom", ChunkerKind::Dom}, {"sentence", ChunkerKind::Sentence}}};
+// sentence: that visible text split into sentences by ICU (docs/sentences.md); winnow: winnowed
+// K-word grams of the text (docs/winnow.md).
+enum class ChunkerKind { Scan, Dom, Sentence, Winnow };
+constexpr std::array<EnumName<ChunkerKind>, 4> enum_names(ChunkerKind) {
+  return {{{"scan", ChunkerKind::Scan},
+           {"dom", ChunkerKind::Dom},
+           {"sentence", ChunkerKind::Sentence},
+           {"winnow", ChunkerKind::Winnow}}};
 }
 
 // --boundary-match. tag: a boundary is a whole tag name (<p>, not <pre>); prefix: '<' + a tag name
@@ -27,9 +32,17 @@ constexpr std::array<EnumName<BoundaryMatch>, 2> enum_names(BoundaryMatch) {
   return {{{"tag", BoundaryMatch::Tag}, {"prefix", BoundaryMatch::Prefix}}};
 }
 
+// --gram-words and --window bounds: beyond them a gram or a window is not a useful unit.
+inline constexpr std::uint32_t kMaxGramWords = 1000;
+inline constexpr std::uint32_t kMaxWindow = 1000;
+
 struct ChunkerOptions {
   std::vector<std::string> tags{"p", "div"};  // boundary tag names, lowercase ASCII
   BoundaryMatch boundary_match = BoundaryMatch::Tag;
+  // winnow chunker only: words per gram (K) and hashes per window (W); any shared run of
+  // W + K − 1 words is found (docs/winnow.md).
+  std::uint32_t gram_words = 5;
+  std::uint32_t window = 12;
 };
 
 class Chunker {
@@ -41,6 +54,16 @@ class Chunker {
   // e.g. "dom.too_deep"); then nothing was emitted.
   virtual std::string_view chunk(std::string_view page, std::string_view charset,
                                  const std::function<void(std::string_view normalized)>& emit) = 0;
+
+  // Parts of the last page chunk() left out for a local defect (a sentence holding undecodable
+  // bytes) while the rest of the page was chunked: a bad byte costs its part, never the page.
+  // Callers count them as skipped.<reason>, `count` times, also when nothing was left of the
+  // page (then chunk() returned its own reason as well); count 0: nothing was left out.
+  struct DroppedParts {
+    std::string_view reason;
+    std::uint64_t count = 0;
+  };
+  virtual DroppedParts dropped_parts() const { return {}; }
 };
 
 // Throws UsageError on bad options (a tag name that cannot be one).

@@ -12,8 +12,9 @@ namespace crd::pipeline {
 // (docs/chunking.md): counts of earlier results then no longer add up with new ones.
 inline constexpr int kNormalizationVersion = 1;
 
-// "chunker=scan tags=p,div boundary-match=tag normalization=1": stored with the count tables
-// (schema::attr::kChunking) and compared, as a whole, by crd merge.
+// "chunker=scan tags=p,div boundary-match=tag normalization=1" (winnow adds " gram-words=K
+// window=W"): stored with the count tables (schema::attr::kChunking) and compared, as a whole,
+// by crd merge.
 std::string chunking_identity(const scan::ScanOptions& options);
 
 }  // namespace crd::pipeline

@@ -1,0 +1,30 @@
+// The winnow chunker (internal): a page's K-word grams of visible text, winnowed (docs/winnow.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "crd/chunk/chunker.hpp"
+
+namespace crd::chunk::detail {
+
+// Each fingerprint is emitted as its gram's text, the K terms joined by single spaces, so the
+// caller's SHA-1 of it identifies the gram exactly; the 64-bit gram hash only chooses which
+// grams are kept. The tags and the charset are not used: the terms are crd neardup's tokens.
+class WinnowChunker final : public Chunker {
+ public:
+  explicit WinnowChunker(const ChunkerOptions& options);
+  std::string_view chunk(std::string_view page, std::string_view charset,
+                         const std::function<void(std::string_view normalized)>& emit) override;
+
+ private:
+  std::uint32_t gram_words_;
+  std::uint32_t window_;
+  std::string terms_;                   // this page's terms, back to back
+  std::vector<std::size_t> term_ends_;  // end offset of each term in terms_
+  std::vector<std::uint64_t> tokens_;   // each term's 64-bit token
+  std::string gram_;
+};
+
+}  // namespace crd::chunk::detail

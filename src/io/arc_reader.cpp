@@ -182,12 +182,7 @@ void read_arc(ByteStream& in, RecordSink& sink, const std::string& source) {
     }
     const std::size_t total = line_len + static_cast<std::size_t>(len);
     if (in.fill(total) < total) {
-      if (in.break_pending()) {
-        report_break(in, sink);
-      } else {
-        sink.fail("arc.truncated", rec_disk);
-        in.consume(in.available());
-      }
+      lose_short_record(in, sink, rec_disk, line_len, "arc.bad_length", "arc.truncated", [&] { resync(in, version); });
       continue;
     }
     if (!record_intact(in, total)) {

@@ -60,6 +60,28 @@ inline std::size_t find_line(ByteStream& in, std::size_t limit) {
   }
 }
 
+// A record declares more bytes than the stream holds before its end or the next break: the
+// boundary check for a declared end past the end of the file. Neither a gzip stream's end nor (for
+// a corrupted digit) the true length is known, so the bytes there are looked at instead. When
+// another record header follows in them (`resync()`, called once `scan_from` bytes are consumed,
+// leaves data() on it, or consumes everything), the length is wrong: this record alone is lost
+// (`bad_length`) and reading goes on from that header, in raw files, per-record and one-member
+// gzip alike (issue 36: a 9 prefixed to one length dropped every record after it). Otherwise the
+// record was cut: by damage (counted under the break's reason) or by the end (`truncated`).
+template <typename Resync>
+void lose_short_record(ByteStream& in, RecordSink& sink, std::uint64_t rec_disk, std::size_t scan_from,
+                       std::string_view bad_length, std::string_view truncated, Resync&& resync) {
+  in.consume(scan_from);
+  resync();
+  if (in.available() > 0) {
+    sink.fail(bad_length, rec_disk);
+  } else if (in.break_pending()) {
+    report_break(in, sink);
+  } else {
+    sink.fail(truncated, rec_disk);
+  }
+}
+
 // gzip: skips a record whose declared length is over --max-record-bytes without buffering it.
 // A record does not outlast its member, so the skip stops at the member's end; a member that ends
 // before the declared length shows the length is wrong (`bad_length`), otherwise the record is

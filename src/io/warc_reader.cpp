@@ -273,12 +273,7 @@ void read_record(ByteStream& in, RecordSink& sink, const std::string& source) {
   }
   std::size_t total = hlen + static_cast<std::size_t>(len);
   if (in.fill(total + kTrailerPeek) < total) {
-    if (in.break_pending()) {
-      report_break(in, sink);
-    } else {
-      sink.fail("warc.truncated", rec_disk);
-      in.consume(in.available());
-    }
+    lose_short_record(in, sink, rec_disk, hlen - 1, "warc.bad_length", "warc.truncated", [&] { resync(in); });
     return;
   }
   std::size_t tail = trailer_length(std::string_view(in.data(), in.available()), total);

@@ -498,5 +498,163 @@ TEST_F(HostileArchives, EmptyAndRandomFilesNeverCrash) {
   }
 }
 
+
+// issue 36 (1): a Content-Length whose end lies past the end of the file (a digit prefixed, or a
+// few bytes more on a record near the end) must cost that record only. The reader cannot know
+// where a gzip stream ends before it gets there, so the rule is the same for raw files, per-record
+// members and one member: when a record header follows in the bytes there are, the length was
+// wrong (bad_length) and reading goes on from that header.
+namespace round3 {
+
+constexpr int kRecords = 300;
+
+struct Layouts {
+  std::string raw, members, one_member;
+};
+Layouts layouts(const std::vector<std::string>& records) {
+  Layouts l;
+  for (const auto& rec : records) {
+    l.raw += rec;
+    l.members += gzip_member(rec);
+  }
+  l.one_member = gzip_member(l.raw);
+  return l;
+}
+
+std::string arc_record(int i, std::size_t length, const std::string& http, bool separator = true) {
+  return uri_of(i) + " 192.0.2.1 20240101000000 text/html " + std::to_string(length) + "\n" + http +
+         (separator ? "\n" : "");
+}
+const std::string kArcFiledesc = "filedesc://t.arc 0.0.0.0 20240101000000 text/plain 2\n1 \n";
+
+}  // namespace round3
+
+TEST_F(HostileArchives, LengthPastEndOfFileCostsOneRecord) {
+  using namespace round3;
+  struct Case {
+    int bad;
+    const char* how;  // "9": 9,000,000 more (a 9 prefixed to a 7-digit length); "+10": ten bytes more
+  };
+  for (const Case c : {Case{0, "9"}, Case{55, "9"}, Case{290, "9"}, Case{290, "+10"}, Case{298, "+10"}}) {
+    SCOPED_TRACE(std::to_string(c.bad) + c.how);
+    std::vector<std::string> records;
+    std::vector<std::string> want;
+    std::uint64_t bad_offset[2] = {0, 0};  // raw, per-record members
+    std::uint64_t offsets[2] = {0, 0};
+    for (int i = 0; i < kRecords; ++i) {
+      WarcRecordSpec s;
+      s.uri = uri_of(i);
+      s.block = http_response(200, "", body_of(i % 40));
+      if (i == c.bad) {
+        s.length = std::to_string(s.block.size() + (std::string(c.how) == "9" ? 9000000 : 10));
+        bad_offset[0] = offsets[0];
+        bad_offset[1] = offsets[1];
+      } else {
+        want.push_back(uri_of(i));
+      }
+      records.push_back(warc_record(s));
+      offsets[0] += records.back().size();
+      offsets[1] += gzip_member(records.back()).size();
+    }
+    const Layouts l = layouts(records);
+    ASSERT_LT(l.raw.size(), 9000000u);  // so the declared ends lie past the end of every layout
+    for (const auto& [name, bytes, offset] :
+         {std::tuple{"past.warc", l.raw, bad_offset[0]}, std::tuple{"past.warc.gz", l.members, bad_offset[1]},
+          std::tuple{"past1.warc.gz", l.one_member, std::uint64_t{0}}}) {
+      SCOPED_TRACE(name);
+      ReadResult r = read_bytes(name, bytes);
+      EXPECT_EQ(urls(r), want);
+      EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"warc.bad_length", 1}}));
+      ASSERT_EQ(r.errors.size(), 1u);
+      EXPECT_EQ(r.errors[0].reason, "warc.bad_length");
+      EXPECT_EQ(r.errors[0].offset, offset);
+    }
+  }
+  // A last record that is really cut stays truncated, in every layout.
+  std::vector<std::string> records;
+  for (int i = 0; i < 3; ++i) records.push_back(warc_response(uri_of(i), body_of(i)));
+  records.back().resize(records.back().size() - 40);
+  const Layouts l = layouts(records);
+  for (const auto& [name, bytes] : {std::pair{"cut.warc", l.raw}, std::pair{"cut.warc.gz", l.members},
+                                    std::pair{"cut1.warc.gz", l.one_member}}) {
+    SCOPED_TRACE(name);
+    ReadResult r = read_bytes(name, bytes);
+    EXPECT_EQ(urls(r), (std::vector<std::string>{uri_of(0), uri_of(1)}));
+    EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"warc.truncated", 1}}));
+  }
+}
+
+TEST_F(HostileArchives, ArcLengthPastEndOfFileCostsOneRecord) {
+  using namespace round3;
+  for (const int bad : {0, 55, 290}) {
+    SCOPED_TRACE(bad);
+    std::vector<std::string> records{kArcFiledesc};
+    std::vector<std::string> want;
+    for (int i = 0; i < kRecords; ++i) {
+      const std::string http = http_response(200, "", body_of(i % 40));
+      const std::size_t len = http.size() + (i == bad ? 9000000 : 0);
+      if (i != bad) want.push_back(uri_of(i));
+      records.push_back(arc_record(i, len, http));
+    }
+    const Layouts l = layouts(records);
+    for (const auto& [name, bytes] : {std::pair{"past.arc", l.raw}, std::pair{"past.arc.gz", l.members},
+                                      std::pair{"past1.arc.gz", l.one_member}}) {
+      SCOPED_TRACE(name);
+      ReadResult r = read_file(write_file(dir_, name, bytes), InputKind::Arc);
+      EXPECT_EQ(urls(r), want);
+      EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"arc.bad_length", 1}, {"arc.filedesc", 1}}));
+    }
+  }
+}
+
+// issue 36 (5): lines of "WARC/1.0" without named fields. Each starts a record with a bad header
+// (counted), and none of them may swallow the good record after them, however close they are:
+// its header block must not be taken as theirs (it was, silently, within 256 KiB of it).
+TEST_F(HostileArchives, StackedVersionLinesAreEachABadHeader) {
+  const std::string first = warc_response(uri_of(1), body_of(1));
+  for (const int lines : {1, 1000, 30000}) {
+    SCOPED_TRACE(lines);
+    std::string garbage;
+    for (int i = 0; i < lines; ++i) garbage += "WARC/1.0\r\n";
+    const std::string file = first + garbage + warc_response(uri_of(2), body_of(2));
+    for (bool gz : {false, true}) {
+      SCOPED_TRACE(gz ? "gzip" : "plain");
+      ReadResult r = read_bytes(gz ? "stacked.warc.gz" : "stacked.warc", gz ? gzip_member(file) : file);
+      EXPECT_EQ(urls(r), (std::vector<std::string>{uri_of(1), uri_of(2)}));
+      ASSERT_EQ(r.docs.size(), 2u);
+      EXPECT_EQ(r.docs[1].stream_offset, first.size() + garbage.size());
+      EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"warc.bad_header", lines}}));
+      EXPECT_EQ(r.get("records"), lines + 2u);
+    }
+  }
+}
+
+// issue 36 (8): ARC records written without a '\n' after the content, one with a length 7 bytes
+// short (its content ends before "</html>") and one 3 bytes long (into the next header's "htt").
+// The next header starts inside a line: it must be found there with its true URL, never read as
+// "</html>http://..." or "p://...", and the wrong lengths are counted.
+TEST_F(HostileArchives, ArcWithoutSeparatorsAndWrongLengths) {
+  using namespace round3;
+  std::vector<std::string> records{"filedesc://t.arc 0.0.0.0 20240101000000 text/plain 4\n1 0 "};
+  std::vector<std::string> want;
+  for (int i = 0; i < 12; ++i) {
+    const std::string http = http_response(200, "", body_of(i));
+    std::size_t len = http.size();
+    if (i == 3) len -= 7;
+    if (i == 7) len += 3;
+    if (i != 3 && i != 7) want.push_back(uri_of(i));
+    records.push_back(arc_record(i, len, http, /*separator=*/false));
+  }
+  const Layouts l = layouts(records);
+  for (const auto& [name, bytes] : {std::pair{"nosep.arc", l.raw}, std::pair{"nosep.arc.gz", l.members},
+                                    std::pair{"nosep1.arc.gz", l.one_member}}) {
+    SCOPED_TRACE(name);
+    ReadResult r = read_file(write_file(dir_, name, bytes), InputKind::Arc);
+    EXPECT_EQ(urls(r), want);
+    EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"arc.bad_length", 2}, {"arc.filedesc", 1}}));
+    for (const auto& d : r.docs) EXPECT_EQ(d.body, body_of(std::stoi(d.url.substr(uri_of(0).size() - 1))));
+  }
+}
+
 }  // namespace
 }  // namespace crd::io::test

@@ -176,29 +176,6 @@ void handle_content(const ArcHeader& h, std::string_view content, RecordSink& si
   }
 }
 
-// A record declares more than --max-record-bytes: skipped without buffering when the length is
-// true, and without taking the rest of the file with it when a digit is corrupted (see the WARC
-// reader's skip_long_record: the member's end in gzip, a boundary check in raw files).
-void skip_long_record(ByteStream& in, RecordSink& sink, std::uint64_t rec_disk, std::size_t line_len,
-                      std::uint64_t len, int version) {
-  if (in.gzip()) {
-    skip_long_record_in_member(in, sink, rec_disk, line_len, len, "arc.bad_length");
-    return;
-  }
-  // The content's last byte, then what follows: nothing at all means the declared end lies past
-  // the end of the file, and the length is wrong.
-  const std::string after = in.peek_at(in.position() + line_len + len - 1, kPeekBytes);
-  if (!after.empty() && is_boundary(std::string_view(after).substr(1), version)) {
-    in.consume(line_len);
-    in.discard(len);
-    sink.fail("record_too_large", rec_disk);
-    return;
-  }
-  sink.fail("arc.bad_length", rec_disk);
-  in.consume(line_len);
-  resync(in, version);
-}
-
 }  // namespace
 
 bool looks_like_arc(std::string_view bytes) { return bytes.substr(0, 11) == "filedesc://"; }
@@ -232,7 +209,9 @@ void read_arc(ByteStream& in, RecordSink& sink, const std::string& source) {
     }
     const std::uint64_t len = *h.length;
     if (len > sink.options().max_record_bytes) {
-      skip_long_record(in, sink, rec_disk, line_len, len, version);
+      skip_long_record(
+          in, sink, rec_disk, line_len, len, line_len, kPeekBytes, "arc.bad_length",
+          [&](std::string_view after) { return is_boundary(after.substr(1), version); }, [&] { resync(in, version); });
       continue;
     }
     const std::size_t total = line_len + static_cast<std::size_t>(len);

@@ -117,6 +117,31 @@ std::uint64_t ByteStream::discard_in_member(std::uint64_t n) {
   return n - left;
 }
 
+ByteStream::Mark ByteStream::mark() {
+  const std::uint64_t disk = disk_offset();  // also drops the members before data()
+  return Mark{pos_, members_.empty() ? pos_ : members_.front().logical, disk};
+}
+
+bool ByteStream::rewind(const Mark& m) {
+  const std::uint64_t reached = pos_ + available();
+  if (!gzip_ || m.position > reached || m.member_logical > m.position) return false;
+  const std::uint64_t waste = (reached - m.position) + (m.position - m.member_logical);
+  if (wasted_ + waste > 2 * furthest_) return false;
+  wasted_ += waste;
+  seek_input(m.member_disk);
+  inflateReset(&zs_);
+  gz_state_ = GzState::MemberStart;
+  members_.clear();
+  has_break_ = false;  // a break met ahead is met again, and taken then
+  break_ = StreamBreak{};
+  eof_ = false;
+  resyncing_ = false;
+  member_output_ = 0;
+  begin_ = end_ = 0;
+  pos_ = m.member_logical;
+  return discard(m.position - m.member_logical) == m.position - m.member_logical;
+}
+
 std::string ByteStream::peek_at(std::uint64_t pos, std::size_t n) {
   std::string out(n, '\0');
   if (gzip_) return {};
@@ -170,6 +195,8 @@ void ByteStream::produce(std::size_t want) {
   } else {
     produce_raw();
   }
+  furthest_ = std::max(furthest_, pos_ + available());
+  if (eof_) known_end_ = std::min(known_end_, pos_ + available());
 }
 
 void ByteStream::produce_raw() {

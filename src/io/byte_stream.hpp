@@ -71,6 +71,23 @@ class ByteStream {
   // gzip: drops bytes up to the end of the member holding data(), at most n; returns how many.
   // Writers end a record with its member, so a declared length past the member's end is wrong.
   std::uint64_t discard_in_member(std::uint64_t n);
+  // gzip: where rewind() comes back to: data()'s position and the start of the member holding it.
+  struct Mark {
+    std::uint64_t position = 0;
+    std::uint64_t member_logical = 0;
+    std::uint64_t member_disk = 0;
+  };
+  Mark mark();
+  // gzip: goes back to `m` (taken earlier) by decoding its member again from the start, after the
+  // reader decoded ahead to check a record's declared end and found it wrong. Bounded: the bytes
+  // decoded and then thrown away this way never exceed twice the furthest position decoded, so a
+  // file of wrong lengths costs at most three times its decoding. False, changing nothing, past
+  // that. (The first wrong length may cost the whole stream; known_end() spares the next ones.)
+  bool rewind(const Mark& m);
+  // Decoded position where the stream was seen to end (UINT64_MAX until it has been): a record
+  // declared to end past it cannot be whole, and there is no need to decode ahead to learn so.
+  std::uint64_t known_end() const { return known_end_; }
+
   // Raw files: up to n bytes at decoded position pos (which may be far past what is buffered),
   // read without disturbing the stream. Used to check that a long record's declared end is a
   // record boundary before skipping to it.
@@ -129,6 +146,9 @@ class ByteStream {
   std::uint64_t member_disk_ = 0;
   std::uint64_t member_output_ = 0;
   bool resyncing_ = false;  // silence failures of false gzip magics found while scanning
+  std::uint64_t known_end_ = UINT64_MAX;
+  std::uint64_t furthest_ = 0;  // furthest decoded position reached
+  std::uint64_t wasted_ = 0;    // decoded by rewind() or before it, then thrown away
   std::deque<MemberStart> members_;
 };
 

@@ -245,30 +245,6 @@ void handle_record(const WarcHeader& h, std::string_view block, RecordSink& sink
   }
 }
 
-// A record declares more than --max-record-bytes. A true length is skipped without buffering the
-// block; a false one (a corrupted digit) must not take the rest of the file with it. In gzip the
-// skip stops at the member's end (skip_long_record_in_member); in a raw file the declared end is
-// checked for a record boundary before skipping to it, and otherwise the reader resynchronises
-// on the next "WARC/" mark after the header.
-void skip_long_record(ByteStream& in, RecordSink& sink, std::uint64_t rec_disk, std::size_t hlen,
-                      std::uint64_t len) {
-  if (in.gzip()) {
-    skip_long_record_in_member(in, sink, rec_disk, hlen, len, "warc.bad_length");
-    return;
-  }
-  const std::uint64_t end = in.position() + hlen + len;
-  const std::string after = in.peek_at(end - 1, 64);  // the block's last byte, then what follows
-  if (!after.empty() && trailer_length(after, 1) != kBadTrailer) {
-    in.consume(hlen);
-    in.discard(len);
-    sink.fail("record_too_large", rec_disk);
-    return;
-  }
-  sink.fail("warc.bad_length", rec_disk);
-  in.consume(hlen - 1);
-  resync(in);
-}
-
 void read_record(ByteStream& in, RecordSink& sink, const std::string& source, HeaderScan& scan) {
   const std::uint64_t rec_pos = in.position();
   const std::uint64_t rec_disk = in.disk_offset();
@@ -300,7 +276,9 @@ void read_record(ByteStream& in, RecordSink& sink, const std::string& source, He
   }
   const std::uint64_t len = *h.length;
   if (len > sink.options().max_record_bytes) {
-    skip_long_record(in, sink, rec_disk, hlen, len);
+    skip_long_record(
+        in, sink, rec_disk, hlen, len, hlen - 1, 64, "warc.bad_length",
+        [](std::string_view after) { return trailer_length(after, 1) != kBadTrailer; }, [&] { resync(in); });
     return;
   }
   std::size_t total = hlen + static_cast<std::size_t>(len);

@@ -607,6 +607,74 @@ TEST_F(HostileArchives, ArcLengthPastEndOfFileCostsOneRecord) {
   }
 }
 
+// issue 36 (1), over the record limit: a length that is too large to buffer is skipped without
+// buffering, but a wrong one must still cost one record. A one-member .warc.gz holds no member
+// end to stop the skip, so the reader decodes on to the declared end, finds the stream ends first
+// (or no record boundary there), and goes back to resynchronise after the header.
+TEST_F(HostileArchives, OverLimitLengthInOneMemberCostsOneRecord) {
+  using namespace round3;
+  ReadOptions o;
+  o.max_record_bytes = 1u << 20;
+  for (const std::uint64_t extra : {std::uint64_t{100000000}, std::uint64_t{1u << 20}}) {
+    SCOPED_TRACE(extra);
+    std::vector<std::string> records;
+    std::vector<std::string> want;
+    for (int i = 0; i < 200; ++i) {
+      WarcRecordSpec s;
+      s.uri = uri_of(i);
+      s.block = http_response(200, "", body_of(i % 40));
+      if (i == 20 || i == 150) {
+        // 20: its declared end lies past the end of the file; 150 (1 MiB more): inside it for the
+        // smaller extra, since the records after it hold more than a MiB, but not at a boundary.
+        s.length = std::to_string(s.block.size() + (i == 20 ? 100000000 : extra));
+      } else {
+        want.push_back(uri_of(i));
+      }
+      records.push_back(warc_record(s));
+    }
+    // Records large enough that 1 MiB past record 150 is still inside the file.
+    for (int i = 200; i < 2400; ++i) {
+      records.push_back(warc_response(uri_of(i), body_of(i % 40) + std::string(400, 'y')));
+      want.push_back(uri_of(i));
+    }
+    const Layouts l = layouts(records);
+    for (const auto& [name, bytes] : {std::pair{"over.warc", l.raw}, std::pair{"over.warc.gz", l.members},
+                                      std::pair{"over1.warc.gz", l.one_member}}) {
+      SCOPED_TRACE(name);
+      ReadResult r = read_file(write_file(dir_, name, bytes), InputKind::Warc, o);
+      EXPECT_EQ(urls(r), want);
+      EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"warc.bad_length", 2}}));
+    }
+  }
+  // A true length over the limit in one member is still skipped as too large.
+  std::string huge = warc_response("http://example.org/huge", std::string(o.max_record_bytes + 10, 'h'));
+  ReadResult r = read_bytes("huge1.warc.gz",
+                            gzip_member(warc_response(uri_of(1), body_of(1)) + huge + warc_response(uri_of(2), body_of(2))), o);
+  EXPECT_EQ(urls(r), (std::vector<std::string>{uri_of(1), uri_of(2)}));
+  EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"record_too_large", 1}}));
+}
+
+TEST_F(HostileArchives, ArcOverLimitLengthInOneMemberCostsOneRecord) {
+  using namespace round3;
+  ReadOptions o;
+  o.max_record_bytes = 1u << 20;
+  std::vector<std::string> records{kArcFiledesc};
+  std::vector<std::string> want;
+  for (int i = 0; i < 200; ++i) {
+    const std::string http = http_response(200, "", body_of(i % 40));
+    if (i != 20) want.push_back(uri_of(i));
+    records.push_back(arc_record(i, http.size() + (i == 20 ? 100000000 : 0), http));
+  }
+  const Layouts l = layouts(records);
+  for (const auto& [name, bytes] : {std::pair{"over.arc", l.raw}, std::pair{"over.arc.gz", l.members},
+                                    std::pair{"over1.arc.gz", l.one_member}}) {
+    SCOPED_TRACE(name);
+    ReadResult r = read_file(write_file(dir_, name, bytes), InputKind::Arc, o);
+    EXPECT_EQ(urls(r), want);
+    EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"arc.bad_length", 1}, {"arc.filedesc", 1}}));
+  }
+}
+
 // issue 36 (5): lines of "WARC/1.0" without named fields. Each starts a record with a bad header
 // (counted), and none of them may swallow the good record after them, however close they are:
 // its header block must not be taken as theirs (it was, silently, within 256 KiB of it).

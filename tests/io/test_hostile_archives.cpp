@@ -521,6 +521,29 @@ Layouts layouts(const std::vector<std::string>& records) {
   return l;
 }
 
+using Skips = std::map<std::string, std::uint64_t>;
+
+// Reads `records` as a raw file, one gzip member per record and one member for all (names
+// stem + ext, stem + ext + ".gz", stem + "1" + ext + ".gz"): each must give the URLs `want` and
+// the skips `skips`. Returns the three results for further checks.
+std::vector<ReadResult> read_every_layout(const std::string& dir, const std::string& stem, const std::string& ext,
+                                          InputKind kind, const std::vector<std::string>& records,
+                                          const std::vector<std::string>& want, const Skips& skips,
+                                          const ReadOptions& o = {}) {
+  const Layouts l = layouts(records);
+  std::vector<ReadResult> out;
+  for (const auto& [name, bytes] : {std::pair{stem + ext, l.raw}, std::pair{stem + ext + ".gz", l.members},
+                                    std::pair{stem + "1" + ext + ".gz", l.one_member}}) {
+    SCOPED_TRACE(name);
+    out.push_back(read_file(write_file(dir, name, bytes), kind, o));
+    std::vector<std::string> got;
+    for (const auto& d : out.back().docs) got.push_back(d.url);
+    EXPECT_EQ(got, want);
+    EXPECT_EQ(out.back().skips(), skips);
+  }
+  return out;
+}
+
 std::string arc_record(int i, std::size_t length, const std::string& http, bool separator = true) {
   return uri_of(i) + " 192.0.2.1 20240101000000 text/html " + std::to_string(length) + "\n" + http +
          (separator ? "\n" : "");
@@ -556,32 +579,19 @@ TEST_F(HostileArchives, LengthPastEndOfFileCostsOneRecord) {
       offsets[0] += records.back().size();
       offsets[1] += gzip_member(records.back()).size();
     }
-    const Layouts l = layouts(records);
-    ASSERT_LT(l.raw.size(), 9000000u);  // so the declared ends lie past the end of every layout
-    for (const auto& [name, bytes, offset] :
-         {std::tuple{"past.warc", l.raw, bad_offset[0]}, std::tuple{"past.warc.gz", l.members, bad_offset[1]},
-          std::tuple{"past1.warc.gz", l.one_member, std::uint64_t{0}}}) {
-      SCOPED_TRACE(name);
-      ReadResult r = read_bytes(name, bytes);
-      EXPECT_EQ(urls(r), want);
-      EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"warc.bad_length", 1}}));
-      ASSERT_EQ(r.errors.size(), 1u);
-      EXPECT_EQ(r.errors[0].reason, "warc.bad_length");
-      EXPECT_EQ(r.errors[0].offset, offset);
+    ASSERT_LT(offsets[0], 9000000u);  // so the declared ends lie past the end of every layout
+    const auto results = read_every_layout(dir_, "past", ".warc", InputKind::Warc, records, want, {{"warc.bad_length", 1}});
+    for (std::size_t k = 0; k < results.size(); ++k) {
+      ASSERT_EQ(results[k].errors.size(), 1u);
+      EXPECT_EQ(results[k].errors[0].reason, "warc.bad_length");
+      EXPECT_EQ(results[k].errors[0].offset, k < 2 ? bad_offset[k] : 0u);
     }
   }
   // A last record that is really cut stays truncated, in every layout.
   std::vector<std::string> records;
   for (int i = 0; i < 3; ++i) records.push_back(warc_response(uri_of(i), body_of(i)));
   records.back().resize(records.back().size() - 40);
-  const Layouts l = layouts(records);
-  for (const auto& [name, bytes] : {std::pair{"cut.warc", l.raw}, std::pair{"cut.warc.gz", l.members},
-                                    std::pair{"cut1.warc.gz", l.one_member}}) {
-    SCOPED_TRACE(name);
-    ReadResult r = read_bytes(name, bytes);
-    EXPECT_EQ(urls(r), (std::vector<std::string>{uri_of(0), uri_of(1)}));
-    EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"warc.truncated", 1}}));
-  }
+  read_every_layout(dir_, "cut", ".warc", InputKind::Warc, records, {uri_of(0), uri_of(1)}, {{"warc.truncated", 1}});
 }
 
 TEST_F(HostileArchives, ArcLengthPastEndOfFileCostsOneRecord) {
@@ -596,14 +606,7 @@ TEST_F(HostileArchives, ArcLengthPastEndOfFileCostsOneRecord) {
       if (i != bad) want.push_back(uri_of(i));
       records.push_back(arc_record(i, len, http));
     }
-    const Layouts l = layouts(records);
-    for (const auto& [name, bytes] : {std::pair{"past.arc", l.raw}, std::pair{"past.arc.gz", l.members},
-                                      std::pair{"past1.arc.gz", l.one_member}}) {
-      SCOPED_TRACE(name);
-      ReadResult r = read_file(write_file(dir_, name, bytes), InputKind::Arc);
-      EXPECT_EQ(urls(r), want);
-      EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"arc.bad_length", 1}, {"arc.filedesc", 1}}));
-    }
+    read_every_layout(dir_, "past", ".arc", InputKind::Arc, records, want, {{"arc.bad_length", 1}, {"arc.filedesc", 1}});
   }
 }
 
@@ -637,14 +640,7 @@ TEST_F(HostileArchives, OverLimitLengthInOneMemberCostsOneRecord) {
       records.push_back(warc_response(uri_of(i), body_of(i % 40) + std::string(400, 'y')));
       want.push_back(uri_of(i));
     }
-    const Layouts l = layouts(records);
-    for (const auto& [name, bytes] : {std::pair{"over.warc", l.raw}, std::pair{"over.warc.gz", l.members},
-                                      std::pair{"over1.warc.gz", l.one_member}}) {
-      SCOPED_TRACE(name);
-      ReadResult r = read_file(write_file(dir_, name, bytes), InputKind::Warc, o);
-      EXPECT_EQ(urls(r), want);
-      EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"warc.bad_length", 2}}));
-    }
+    read_every_layout(dir_, "over", ".warc", InputKind::Warc, records, want, {{"warc.bad_length", 2}}, o);
   }
   // A true length over the limit in one member is still skipped as too large.
   std::string huge = warc_response("http://example.org/huge", std::string(o.max_record_bytes + 10, 'h'));
@@ -665,14 +661,7 @@ TEST_F(HostileArchives, ArcOverLimitLengthInOneMemberCostsOneRecord) {
     if (i != 20) want.push_back(uri_of(i));
     records.push_back(arc_record(i, http.size() + (i == 20 ? 100000000 : 0), http));
   }
-  const Layouts l = layouts(records);
-  for (const auto& [name, bytes] : {std::pair{"over.arc", l.raw}, std::pair{"over.arc.gz", l.members},
-                                    std::pair{"over1.arc.gz", l.one_member}}) {
-    SCOPED_TRACE(name);
-    ReadResult r = read_file(write_file(dir_, name, bytes), InputKind::Arc, o);
-    EXPECT_EQ(urls(r), want);
-    EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"arc.bad_length", 1}, {"arc.filedesc", 1}}));
-  }
+  read_every_layout(dir_, "over", ".arc", InputKind::Arc, records, want, {{"arc.bad_length", 1}, {"arc.filedesc", 1}}, o);
 }
 
 // issue 36 (5): lines of "WARC/1.0" without named fields. Each starts a record with a bad header
@@ -713,13 +702,8 @@ TEST_F(HostileArchives, ArcWithoutSeparatorsAndWrongLengths) {
     if (i != 3 && i != 7) want.push_back(uri_of(i));
     records.push_back(arc_record(i, len, http, /*separator=*/false));
   }
-  const Layouts l = layouts(records);
-  for (const auto& [name, bytes] : {std::pair{"nosep.arc", l.raw}, std::pair{"nosep.arc.gz", l.members},
-                                    std::pair{"nosep1.arc.gz", l.one_member}}) {
-    SCOPED_TRACE(name);
-    ReadResult r = read_file(write_file(dir_, name, bytes), InputKind::Arc);
-    EXPECT_EQ(urls(r), want);
-    EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"arc.bad_length", 2}, {"arc.filedesc", 1}}));
+  for (const ReadResult& r :
+       read_every_layout(dir_, "nosep", ".arc", InputKind::Arc, records, want, {{"arc.bad_length", 2}, {"arc.filedesc", 1}})) {
     for (const auto& d : r.docs) EXPECT_EQ(d.body, body_of(std::stoi(d.url.substr(uri_of(0).size() - 1))));
   }
 }

@@ -123,9 +123,12 @@ ByteStream::Mark ByteStream::mark() {
 }
 
 bool ByteStream::rewind(const Mark& m) {
-  const std::uint64_t reached = pos_ + available();
-  if (!gzip_ || m.position > reached || m.member_logical > m.position) return false;
-  const std::uint64_t waste = (reached - m.position) + (m.position - m.member_logical);
+  // Only positions the reader reached count, never how far the buffer ran ahead, so the outcome
+  // is the same for any buffer size.
+  if (!gzip_ || m.position > pos_ || m.member_logical > m.position) return false;
+  if (at_end()) known_end_ = pos_;
+  furthest_ = std::max(furthest_, pos_);
+  const std::uint64_t waste = pos_ - m.member_logical;  // decoded ahead, then again up to the mark
   if (wasted_ + waste > 2 * furthest_) return false;
   wasted_ += waste;
   seek_input(m.member_disk);
@@ -195,8 +198,6 @@ void ByteStream::produce(std::size_t want) {
   } else {
     produce_raw();
   }
-  furthest_ = std::max(furthest_, pos_ + available());
-  if (eof_) known_end_ = std::min(known_end_, pos_ + available());
 }
 
 void ByteStream::produce_raw() {

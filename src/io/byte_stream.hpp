@@ -80,11 +80,11 @@ class ByteStream {
   Mark mark();
   // gzip: goes back to `m` (taken earlier) by decoding its member again from the start, after the
   // reader decoded ahead to check a record's declared end and found it wrong. Bounded: the bytes
-  // decoded and then thrown away this way never exceed twice the furthest position decoded, so a
+  // decoded and then thrown away this way never exceed twice the furthest position reached, so a
   // file of wrong lengths costs at most three times its decoding. False, changing nothing, past
   // that. (The first wrong length may cost the whole stream; known_end() spares the next ones.)
   bool rewind(const Mark& m);
-  // Decoded position where the stream was seen to end (UINT64_MAX until it has been): a record
+  // Decoded position where a rewind() found the stream ended (UINT64_MAX until one has): a record
   // declared to end past it cannot be whole, and there is no need to decode ahead to learn so.
   std::uint64_t known_end() const { return known_end_; }
 
@@ -147,7 +147,7 @@ class ByteStream {
   std::uint64_t member_output_ = 0;
   bool resyncing_ = false;  // silence failures of false gzip magics found while scanning
   std::uint64_t known_end_ = UINT64_MAX;
-  std::uint64_t furthest_ = 0;  // furthest decoded position reached
+  std::uint64_t furthest_ = 0;  // furthest position of data() seen by rewind()
   std::uint64_t wasted_ = 0;    // decoded by rewind() or before it, then thrown away
   std::deque<MemberStart> members_;
 };

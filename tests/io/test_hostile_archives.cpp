@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <set>
 
 #include "archive_builder.hpp"
 #include "support/test_paths.hpp"
@@ -648,6 +649,61 @@ TEST_F(HostileArchives, OverLimitLengthInOneMemberCostsOneRecord) {
                             gzip_member(warc_response(uri_of(1), body_of(1)) + huge + warc_response(uri_of(2), body_of(2))), o);
   EXPECT_EQ(urls(r), (std::vector<std::string>{uri_of(1), uri_of(2)}));
   EXPECT_EQ(r.skips(), (std::map<std::string, std::uint64_t>{{"record_too_large", 1}}));
+}
+
+// Going back is bounded (ByteStream::rewind): in a one-member file made of wrong over-limit
+// lengths, the first ones cost one record each; once the bytes decoded twice would exceed twice
+// the furthest position reached, a wrong length costs the bytes it declared (still counted once),
+// never more, and reading goes on after them. The same for any buffer size (read_file checks).
+TEST_F(HostileArchives, GoingBackIsBounded) {
+  using namespace round3;
+  ReadOptions o;
+  o.max_record_bytes = 4096;
+  constexpr std::uint64_t kExtra = 5000;  // over the limit, and the declared end inside the file
+  std::vector<std::string> records;
+  std::vector<std::uint64_t> starts;
+  std::vector<int> bad;
+  std::uint64_t at = 0;
+  for (int i = 0; i < 200; ++i) {
+    WarcRecordSpec s;
+    s.uri = uri_of(i);
+    s.block = http_response(200, "", body_of(i % 40));
+    if (i % 20 == 10) {
+      s.length = std::to_string(s.block.size() + kExtra);
+      bad.push_back(i);
+    }
+    records.push_back(warc_record(s));
+    starts.push_back(at);
+    at += records.back().size();
+  }
+  std::string all;
+  for (const auto& rec : records) all += rec;
+  ReadResult r = read_bytes("bounded1.warc.gz", gzip_member(all), o);
+  EXPECT_EQ(r.get("skipped.warc.bad_length"), bad.size());
+  const std::vector<std::string> read = urls(r);
+  const std::set<std::string> got(read.begin(), read.end());
+  // A good record is read unless it lies within the bytes some bad record declared.
+  std::size_t lost = 0;
+  for (int i = 0; i < 200; ++i) {
+    if (i % 20 == 10) continue;
+    bool in_declared = false;
+    for (int b : bad) {
+      in_declared |= starts[static_cast<std::size_t>(i)] < starts[static_cast<std::size_t>(b)] + records[static_cast<std::size_t>(b)].size() + kExtra &&
+                     i > b;
+    }
+    if (!in_declared) {
+      EXPECT_TRUE(got.count(uri_of(i))) << uri_of(i);
+    }
+    if (!got.count(uri_of(i))) ++lost;
+  }
+  // The first wrong lengths cost one record each; the bound was reached, and records were lost.
+  for (int i = 0; i < 50; ++i) {
+    if (i % 20 != 10) {
+      EXPECT_TRUE(got.count(uri_of(i))) << uri_of(i);
+    }
+  }
+  EXPECT_GT(lost, 0u);
+  EXPECT_LT(lost, 200u - bad.size());
 }
 
 TEST_F(HostileArchives, ArcOverLimitLengthInOneMemberCostsOneRecord) {

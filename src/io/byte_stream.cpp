@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 
 namespace crd::io::detail {
@@ -22,6 +23,7 @@ bool is_crc_message(const char* msg) {
 ByteStream::ByteStream() = default;
 
 ByteStream::~ByteStream() {
+  forget_mark();
   if (zs_init_) inflateEnd(&zs_);
   if (fd_ >= 0) ::close(fd_);
 }
@@ -117,32 +119,56 @@ std::uint64_t ByteStream::discard_in_member(std::uint64_t n) {
   return n - left;
 }
 
-ByteStream::Mark ByteStream::mark() {
-  const std::uint64_t disk = disk_offset();  // also drops the members before data()
-  return Mark{pos_, members_.empty() ? pos_ : members_.front().logical, disk};
+void ByteStream::mark() {
+  forget_mark();
+  if (!gzip_ || inflateCopy(&saved_.zs, &zs_) != Z_OK) return;
+  saved_.zs_init = true;
+  saved_.bytes.assign(data(), data() + available());
+  saved_.pos = pos_;
+  saved_.in_disk = in_disk();
+  saved_.gz_state = gz_state_;
+  saved_.member_disk = member_disk_;
+  saved_.member_output = member_output_;
+  saved_.resyncing = resyncing_;
+  saved_.eof = eof_;
+  saved_.has_break = has_break_;
+  saved_.brk = break_;
+  saved_.members = members_;
 }
 
-bool ByteStream::rewind(const Mark& m) {
-  // Only positions the reader reached count, never how far the buffer ran ahead, so the outcome
-  // is the same for any buffer size.
-  if (!gzip_ || m.position > pos_ || m.member_logical > m.position) return false;
+void ByteStream::forget_mark() {
+  if (saved_.zs_init) inflateEnd(&saved_.zs);
+  saved_ = Saved{};
+}
+
+bool ByteStream::rewind() {
+  if (!saved_.zs_init || saved_.pos > pos_) return false;
   if (at_end()) known_end_ = pos_;
   furthest_ = std::max(furthest_, pos_);
-  const std::uint64_t waste = pos_ - m.member_logical;  // decoded ahead, then again up to the mark
-  if (wasted_ + waste > 2 * furthest_) return false;
+  const std::uint64_t waste = pos_ - saved_.pos;
+  if (wasted_ + waste > 2 * furthest_) {
+    forget_mark();
+    return false;
+  }
+  // zlib's state points back at its z_stream, so it is copied back, not assigned.
+  if (inflateEnd(&zs_) != Z_OK || inflateCopy(&zs_, &saved_.zs) != Z_OK) std::abort();
   wasted_ += waste;
-  seek_input(m.member_disk);
-  inflateReset(&zs_);
-  gz_state_ = GzState::MemberStart;
-  members_.clear();
-  has_break_ = false;  // a break met ahead is met again, and taken then
-  break_ = StreamBreak{};
-  eof_ = false;
-  resyncing_ = false;
-  member_output_ = 0;
-  begin_ = end_ = 0;
-  pos_ = m.member_logical;
-  return discard(m.position - m.member_logical) == m.position - m.member_logical;
+  seek_input(saved_.in_disk);
+  begin_ = 0;
+  end_ = saved_.bytes.size();
+  if (buf_.size() < end_) buf_.resize(end_);
+  std::memcpy(buf_.data(), saved_.bytes.data(), end_);
+  pos_ = saved_.pos;
+  gz_state_ = saved_.gz_state;
+  member_disk_ = saved_.member_disk;
+  member_output_ = saved_.member_output;
+  resyncing_ = saved_.resyncing;
+  eof_ = saved_.eof;
+  has_break_ = saved_.has_break;
+  break_ = saved_.brk;
+  members_ = std::move(saved_.members);
+  forget_mark();
+  return true;
 }
 
 std::string ByteStream::peek_at(std::uint64_t pos, std::size_t n) {

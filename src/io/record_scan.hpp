@@ -89,8 +89,8 @@ void lose_short_record(ByteStream& in, RecordSink& sink, std::uint64_t rec_disk,
 // record only. So the declared end is checked first: `is_boundary` gets the block's last byte and
 // up to `peek` bytes after it. Raw files read there directly. gzip decodes there, stopping at the
 // member's end (a record never outlasts its member), and when the length proves wrong goes back
-// (ByteStream::rewind) to resynchronise after the header: a one-member file has no member end to
-// stop the skip. A declared end past the end of the stream (once seen) is wrong without decoding.
+// (ByteStream::mark, rewind) to resynchronise after the header: a one-member file has no member
+// end to stop the skip. A declared end past the end of the stream (once seen) is wrong without decoding.
 // A wrong length is `bad_length` even at the end of the file: a length this large is no cut record.
 template <typename Boundary, typename Resync>
 void skip_long_record(ByteStream& in, RecordSink& sink, std::uint64_t rec_disk, std::size_t header_len,
@@ -107,17 +107,18 @@ void skip_long_record(ByteStream& in, RecordSink& sink, std::uint64_t rec_disk, 
     }
   } else if (end <= in.known_end()) {
     in.consume(scan_from);
-    const ByteStream::Mark back = in.mark();
+    in.mark();
     in.consume(header_len - scan_from);
     if (in.discard_in_member(len - 1) == len - 1) {
       const std::size_t avail = std::min(in.fill(peek), peek);
       if (avail > 0 && is_boundary(std::string_view(in.data(), avail))) {
+        in.forget_mark();
         in.consume(1);
         sink.fail("record_too_large", rec_disk);
         return;
       }
     }
-    if (!in.rewind(back)) {  // past the bound on decoding twice: the bytes skipped are lost with it
+    if (!in.rewind()) {  // past the bound on decoding twice: the bytes skipped are lost with it
       sink.fail(bad_length, rec_disk);
       return;
     }

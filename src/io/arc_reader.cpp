@@ -2,6 +2,7 @@
 // '\n' separator, and a look at the next line to catch wrong lengths.
 #include "arc_reader.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -29,11 +30,49 @@ bool all_digits(std::string_view s) {
   return true;
 }
 
+// Whether `url` starts with a URI scheme and its ':' (RFC 3986: a letter, then letters, digits,
+// '+', '-' or '.'). Text glued before a header ("</html>http://...", from a record written without
+// its '\n' separator) fails this.
+bool has_scheme(std::string_view url) {
+  if (url.empty() || !is_alpha(url[0])) return false;
+  for (std::size_t i = 1; i < url.size(); ++i) {
+    const char c = url[i];
+    if (c == ':') return true;
+    if (!is_alpha(c) && !(c >= '0' && c <= '9') && c != '+' && c != '-' && c != '.') return false;
+  }
+  return false;
+}
+
+// The schemes ARC writers record. Only these are looked for inside a line or right after a
+// record's content, where a longer run of letters could have been cut anywhere ("p://" is a valid
+// scheme, and what is left of "http://" after a length 3 bytes too long).
+constexpr std::string_view kKnownSchemes[] = {"http:", "https:", "ftp:", "dns:", "filedesc:"};
+
+bool has_known_scheme(std::string_view url) {
+  for (std::string_view k : kKnownSchemes) {
+    if (istarts_with(url, k)) return true;
+  }
+  return false;
+}
+
+// Offset in `s` of the first known scheme after its first byte, or npos.
+std::size_t find_known_scheme(std::string_view s) {
+  for (std::size_t colon = s.find(':'); colon != std::string_view::npos; colon = s.find(':', colon + 1)) {
+    for (std::string_view k : kKnownSchemes) {
+      if (colon + 1 > k.size() && istarts_with(s.substr(colon + 1 - k.size()), k)) return colon + 1 - k.size();
+    }
+  }
+  return std::string_view::npos;
+}
+
 // v1: "URL IP date type length"; v2 adds result code, checksum, location, offset and filename
-// before the length. Fields are counted from the end so a URL with spaces stays whole. A line is
-// a header when its date field is all digits and its URL has a scheme; the length is checked apart
-// so a header with a bad length is reported as such rather than as garbage.
-bool parse_header(std::string_view line, int version, ArcHeader& h) {
+// before the length. Fields are counted from the end so a URL with spaces stays whole. A line ends
+// like a header when its date field is all digits; the header starts where its URL does: at the
+// line's start when that is a scheme, else (`inside`) at the first known scheme within the line,
+// the next record of an ARC written without separators after content of the wrong length. The
+// length is checked apart so a header with a bad length is reported as such rather than as
+// garbage. Returns the header's offset in the line, or npos.
+std::size_t find_header(std::string_view line, int version, bool inside, ArcHeader& h) {
   line = chomp(line);
   std::vector<std::string_view> f;
   std::size_t pos = 0;
@@ -47,27 +86,34 @@ bool parse_header(std::string_view line, int version, ArcHeader& h) {
   bool v2 = version == 2;
   if (version == 0 && n >= 10 && all_digits(f[n - 8]) && f[n - 8].size() >= 8) v2 = true;
   const std::size_t after_url = v2 ? 9 : 4;
-  if (n < after_url + 1) return false;
+  if (n < after_url + 1) return std::string_view::npos;
   std::string_view date = f[n - after_url + 1];
-  if (!all_digits(date) || date.size() < 8 || date.size() > 20) return false;
-  if (f[0].find(':') == std::string_view::npos) return false;
+  if (!all_digits(date) || date.size() < 8 || date.size() > 20) return std::string_view::npos;
+  const std::size_t url_end = static_cast<std::size_t>(f[n - after_url].data() - line.data());
+  std::size_t at = 0;
+  if (!has_scheme(line)) {
+    at = inside ? find_known_scheme(line.substr(0, url_end)) : std::string_view::npos;
+    if (at == std::string_view::npos) return at;
+  }
   h.url.clear();
   for (std::size_t i = 0; i < n - after_url; ++i) {
-    if (i > 0) h.url.push_back(' ');
-    h.url.append(f[i]);
+    const std::size_t from = static_cast<std::size_t>(f[i].data() - line.data());
+    if (from + f[i].size() <= at) continue;
+    if (!h.url.empty()) h.url.push_back(' ');
+    h.url.append(from < at ? f[i].substr(at - from) : f[i]);
   }
   h.content_type.assign(f[n - after_url + 2]);
   std::string_view len = f[n - 1];
   h.length = parse_length(len);
-  return true;
+  return at;
 }
 
-bool looks_like_header(std::string_view line, int version) {
-  ArcHeader h;
-  return parse_header(line, version, h);
+bool parse_header(std::string_view line, int version, ArcHeader& h) {
+  return find_header(line, version, /*inside=*/false, h) == 0;
 }
 
-// Drops lines until one that looks like a record header, the end, or a break.
+// Drops bytes up to the next record header (at a line's start or inside a line, see find_header),
+// the end, or a break. The current position is taken only if a header starts there.
 void resync(ByteStream& in, int version) {
   for (;;) {
     std::size_t len = find_line(in, kPeekBytes);
@@ -77,7 +123,12 @@ void resync(ByteStream& in, int version) {
       if (avail < kPeekBytes) return;  // end of data or a break
       continue;                        // an overlong line: keep going
     }
-    if (looks_like_header(std::string_view(in.data(), len), version)) return;
+    ArcHeader h;
+    const std::size_t at = find_header(std::string_view(in.data(), len), version, /*inside=*/true, h);
+    if (at != std::string_view::npos) {
+      in.consume(at);
+      return;
+    }
     in.consume(len);
   }
 }
@@ -85,18 +136,23 @@ void resync(ByteStream& in, int version) {
 // Whether `d`, the bytes right after a record's content, is a record boundary: the end of data,
 // or '\n' (blank lines allowed) and then another header. Some older crawlers wrote no '\n' after
 // the content, so a header right at the end of the content is accepted too.
+// A header glued to the content must name a known scheme: one that is merely valid may be the
+// rest of the next header's URL after a length a few bytes too long ("p://...").
 bool is_boundary(std::string_view d, int version) {
   std::size_t p = 0;
   while (p < d.size() && (d[p] == '\n' || d[p] == '\r')) ++p;
   if (p == d.size()) return true;
   const std::size_t nl = d.find('\n', p);
-  return looks_like_header(d.substr(p, nl == std::string_view::npos ? nl : nl - p), version);
+  ArcHeader h;
+  return parse_header(d.substr(p, nl == std::string_view::npos ? nl : nl - p), version, h) &&
+         (p > 0 || has_known_scheme(h.url));
 }
 
-// The record of `total` bytes must be followed by a boundary (above).
+// The record of `total` bytes must be followed by a boundary (above). The look is bounded, so a
+// header line is looked for in kPeekBytes whatever more is buffered.
 bool boundary_ok(ByteStream& in, std::size_t total, int version) {
   const std::size_t avail = in.fill(total + kPeekBytes);
-  return is_boundary(std::string_view(in.data() + total, avail - total), version);
+  return is_boundary(std::string_view(in.data() + total, std::min(avail - total, kPeekBytes)), version);
 }
 
 // `end`: the decoded position just past the record, for RecordSink's check of gzip members.
@@ -120,29 +176,6 @@ void handle_content(const ArcHeader& h, std::string_view content, RecordSink& si
   }
 }
 
-// A record declares more than --max-record-bytes: skipped without buffering when the length is
-// true, and without taking the rest of the file with it when a digit is corrupted (see the WARC
-// reader's skip_long_record: the member's end in gzip, a boundary check in raw files).
-void skip_long_record(ByteStream& in, RecordSink& sink, std::uint64_t rec_disk, std::size_t line_len,
-                      std::uint64_t len, int version) {
-  if (in.gzip()) {
-    skip_long_record_in_member(in, sink, rec_disk, line_len, len, "arc.bad_length");
-    return;
-  }
-  // The content's last byte, then what follows: nothing at all means the declared end lies past
-  // the end of the file, and the length is wrong.
-  const std::string after = in.peek_at(in.position() + line_len + len - 1, kPeekBytes);
-  if (!after.empty() && is_boundary(std::string_view(after).substr(1), version)) {
-    in.consume(line_len);
-    in.discard(len);
-    sink.fail("record_too_large", rec_disk);
-    return;
-  }
-  sink.fail("arc.bad_length", rec_disk);
-  in.consume(line_len);
-  resync(in, version);
-}
-
 }  // namespace
 
 bool looks_like_arc(std::string_view bytes) { return bytes.substr(0, 11) == "filedesc://"; }
@@ -163,8 +196,7 @@ void read_arc(ByteStream& in, RecordSink& sink, const std::string& source) {
       if (line_len == 0) {
         in.consume(in.available());
       } else {
-        in.consume(line_len);
-        resync(in, version);
+        resync(in, version);  // a header may start inside this line; its start is not one
       }
       continue;
     }
@@ -177,17 +209,14 @@ void read_arc(ByteStream& in, RecordSink& sink, const std::string& source) {
     }
     const std::uint64_t len = *h.length;
     if (len > sink.options().max_record_bytes) {
-      skip_long_record(in, sink, rec_disk, line_len, len, version);
+      skip_long_record(
+          in, sink, rec_disk, line_len, len, line_len, kPeekBytes, "arc.bad_length",
+          [&](std::string_view after) { return is_boundary(after.substr(1), version); }, [&] { resync(in, version); });
       continue;
     }
     const std::size_t total = line_len + static_cast<std::size_t>(len);
     if (in.fill(total) < total) {
-      if (in.break_pending()) {
-        report_break(in, sink);
-      } else {
-        sink.fail("arc.truncated", rec_disk);
-        in.consume(in.available());
-      }
+      lose_short_record(in, sink, rec_disk, line_len, "arc.bad_length", "arc.truncated", [&] { resync(in, version); });
       continue;
     }
     if (!record_intact(in, total)) {

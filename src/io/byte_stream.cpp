@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 
 namespace crd::io::detail {
@@ -22,6 +23,7 @@ bool is_crc_message(const char* msg) {
 ByteStream::ByteStream() = default;
 
 ByteStream::~ByteStream() {
+  forget_mark();
   if (zs_init_) inflateEnd(&zs_);
   if (fd_ >= 0) ::close(fd_);
 }
@@ -115,6 +117,58 @@ std::uint64_t ByteStream::discard_in_member(std::uint64_t n) {
     produce(1);
   }
   return n - left;
+}
+
+void ByteStream::mark() {
+  forget_mark();
+  if (!gzip_ || inflateCopy(&saved_.zs, &zs_) != Z_OK) return;
+  saved_.zs_init = true;
+  saved_.bytes.assign(data(), data() + available());
+  saved_.pos = pos_;
+  saved_.in_disk = in_disk();
+  saved_.gz_state = gz_state_;
+  saved_.member_disk = member_disk_;
+  saved_.member_output = member_output_;
+  saved_.resyncing = resyncing_;
+  saved_.eof = eof_;
+  saved_.has_break = has_break_;
+  saved_.brk = break_;
+  saved_.members = members_;
+}
+
+void ByteStream::forget_mark() {
+  if (saved_.zs_init) inflateEnd(&saved_.zs);
+  saved_ = Saved{};
+}
+
+bool ByteStream::rewind() {
+  if (!saved_.zs_init || saved_.pos > pos_) return false;
+  if (at_end()) known_end_ = pos_;
+  furthest_ = std::max(furthest_, pos_);
+  const std::uint64_t waste = pos_ - saved_.pos;
+  if (wasted_ + waste > 2 * furthest_) {
+    forget_mark();
+    return false;
+  }
+  // zlib's state points back at its z_stream, so it is copied back, not assigned.
+  if (inflateEnd(&zs_) != Z_OK || inflateCopy(&zs_, &saved_.zs) != Z_OK) std::abort();
+  wasted_ += waste;
+  seek_input(saved_.in_disk);
+  begin_ = 0;
+  end_ = saved_.bytes.size();
+  if (buf_.size() < end_) buf_.resize(end_);
+  std::memcpy(buf_.data(), saved_.bytes.data(), end_);
+  pos_ = saved_.pos;
+  gz_state_ = saved_.gz_state;
+  member_disk_ = saved_.member_disk;
+  member_output_ = saved_.member_output;
+  resyncing_ = saved_.resyncing;
+  eof_ = saved_.eof;
+  has_break_ = saved_.has_break;
+  break_ = saved_.brk;
+  members_ = std::move(saved_.members);
+  forget_mark();
+  return true;
 }
 
 std::string ByteStream::peek_at(std::uint64_t pos, std::size_t n) {

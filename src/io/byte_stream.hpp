@@ -71,6 +71,21 @@ class ByteStream {
   // gzip: drops bytes up to the end of the member holding data(), at most n; returns how many.
   // Writers end a record with its member, so a declared length past the member's end is wrong.
   std::uint64_t discard_in_member(std::uint64_t n);
+  // gzip: saves the stream at data() (the decoder's state and the bytes buffered after data()),
+  // so that rewind() can come back after the reader decoded ahead to check a record's declared
+  // end; forget_mark() drops it when the end was right.
+  void mark();
+  void forget_mark();
+  // Comes back to the mark (and drops it). Bounded: the bytes decoded ahead and then thrown away
+  // never exceed twice the furthest position reached, so a file of wrong lengths costs at most
+  // three times its decoding; false, the stream where it is, past that. Only positions the reader
+  // reached count, never how far the buffer ran ahead, so the outcome is the same for any buffer
+  // size. (The first length past the end decodes to the end; known_end() spares the next ones.)
+  bool rewind();
+  // Decoded position where a rewind() found the stream ended (UINT64_MAX until one has): a record
+  // declared to end past it cannot be whole, and there is no need to decode ahead to learn so.
+  std::uint64_t known_end() const { return known_end_; }
+
   // Raw files: up to n bytes at decoded position pos (which may be far past what is buffered),
   // read without disturbing the stream. Used to check that a long record's declared end is a
   // record boundary before skipping to it.
@@ -129,6 +144,26 @@ class ByteStream {
   std::uint64_t member_disk_ = 0;
   std::uint64_t member_output_ = 0;
   bool resyncing_ = false;  // silence failures of false gzip magics found while scanning
+  // What mark() saved: enough to decode on from the same point.
+  struct Saved {
+    z_stream zs{};
+    bool zs_init = false;
+    std::vector<char> bytes;  // buffered after data()
+    std::uint64_t pos = 0;
+    std::uint64_t in_disk = 0;
+    GzState gz_state = GzState::MemberStart;
+    std::uint64_t member_disk = 0;
+    std::uint64_t member_output = 0;
+    bool resyncing = false;
+    bool eof = false;
+    bool has_break = false;
+    StreamBreak brk;
+    std::deque<MemberStart> members;
+  };
+  Saved saved_;
+  std::uint64_t known_end_ = UINT64_MAX;
+  std::uint64_t furthest_ = 0;  // furthest position of data() seen by rewind()
+  std::uint64_t wasted_ = 0;    // decoded ahead, then thrown away by rewind()
   std::deque<MemberStart> members_;
 };
 

@@ -1,11 +1,13 @@
 // Helpers shared by the WARC and ARC readers for moving between records of a ByteStream.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 #include "byte_stream.hpp"
 #include "record_sink.hpp"
@@ -60,17 +62,69 @@ inline std::size_t find_line(ByteStream& in, std::size_t limit) {
   }
 }
 
-// gzip: skips a record whose declared length is over --max-record-bytes without buffering it.
-// A record does not outlast its member, so the skip stops at the member's end; a member that ends
-// before the declared length shows the length is wrong (`bad_length`), otherwise the record is
-// just too large. (Raw files check the declared end for a record boundary instead: see the
-// readers' skip_long_record.)
-inline void skip_long_record_in_member(ByteStream& in, RecordSink& sink, std::uint64_t rec_disk,
-                                       std::size_t header_len, std::uint64_t len, std::string_view bad_length) {
-  in.consume(header_len);
-  const std::uint64_t dropped = in.discard_in_member(len);
-  const bool member_ended_early = dropped < len && !in.break_pending() && !in.at_end();
-  sink.fail(member_ended_early ? bad_length : std::string_view("record_too_large"), rec_disk);
+// A record declares more bytes than the stream holds before its end or the next break: the
+// boundary check for a declared end past the end of the file. Neither a gzip stream's end nor (for
+// a corrupted digit) the true length is known, so the bytes there are looked at instead, in raw
+// files, per-record and one-member gzip alike (issue 36: a 9 prefixed to one length dropped every
+// record after it). When another record header follows in them (`resync()`, called once
+// `scan_from` bytes are consumed, leaves data() on it, or consumes everything), the length is
+// wrong: this record alone is lost (`bad_length`) and reading goes on from that header. Otherwise
+// the record was cut: by damage (counted under the break's reason) or by the end (`truncated`).
+template <typename Resync>
+void lose_short_record(ByteStream& in, RecordSink& sink, std::uint64_t rec_disk, std::size_t scan_from,
+                       std::string_view bad_length, std::string_view truncated, Resync&& resync) {
+  in.consume(scan_from);
+  resync();
+  if (in.available() > 0) {
+    sink.fail(bad_length, rec_disk);
+  } else if (in.break_pending()) {
+    report_break(in, sink);
+  } else {
+    sink.fail(truncated, rec_disk);
+  }
+}
+
+// A record declares more than --max-record-bytes (header of `header_len` bytes, then `len`). A true
+// length is skipped without buffering the block; a false one (a corrupted digit) must cost this
+// record only. So the declared end is checked first: `is_boundary` gets the block's last byte and
+// up to `peek` bytes after it. Raw files read there directly. gzip decodes there, stopping at the
+// member's end (a record never outlasts its member), and when the length proves wrong goes back
+// (ByteStream::mark, rewind) to resynchronise after the header: a one-member file has no member
+// end to stop the skip. A declared end past the end of the stream (once seen) is wrong without decoding.
+// A wrong length is `bad_length` even at the end of the file: a length this large is no cut record.
+template <typename Boundary, typename Resync>
+void skip_long_record(ByteStream& in, RecordSink& sink, std::uint64_t rec_disk, std::size_t header_len,
+                      std::uint64_t len, std::size_t scan_from, std::size_t peek, std::string_view bad_length,
+                      Boundary&& is_boundary, Resync&& resync) {
+  const std::uint64_t end = in.position() + header_len + len;
+  if (!in.gzip()) {
+    const std::string after = in.peek_at(end - 1, peek);
+    if (!after.empty() && is_boundary(std::string_view(after))) {
+      in.consume(header_len);
+      in.discard(len);
+      sink.fail("record_too_large", rec_disk);
+      return;
+    }
+  } else if (end <= in.known_end()) {
+    in.consume(scan_from);
+    in.mark();
+    in.consume(header_len - scan_from);
+    if (in.discard_in_member(len - 1) == len - 1) {
+      const std::size_t avail = std::min(in.fill(peek), peek);
+      if (avail > 0 && is_boundary(std::string_view(in.data(), avail))) {
+        in.forget_mark();
+        in.consume(1);
+        sink.fail("record_too_large", rec_disk);
+        return;
+      }
+    }
+    if (!in.rewind()) {  // past the bound on decoding twice: the bytes skipped are lost with it
+      sink.fail(bad_length, rec_disk);
+      return;
+    }
+    scan_from = 0;
+  }
+  lose_short_record(in, sink, rec_disk, scan_from, bad_length, bad_length, std::forward<Resync>(resync));
 }
 
 // A decimal record length: 1 to 18 digits (no sign, no spaces), so it cannot overflow.

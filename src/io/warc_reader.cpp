@@ -1,6 +1,7 @@
 // WARC record parsing: named fields, block, "\r\n\r\n" trailer, dispatch on WARC-Type.
 #include "warc_reader.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <string_view>
@@ -89,34 +90,60 @@ bool block_digest_matches(const WarcHeader& h, std::string_view block) {
   return want && sha1(block) == *want;
 }
 
-// Length of the named-field block through its blank line, or 0 (see the caller for why).
-std::size_t find_header_end(ByteStream& in) {
+// How far the search for header ends has got: no blank line ends before the stream position
+// `clean_to`. A header with no blank line within kMaxHeaderBytes makes the reader resynchronise
+// on the next "WARC/" mark, often a few bytes on, whose header search would scan the same bytes
+// again: 10^6 lines of "WARC/1.0" took minutes (issue 36). With this each byte is scanned once.
+struct HeaderScan {
+  std::uint64_t clean_to = 0;
+};
+
+// Length of the named-field block through its blank line, or 0 when there is none within
+// kMaxHeaderBytes of the record's start (see the caller for why).
+std::size_t find_header_end(ByteStream& in, HeaderScan& scan) {
+  const std::uint64_t start = in.position();
   std::size_t want = 4096;
-  std::size_t searched = 0;
   for (;;) {
-    std::size_t avail = in.fill(want);
+    const std::size_t avail = in.fill(want);
+    const std::size_t limit = std::min(avail, kMaxHeaderBytes);
     const char* d = in.data();
-    std::size_t i = searched;
+    std::size_t i = scan.clean_to > start ? static_cast<std::size_t>(std::min<std::uint64_t>(scan.clean_to - start, limit)) : 0;
     for (;;) {
-      const void* hit = std::memchr(d + i, '\n', avail - i);
+      const void* hit = std::memchr(d + i, '\n', limit - i);
       if (hit == nullptr) {
-        searched = avail;
+        i = limit;
         break;
       }
       std::size_t j = static_cast<std::size_t>(static_cast<const char*>(hit) - d);
       // A blank line; some damaged files end lines with "\r\r\n", so allow any run of '\r'.
       std::size_t k = j + 1;
-      while (k < avail && d[k] == '\r') ++k;
-      if (k < avail && d[k] == '\n') return k + 1;
-      if (k >= avail) {  // the blank line may continue past what is buffered
-        searched = j;
+      while (k < limit && d[k] == '\r') ++k;
+      if (k < limit && d[k] == '\n') {
+        scan.clean_to = start + j;
+        return k + 1;
+      }
+      if (k >= limit) {  // the blank line may continue past what is searched
+        i = j;
         break;
       }
       i = j + 1;
     }
-    if (avail < want || want >= kMaxHeaderBytes) return 0;
+    scan.clean_to = start + i;
+    if (avail < want || limit >= kMaxHeaderBytes) return 0;
     want *= 2;
   }
+}
+
+// Where, in a header block, a second line that starts like a record ("WARC/1.") begins; 0 when
+// none does. A header never holds one: the lines before it are a record with no named fields
+// (lines of "WARC/1.0" alone), and must not take the next record's fields as theirs.
+std::size_t next_version_line(std::string_view block) {
+  std::size_t p = block.find('\n');
+  while (p != std::string_view::npos && p + 1 < block.size()) {
+    if (looks_like_warc(block.substr(p + 1))) return p + 1;
+    p = block.find('\n', p + 1);
+  }
+  return 0;
 }
 
 // Drops bytes up to the next "WARC/<digit>.", a break, or the end. The mark is looked for
@@ -218,35 +245,11 @@ void handle_record(const WarcHeader& h, std::string_view block, RecordSink& sink
   }
 }
 
-// A record declares more than --max-record-bytes. A true length is skipped without buffering the
-// block; a false one (a corrupted digit) must not take the rest of the file with it. In gzip the
-// skip stops at the member's end (skip_long_record_in_member); in a raw file the declared end is
-// checked for a record boundary before skipping to it, and otherwise the reader resynchronises
-// on the next "WARC/" mark after the header.
-void skip_long_record(ByteStream& in, RecordSink& sink, std::uint64_t rec_disk, std::size_t hlen,
-                      std::uint64_t len) {
-  if (in.gzip()) {
-    skip_long_record_in_member(in, sink, rec_disk, hlen, len, "warc.bad_length");
-    return;
-  }
-  const std::uint64_t end = in.position() + hlen + len;
-  const std::string after = in.peek_at(end - 1, 64);  // the block's last byte, then what follows
-  if (!after.empty() && trailer_length(after, 1) != kBadTrailer) {
-    in.consume(hlen);
-    in.discard(len);
-    sink.fail("record_too_large", rec_disk);
-    return;
-  }
-  sink.fail("warc.bad_length", rec_disk);
-  in.consume(hlen - 1);
-  resync(in);
-}
-
-void read_record(ByteStream& in, RecordSink& sink, const std::string& source) {
+void read_record(ByteStream& in, RecordSink& sink, const std::string& source, HeaderScan& scan) {
   const std::uint64_t rec_pos = in.position();
   const std::uint64_t rec_disk = in.disk_offset();
   sink.record();
-  std::size_t hlen = find_header_end(in);
+  std::size_t hlen = find_header_end(in, scan);
   if (hlen == 0) {
     if (in.break_pending()) {
       report_break(in, sink);  // damage cut the record: it is lost under the break's reason
@@ -259,6 +262,11 @@ void read_record(ByteStream& in, RecordSink& sink, const std::string& source) {
     }
     return;
   }
+  if (const std::size_t next = next_version_line(std::string_view(in.data(), hlen)); next > 0) {
+    sink.fail("warc.bad_header", rec_disk);
+    in.consume(next);
+    return;
+  }
   WarcHeader h = parse_header(std::string_view(in.data(), hlen));
   if (!h.length) {
     sink.fail("warc.bad_length", rec_disk);
@@ -268,17 +276,14 @@ void read_record(ByteStream& in, RecordSink& sink, const std::string& source) {
   }
   const std::uint64_t len = *h.length;
   if (len > sink.options().max_record_bytes) {
-    skip_long_record(in, sink, rec_disk, hlen, len);
+    skip_long_record(
+        in, sink, rec_disk, hlen, len, hlen - 1, 64, "warc.bad_length",
+        [](std::string_view after) { return trailer_length(after, 1) != kBadTrailer; }, [&] { resync(in); });
     return;
   }
   std::size_t total = hlen + static_cast<std::size_t>(len);
   if (in.fill(total + kTrailerPeek) < total) {
-    if (in.break_pending()) {
-      report_break(in, sink);
-    } else {
-      sink.fail("warc.truncated", rec_disk);
-      in.consume(in.available());
-    }
+    lose_short_record(in, sink, rec_disk, hlen - 1, "warc.bad_length", "warc.truncated", [&] { resync(in); });
     return;
   }
   std::size_t tail = trailer_length(std::string_view(in.data(), in.available()), total);
@@ -309,10 +314,11 @@ void read_record(ByteStream& in, RecordSink& sink, const std::string& source) {
 }  // namespace
 
 void read_warc(ByteStream& in, RecordSink& sink, const std::string& source) {
+  HeaderScan scan;
   while (next_record_start(in, sink)) {
     std::size_t avail = in.fill(6);
     if (looks_like_warc(std::string_view(in.data(), avail))) {
-      read_record(in, sink, source);
+      read_record(in, sink, source, scan);
       continue;
     }
     if (avail < 6 && in.break_pending()) {

@@ -2,6 +2,7 @@
 # ranges"): pages whose encoding is declared only inside the document are decoded by the dom and
 # sentence chunkers (HTML5 sniffing: byte-order mark, HTTP header, <meta> prescan), at 1 and 2
 # ranks; numeric options out of range are usage errors. Run: python3 test_round3_charsets_options.py [TestClass…]
+import json
 import os
 import re
 import resource
@@ -116,6 +117,37 @@ class InDocumentCharsets(unittest.TestCase):
         for name, _, _, decoded in PAGES:
             self.assertEqual(pages.get(key(name), 0) > 0, decoded, name)
 
+
+    def page_files(self):
+        """Two Latin-1 page files, declared by a meta charset and by an http-equiv, sharing a paragraph."""
+        d = self.tmp("pages")
+        os.makedirs(d, exist_ok=True)
+        heads = {"a": b'<meta charset="iso-8859-1">',
+                 "b": b'<meta http-equiv="Content-Type" content="text/html; charset=latin1">'}
+        for name, head in heads.items():
+            with open(os.path.join(d, name + ".html"), "wb") as f:
+                f.write(b"<html><head>" + head + b"</head><body><p>" + SHARED.encode("latin-1") + b"</p><p>Page "
+                        + name.encode() + b" seule.</p></body></html>")
+        return d
+
+    def test_compare_reads_page_files_in_their_declared_charset(self):
+        d = self.page_files()
+        p = ci.run_crd(["compare", os.path.join(d, "a.html"), os.path.join(d, "b.html"), "--json"])
+        result = json.loads(p.stdout)
+        self.assertEqual(result["counters"].get("skipped.sentence.invalid_utf8", 0), 0)
+        self.assertEqual([s["text"] for s in result["pairs"][0]["sentences"]], SHARED_SENTENCES)
+
+    def test_check_reads_page_files_in_their_declared_charset(self):
+        d = self.page_files()
+        labels = self.tmp("L.h5")
+        ci.run_crd(ci.quiet(["label", d, "--chunker", "dom", "-o", labels]), nranks=2)
+        p = ci.run_crd(["check", "--labels", labels, "--chunker", "dom", os.path.join(d, "a.html")])
+        self.assertIn('"%s"' % SHARED, p.stdout)
+        self.assertIn("2/2 labeled chunks", p.stdout)
+
+
+SHARED_SENTENCES = ["Café crème au lait.", "Une autre phrase ici."]
+SHARED = " ".join(SHARED_SENTENCES)
 
 
 def write_site(root, pages=6):

@@ -37,8 +37,9 @@ void read_input_list(const std::string& path, const std::function<void(std::stri
   if (S_ISDIR(st.st_mode)) refuse(path, "is a directory, not a list of inputs");
   if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) refuse(path, "is not a regular file");
   if (S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > kMaxListBytes)
-    refuse(path, "is " + human_bytes(static_cast<std::uint64_t>(st.st_size)) +
-                     ", more than an input list may hold (" + human_bytes(kMaxListBytes) + ")");
+    // The size in bytes: a file one byte over the cap would read "256.00 MiB" in human_bytes.
+    refuse(path, "is " + std::to_string(st.st_size) + " bytes, more than an input list may hold (" +
+                     human_bytes(kMaxListBytes) + ")");
   const Descriptor in{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (in.fd < 0) refuse(path, std::string("cannot read it: ") + std::strerror(errno));
 

@@ -1,8 +1,11 @@
-// Charset conversion with glibc iconv; undecodable input becomes U+FFFD instead of an error.
+// Charset conversion with glibc iconv after HTML5 sniffing; undecodable input becomes U+FFFD
+// instead of an error.
 #include "utf8_converter.hpp"
 
 #include <cerrno>
 #include <cstring>
+
+#include "encoding_sniffer.hpp"
 
 namespace crd::chunk::detail {
 
@@ -11,21 +14,35 @@ namespace {
 const iconv_t kNoConverter = reinterpret_cast<iconv_t>(-1);
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD in UTF-8
 
-bool is_utf8_label(std::string_view cs) {
-  return cs.empty() || cs == "utf-8" || cs == "utf8" || cs == "unicode-1-1-utf-8";
-}
-
-// WHATWG's encoding standard decodes these labels as windows-1252 (browsers do; pages that say
-// latin-1 routinely contain 0x80–0x9F quotes), so do we.
-std::string iconv_name(std::string_view cs) {
-  if (cs == "iso-8859-1" || cs == "iso8859-1" || cs == "latin1" || cs == "l1" ||
-      cs == "us-ascii" || cs == "ascii") {
-    return "WINDOWS-1252";
-  }
-  return std::string(cs);
+// glibc's name for a WHATWG encoding, where they differ: the WHATWG encodings are the
+// Windows supersets browsers decode (Shift_JIS as code page 932, EUC-KR as 949, Big5 with HKSCS).
+std::string iconv_name(std::string_view encoding) {
+  if (encoding == "iso-8859-8-i") return "ISO-8859-8";  // the same bytes; "i" is about direction
+  if (encoding == "x-mac-cyrillic") return "MAC-CYRILLIC";
+  if (encoding == "shift_jis") return "CP932";
+  if (encoding == "euc-kr") return "CP949";
+  if (encoding == "big5") return "BIG5-HKSCS";
+  return std::string(encoding);
 }
 
 }  // namespace
+
+// x-user-defined: ASCII as itself, byte 0x80 + n as U+F780 + n (the standard's private-use block).
+std::string_view Utf8Converter::user_defined_to_utf8(std::string_view page) {
+  out_.clear();
+  for (const char c : page) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b < 0x80) {
+      out_ += c;
+      continue;
+    }
+    const unsigned cp = 0xF700u + b;
+    out_ += static_cast<char>(0xE0 | (cp >> 12));
+    out_ += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out_ += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+  return out_;
+}
 
 Utf8Converter::~Utf8Converter() {
   for (auto& [name, cd] : open_) {
@@ -33,30 +50,25 @@ Utf8Converter::~Utf8Converter() {
   }
 }
 
-iconv_t Utf8Converter::descriptor(std::string_view charset) {
-  auto it = open_.find(charset);
+iconv_t Utf8Converter::descriptor(std::string_view encoding) {
+  auto it = open_.find(encoding);
   if (it == open_.end()) {
-    // A failed open is remembered too, so an unknown label costs one lookup per page.
-    iconv_t cd = iconv_open("UTF-8", iconv_name(charset).c_str());
-    it = open_.emplace(std::string(charset), cd).first;
+    // A failed open is remembered too, so a missing converter costs one lookup per page.
+    iconv_t cd = iconv_open("UTF-8", iconv_name(encoding).c_str());
+    it = open_.emplace(std::string(encoding), cd).first;
   }
   return it->second;
 }
 
 std::string_view Utf8Converter::to_utf8(std::string_view page, std::string_view charset) {
-  // A byte-order mark names the encoding before any declared charset does (the WHATWG encoding
-  // standard's BOM sniffing, as browsers do), and is not part of the text.
-  if (page.starts_with("\xEF\xBB\xBF")) return page.substr(3);
-  if (page.starts_with("\xFF\xFE")) {
-    page.remove_prefix(2);
-    charset = "utf-16le";
-  } else if (page.starts_with("\xFE\xFF")) {
-    page.remove_prefix(2);
-    charset = "utf-16be";
-  }
-  if (is_utf8_label(charset) || page.empty()) return page;
-  iconv_t cd = descriptor(charset);
-  if (cd == kNoConverter) return page;  // unknown label: gumbo replaces what is not UTF-8
+  const SniffedEncoding sniffed = sniff_encoding(page, charset);
+  page.remove_prefix(sniffed.bom_bytes);  // a byte-order mark is not part of the text
+  if (sniffed.encoding == "utf-8" || page.empty()) return page;
+  // The standard decodes these two itself; glibc knows neither.
+  if (sniffed.encoding == "replacement") return kReplacement;
+  if (sniffed.encoding == "x-user-defined") return user_defined_to_utf8(page);
+  iconv_t cd = descriptor(sniffed.encoding);
+  if (cd == kNoConverter) return page;  // not in this glibc: gumbo replaces what is not UTF-8
   iconv(cd, nullptr, nullptr, nullptr, nullptr);  // reset shift state left by the last page
 
   out_.resize(2 * page.size() + 16);

@@ -13,7 +13,7 @@ namespace crd::cli {
 std::vector<SentenceDocument> read_sentence_documents(const std::vector<std::string>& inputs,
                                                       const ReadSettings& settings, Counters& counters) {
   io::InputLog log;
-  const std::vector<io::InputFile> files = io::expand_inputs(inputs, {}, log);
+  const std::vector<io::InputFile> files = io::expand_inputs(inputs, {.skip_missing = false, .offers_skip_missing = false}, log);
   counters.merge(log.counters);
   auto chunker = chunk::make_chunker(settings.chunker, settings.chunking);
   io::ReadOptions read;

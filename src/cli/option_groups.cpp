@@ -11,6 +11,7 @@
 #include "neardup_options.hpp"
 #include "option_values.hpp"
 #include "crd/base/error.hpp"
+#include "crd/base/human_bytes.hpp"
 
 namespace crd::cli {
 
@@ -201,8 +202,7 @@ std::string read_config_file(const std::string& path) {
   if (in.bad()) throw UsageError("cannot read config file '" + path + "'");
   text.resize(static_cast<std::size_t>(in.gcount()));
   if (text.size() > kMaxConfigBytes)
-    throw UsageError("config file '" + path + "' is larger than " + std::to_string(kMaxConfigBytes >> 20) +
-                     " MiB: not a crd config");
+    throw UsageError("config file '" + path + "' is larger than " + human_bytes(kMaxConfigBytes) + ": not a crd config");
   return text;
 }
 

@@ -82,6 +82,32 @@ po::typed_value<Count>* count_value(std::uint64_t& target) {
   return po::value<Count>()->default_value(Count{target})->notifier([&target](const Count& c) { target = c.value; });
 }
 
+std::string CountRange::text() const { return std::to_string(least) + ".." + std::to_string(most); }
+
+namespace {
+
+template <class T>
+po::typed_value<Count>* ranged(T& target, const char* option, CountRange range) {
+  return po::value<Count>()->value_name(range.text())->default_value(Count{target})->notifier(
+      [&target, option, range](const Count& c) {
+        if (!range.contains(c.value)) refuse_out_of_range(option, std::to_string(c.value), range);
+        target = static_cast<T>(c.value);
+      });
+}
+
+}  // namespace
+
+void refuse_out_of_range(const char* option, std::string_view value, CountRange range) {
+  throw UsageError(std::string("option --") + option + ": " + std::string(value) + " is not in " + range.text());
+}
+
+po::typed_value<Count>* count_value(std::uint32_t& target, const char* option, CountRange range) {
+  return ranged(target, option, range);
+}
+po::typed_value<Count>* count_value(std::uint64_t& target, const char* option, CountRange range) {
+  return ranged(target, option, range);
+}
+
 po::typed_value<ByteSize>* size_value(std::uint64_t& target) {
   return po::value<ByteSize>()->default_value(ByteSize::of(target))->notifier([&target](const ByteSize& b) { target = b.value; });
 }

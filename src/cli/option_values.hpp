@@ -45,8 +45,23 @@ void validate(boost::any& out, const std::vector<std::string>& values, ByteSize*
 std::ostream& operator<<(std::ostream& out, const Count& c);     // default values in --help
 std::ostream& operator<<(std::ostream& out, const ByteSize& b);
 
+// The whole numbers an option accepts, both ends included. --help shows it in place of "arg"
+// ("--minvalues 1..4096"); a value outside it is a usage error at parse time.
+struct CountRange {
+  std::uint64_t least = 0;
+  std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
+  bool contains(std::uint64_t v) const { return v >= least && v <= most; }
+  std::string text() const;  // "1..4096"
+};
+inline constexpr std::uint64_t kMaxU32 = std::numeric_limits<std::uint32_t>::max();
+
 // Options stored into `target` after parsing, defaulting to its value now.
 po::typed_value<Count>* count_value(std::uint64_t& target);
+// A count in `range` (which must fit the target's type); `option` names it in the error.
+po::typed_value<Count>* count_value(std::uint32_t& target, const char* option, CountRange range);
+po::typed_value<Count>* count_value(std::uint64_t& target, const char* option, CountRange range);
+// The usage error for a value outside `range`, for options whose values are checked later.
+[[noreturn]] void refuse_out_of_range(const char* option, std::string_view value, CountRange range);
 po::typed_value<ByteSize>* size_value(std::uint64_t& target);
 // A whole number least..most; `option` names it in the error.
 std::optional<std::uint32_t> parse_u32(std::string_view text);

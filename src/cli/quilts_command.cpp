@@ -22,6 +22,15 @@ std::optional<double> parse_fraction(std::string_view text) {
   return v;
 }
 
+// Each option's range, shown in --help; a sweep's values have their pivot option's range. Grams
+// of k words cost k hashes per word (seed 003 uses k = 5); a sweep runs every combination of
+// its values for every page, so each list is short (a million values ended in std::bad_alloc).
+constexpr CountRange kGramWords{1, 1000};
+constexpr CountRange kMaxGramDocuments{2, kMaxU32};
+constexpr CountRange kMinSources{1, kMaxU32};
+constexpr CountRange kMaxPageGrams{1, std::numeric_limits<std::uint64_t>::max()};
+constexpr std::size_t kMaxSweepValues = 16;
+
 [[noreturn]] void bad(const char* option, std::string_view text, const char* what) {
   throw UsageError(std::string("option --") + option + ": '" + std::string(text) + "' is not " + what);
 }
@@ -43,6 +52,19 @@ std::vector<T> parse_list(const char* option, const std::string& text, Parse one
   return out;
 }
 
+void limit_sweep(const char* option, std::size_t values) {
+  if (values > kMaxSweepValues)
+    throw UsageError(std::string("option --") + option + ": at most " + std::to_string(kMaxSweepValues) + " values");
+}
+
+// A sweep list of whole numbers, each in `range`.
+std::vector<std::uint32_t> parse_sweep(const char* option, const std::string& text, CountRange range) {
+  const auto values = parse_list<std::uint64_t>(option, text, parse_count, "a whole number");
+  limit_sweep(option, values.size());
+  for (const std::uint64_t v : values)
+    if (!range.contains(v)) refuse_out_of_range(option, std::to_string(v), range);
+  return {values.begin(), values.end()};
+}
 
 po::typed_value<std::string>* fraction_value(double& target, const char* option) {
   return po::value<std::string>()->default_value(std::to_string(target).substr(0, 4))->notifier(
@@ -53,33 +75,33 @@ po::typed_value<std::string>* fraction_value(double& target, const char* option)
       });
 }
 
-
 }  // namespace
 
 po::options_description quilts_options(quilts::QuiltParams& p, std::string& exclude_pages) {
   po::options_description d("Quilted pages (seed 003: Najork 2012; docs/quilts.md)");
   d.add_options()
-      ("gram-words", u32_value(p.k, "gram-words", 1), "k: words per gram")
-      ("max-gram-documents", u32_value(p.m, "max-gram-documents", 2),
+      ("gram-words", count_value(p.k, "gram-words", kGramWords), "k: words per gram")
+      ("max-gram-documents", count_value(p.m, "max-gram-documents", kMaxGramDocuments),
        "m: a patch gram is in 2..m documents (its page and fewer than m others)")
-      ("min-sources", u32_value(p.c, "min-sources", 0), "c: a quilt has at least c sources (greedy set cover)")
+      ("min-sources", count_value(p.c, "min-sources", kMinSources), "c: a quilt has at least c sources (greedy set cover)")
       ("min-patch-fraction", fraction_value(p.theta, "min-patch-fraction"),
        "θ: a quilt has at least this fraction of its grams as patch grams")
       ("min-source-share", fraction_value(p.min_source_share, "min-source-share"),
        "φ: each source must cover at least this fraction of the page's patch grams (0: no limit)")
       ("foreign-sourced", choice_value(p.foreign, "foreign-sourced"),
        "off; domain: sources on another registrable domain (public suffix list); host: on another host")
-      ("max-page-grams", count_value(p.max_page_grams), "pages with more distinct grams are skipped and counted")
+      ("max-page-grams", count_value(p.max_page_grams, "max-page-grams", kMaxPageGrams), "pages with more distinct grams are skipped and counted")
       ("exclude-pages", po::value<std::string>(&exclude_pages),
        "FILE of URL keys (one per line, # comments) left out of the corpus: crd report's pages marked benign")
       ("sweep-m", po::value<std::string>()->notifier([&p](const std::string& s) {
-         p.sweep_m = parse_list<std::uint32_t>("sweep-m", s, parse_u32, "a whole number");
+         p.sweep_m = parse_sweep("sweep-m", s, kMaxGramDocuments);
        }), "m values for /quilts/sweep (comma-separated), beside --max-gram-documents")
       ("sweep-c", po::value<std::string>()->notifier([&p](const std::string& s) {
-         p.sweep_c = parse_list<std::uint32_t>("sweep-c", s, parse_u32, "a whole number");
+         p.sweep_c = parse_sweep("sweep-c", s, kMinSources);
        }), "c values for /quilts/sweep, beside --min-sources")
       ("sweep-theta", po::value<std::string>()->notifier([&p](const std::string& s) {
          p.sweep_theta = parse_list<double>("sweep-theta", s, parse_fraction, "a fraction in 0..1");
+         limit_sweep("sweep-theta", p.sweep_theta.size());
        }), "θ values for /quilts/sweep, beside --min-patch-fraction");
   return d;
 }

@@ -11,6 +11,7 @@
 // result is identical for any rank count.
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <tuple>
 #include <unordered_map>
@@ -22,6 +23,7 @@
 #include "crd/output/schema.hpp"
 #include "crd/pipeline/detect_pipeline.hpp"
 #include "crd/pipeline/label_set.hpp"
+#include "crd/pipeline/progress.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 #include "crd/shuffle/collectives.hpp"
 #include "owner_scores.hpp"
@@ -43,6 +45,22 @@ TruthPrefixes load_truth(comm::Transport& transport, const std::string& path) {
   if (const std::string e = transport.first_error(error); !e.empty()) throw UsageError(e.substr(e.find(": ") + 2));
   return TruthPrefixes::parse(transport.from_rank0(text), path);
 }
+
+// Progress lines for the comparisons (--progress-interval), which took minutes against 62k labels.
+class CompareLines : public CompareProgress {
+ public:
+  CompareLines(comm::Transport& transport, double interval) : transport_(transport), interval_(interval) {}
+  void begin(std::uint64_t job_chunks) override {
+    lines_.emplace(transport_, "compare", job_chunks, interval_, "chunks");
+  }
+  void done(std::uint64_t rank_chunks) override { lines_->update(rank_chunks, 0); }
+  void finish() { lines_->finish(transport_); }  // collective
+
+ private:
+  comm::Transport& transport_;
+  double interval_;
+  std::optional<pipeline::Progress> lines_;
+};
 
 // A label's text as one rank met it.
 struct LabelText {
@@ -101,7 +119,9 @@ void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::
       if (const std::uint64_t* label = labels.all.find(digests[id])) sha1_label[id] = *label;
       chunk_sketches[id] = &sketches[sketch_of.at(digests[id])];
     }
-    const std::vector<BestScores> best = owner_best_scores(transport, digests, chunk_sketches, index);
+    CompareLines lines(transport, common.progress_interval);
+    const std::vector<BestScores> best = owner_best_scores(transport, digests, chunk_sketches, index, &lines);
+    lines.finish();
     const auto is_stop = pipeline::stop_flags(chunks, p.stop.chunk_rules());
     std::uint64_t without_tlsh = 0;
     for (const std::uint32_t id : p.shard.page_chunk_ids)

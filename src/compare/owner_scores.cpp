@@ -35,7 +35,8 @@ struct AnswerKey {
 }  // namespace
 
 std::vector<BestScores> owner_best_scores(comm::Transport& transport, const std::vector<Digest>& digests,
-                                          const std::vector<const ChunkSketch*>& sketches, LabelSketches& labels) {
+                                          const std::vector<const ChunkSketch*>& sketches, LabelSketches& labels,
+                                          CompareProgress* progress) {
   std::vector<Request> requests(digests.size());
   for (std::size_t i = 0; i < digests.size(); ++i) requests[i] = {digests[i], *sketches[i]};
   shuffle::Contributors askers;
@@ -46,11 +47,16 @@ std::vector<BestScores> owner_best_scores(comm::Transport& transport, const std:
   // Owner: each distinct digest compared once, answered to every rank that asked.
   std::vector<Answer> answers;
   answers.reserve(askers.ranks.size());
+  // Each comparison is against every label sketch: against tens of thousands of labels this is
+  // the long part of the job.
+  if (progress != nullptr) progress->begin(transport.sum(static_cast<std::uint64_t>(rows.size())));
   for (std::size_t row = 0; row < rows.size(); ++row) {
+    if (progress != nullptr && row % CompareProgress::kProgressStep == 0) progress->done(row);
     const BestScores best = labels.best(rows[row].sketch);
     for (auto k = askers.offsets[row]; k < askers.offsets[row + 1]; ++k)
       answers.push_back({askers.ranks[k], rows[row].digest, best});
   }
+  if (progress != nullptr) progress->done(rows.size());
   const auto back = shuffle::reduce_by_key(
       transport, std::move(answers), [](const Answer& a) { return AnswerKey{a.asker, a.digest}; },
       [](const AnswerKey& key, int) { return static_cast<int>(key.asker); }, [](Answer&, const Answer&) {}, {});

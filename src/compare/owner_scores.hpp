@@ -4,6 +4,7 @@
 // it was asked. A chunk common to many shards (a template) is thus compared once, not once per rank.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "chunk_sketch.hpp"
@@ -12,9 +13,21 @@
 
 namespace crd::compare {
 
+// Told how the comparisons go, for progress lines: begin() once, on every rank at the same point
+// (a collective may follow), with the job's number of distinct chunks to compare; then done()
+// with this rank's count so far, rank-locally, every kProgressStep chunks.
+class CompareProgress {
+ public:
+  static constexpr std::uint64_t kProgressStep = 64;
+  virtual ~CompareProgress() = default;
+  virtual void begin(std::uint64_t job_chunks) = 0;
+  virtual void done(std::uint64_t rank_chunks) = 0;
+};
+
 // Collective. digests[i] and sketches[i] describe this rank's i-th distinct chunk; returns its
 // best scores against `labels` (the same on every rank).
 std::vector<BestScores> owner_best_scores(comm::Transport& transport, const std::vector<Digest>& digests,
-                                          const std::vector<const ChunkSketch*>& sketches, LabelSketches& labels);
+                                          const std::vector<const ChunkSketch*>& sketches, LabelSketches& labels,
+                                          CompareProgress* progress = nullptr);
 
 }  // namespace crd::compare

@@ -13,7 +13,11 @@ TruthPrefixes TruthPrefixes::parse(std::string_view text, const std::string& sou
   while (at < text.size()) {
     const auto nl = std::min(text.find('\n', at), text.size());
     std::string_view line = text.substr(at, nl - at);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    // Spaces around a prefix are never part of it (page keys have none): a line of only
+    // whitespace is blank, not a prefix that no page starts with.
+    constexpr std::string_view kSpace = " \t\r\f\v";
+    const std::size_t first = line.find_first_not_of(kSpace);
+    line = first == std::string_view::npos ? std::string_view{} : line.substr(first, line.find_last_not_of(kSpace) - first + 1);
     if (!line.empty() && line.front() != '#') t.prefixes_.emplace_back(line);
     at = nl + 1;
   }

@@ -19,8 +19,9 @@ namespace crd::compare {
 // The truth: URL prefixes (page keys as crd writes them, host/path…) whose pages are positives.
 class TruthPrefixes {
  public:
-  // One prefix per line of `text`; blank lines and lines starting with '#' are skipped, a CR
-  // before the LF is dropped. Throws UsageError (naming `source`) when there is none.
+  // One prefix per line of `text`, without the ASCII whitespace around it (a CR before the LF
+  // included); lines then blank or starting with '#' are skipped. Throws UsageError (naming
+  // `source`) when there is none.
   static TruthPrefixes parse(std::string_view text, const std::string& source);
   // The key is the prefix, or continues it at a '/' (host1 does not cover host10/…).
   bool positive(std::string_view key) const;

@@ -9,6 +9,7 @@
 
 #include "crd/chunk/chunker.hpp"
 #include "crd/base/error.hpp"
+#include "crd/base/human_bytes.hpp"
 #include "crd/hash/sha1.hpp"
 
 namespace crd::discover {
@@ -22,7 +23,7 @@ constexpr std::size_t kBlockBytes = 1u << 20;
 constexpr std::size_t kHexLineBytes = 41;  // 40 hex digits and a newline: the usual line
 
 std::string too_long(const std::string& path) {
-  return "stop list '" + path + "': a line longer than " + std::to_string(kMaxLineBytes >> 20) + " MiB";
+  return "stop list '" + path + "': a line longer than " + human_bytes(kMaxLineBytes);
 }
 
 // Calls line(text) for every line of the file, without its '\n', read a block at a time (a

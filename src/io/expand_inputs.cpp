@@ -100,7 +100,7 @@ class Expander {
       // A typo must not shrink a corpus unnoticed: only --skip-missing lets the run go on.
       if (!options_.skip_missing)
         throw UsageError("input " + path + (origin.empty() ? "" : " (" + origin + ")") + ": " +
-                         std::strerror(err) + " (--skip-missing runs without it)");
+                         std::strerror(err) + (options_.offers_skip_missing ? " (--skip-missing runs without it)" : ""));
       log_.fail(path, err == ENOENT || err == ENOTDIR ? "input.missing" : "input.unreadable");
       return;
     }

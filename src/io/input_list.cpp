@@ -10,6 +10,7 @@
 #include <string>
 
 #include "crd/base/error.hpp"
+#include "crd/base/human_bytes.hpp"
 
 namespace crd::io::detail {
 namespace {
@@ -36,8 +37,9 @@ void read_input_list(const std::string& path, const std::function<void(std::stri
   if (S_ISDIR(st.st_mode)) refuse(path, "is a directory, not a list of inputs");
   if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) refuse(path, "is not a regular file");
   if (S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > kMaxListBytes)
+    // The size in bytes: a file one byte over the cap would read "256.00 MiB" in human_bytes.
     refuse(path, "is " + std::to_string(st.st_size) + " bytes, more than an input list may hold (" +
-                     std::to_string(kMaxListBytes >> 20) + " MiB)");
+                     human_bytes(kMaxListBytes) + ")");
   const Descriptor in{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (in.fd < 0) refuse(path, std::string("cannot read it: ") + std::strerror(errno));
 
@@ -52,7 +54,7 @@ void read_input_list(const std::string& path, const std::function<void(std::stri
     if (got == 0) break;
     total += static_cast<std::uint64_t>(got);
     if (total > kMaxListBytes)  // a file grown since its stat, or a pipe that does not end
-      refuse(path, "holds more than an input list may (" + std::to_string(kMaxListBytes >> 20) + " MiB)");
+      refuse(path, "holds more than an input list may (" + human_bytes(kMaxListBytes) + ")");
     std::string_view rest(block, static_cast<std::size_t>(got));
     while (!rest.empty()) {
       const std::size_t nl = rest.find('\n');

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "crd/base/error.hpp"
+#include "crd/base/human_bytes.hpp"
 #include "result_file_impl.hpp"
 
 namespace crd::output {
@@ -58,7 +59,7 @@ std::string set_aside_room(int fd) {
   const int rc = ::posix_fallocate(fd, 0, kMetadataRoom);
   // File systems that cannot preallocate at all just go without the room.
   if (rc == 0 || rc == EOPNOTSUPP || rc == ENOSYS) return {};
-  return "no room for it (" + std::to_string(kMetadataRoom >> 20) + " MiB): " + std::strerror(rc);
+  return "no room for it (" + human_bytes(kMetadataRoom) + "): " + std::strerror(rc);
 }
 
 // Rank 0 reserves the temporary name (O_EXCL) and checks the room for it, so that creation

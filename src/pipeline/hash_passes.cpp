@@ -6,10 +6,11 @@
 #include <string>
 
 #include "crd/base/error.hpp"
+#include "crd/base/human_bytes.hpp"
 #include "crd/discover/discovery.hpp"
 #include "crd/pipeline/detect_pipeline.hpp"
 #include "memory_budget.hpp"
-#include "progress.hpp"
+#include "crd/pipeline/progress.hpp"
 
 namespace crd::pipeline {
 namespace {
@@ -54,7 +55,7 @@ void for_each_pass(comm::Transport& transport, ScanPhase& p, const CommonOptions
       const std::uint32_t more = std::min(budget.plan_passes(transport, shard, true, 0, keep_counts, p.passes), 2u);
       if (more > 1) {
         if (std::uint64_t{p.passes} * more > MemoryBudget::kMaxPasses)
-          throw FatalError("--memory " + std::to_string(common.memory_budget) + " bytes per rank is too small even for " +
+          throw FatalError("--memory " + human_bytes(common.memory_budget) + " per rank is too small even for " +
                            std::to_string(MemoryBudget::kMaxPasses) +
                            " passes over the hash space: raise --memory or run with more ranks");
         p.passes *= more;

@@ -6,20 +6,13 @@
 
 #include <cmath>
 #include <limits>
-#include <sstream>
 
 #include "crd/base/error.hpp"
+#include "crd/base/human_bytes.hpp"
 #include "crd/discover/owner_tally.hpp"
 
 namespace crd::pipeline {
 namespace {
-
-std::string gib(std::uint64_t bytes) {
-  std::ostringstream out;
-  out.precision(2);
-  out << std::fixed << static_cast<double>(bytes) / static_cast<double>(1ull << 30) << " GiB";
-  return out.str();
-}
 
 // The hash tables of an empty shard: their initial capacity, which every scan and pass has however
 // little it reads. Projections extrapolate only what grew beyond it.
@@ -67,8 +60,8 @@ std::uint64_t MemoryBudget::tables_bytes(const scan::ScannedShard& shard) {
 void MemoryBudget::check_fixed() const {
   // The same options everywhere: every rank decides alike, no agreement needed.
   if (budget_ != 0 && fixed_bytes() >= budget_)
-    throw FatalError("--memory " + gib(budget_) + " does not even hold the shuffle buffers (2 × --shuffle-buffer = " +
-                     gib(fixed_bytes()) + ")");
+    throw FatalError("--memory " + human_bytes(budget_) + " does not even hold the shuffle buffers (2 × --shuffle-buffer = " +
+                     human_bytes(fixed_bytes()) + ")");
 }
 
 bool MemoryBudget::scan_fits(const scan::ScannedShard& shard, std::uint64_t shard_done, std::uint64_t shard_total,
@@ -116,16 +109,16 @@ std::uint32_t MemoryBudget::plan_passes(comm::Transport& transport, const scan::
   if (out_of_core && passes <= kMaxPasses) return static_cast<std::uint32_t>(std::max<std::uint64_t>(passes, 2));
   const std::uint64_t ranks = ranks_for(worst);
   if (transport.max(projected_) > 0)
-    throw FatalError("--memory " + gib(budget_) + " per rank is too small: the busiest rank's tables would need about " +
-                     gib(worst) + "; run with at least " + std::to_string(ranks) + " ranks or raise --memory");
-  throw FatalError("--memory " + gib(budget_) + " per rank is too small: counting needs about " + gib(worst) +
+    throw FatalError("--memory " + human_bytes(budget_) + " per rank is too small: the busiest rank's tables would need about " +
+                     human_bytes(worst) + "; run with at least " + std::to_string(ranks) + " ranks or raise --memory");
+  throw FatalError("--memory " + human_bytes(budget_) + " per rank is too small: counting needs about " + human_bytes(worst) +
                    " on the busiest rank; run with at least " + std::to_string(ranks) + " ranks or raise --memory");
 }
 
 void MemoryBudget::check_peak(comm::Transport& transport, const std::string& what, std::uint64_t bytes) const {
   const std::uint64_t worst = transport.max(bytes + fixed_bytes());
   if (budget_ == 0 || worst <= budget_) return;
-  throw FatalError("--memory " + gib(budget_) + " per rank is too small: " + what + " needs about " + gib(worst) +
+  throw FatalError("--memory " + human_bytes(budget_) + " per rank is too small: " + what + " needs about " + human_bytes(worst) +
                    " on the busiest rank; run with at least " + std::to_string(ranks_for(worst)) +
                    " ranks or raise --memory");
 }

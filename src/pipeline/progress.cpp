@@ -1,5 +1,5 @@
 // Progress lines for long phases.
-#include "progress.hpp"
+#include "crd/pipeline/progress.hpp"
 
 #include <unistd.h>
 
@@ -8,13 +8,23 @@
 
 namespace crd::pipeline {
 
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return stamp;
+}
+
 Progress::Progress(comm::Transport& transport, std::string phase, std::uint64_t total_bytes,
-                   double interval_seconds)
+                   double interval_seconds, std::string items)
     : transport_(transport),
       active_(transport.rank() == 0 && interval_seconds > 0),
       tty_(isatty(STDERR_FILENO) != 0),
       nranks_(transport.size()),
       phase_(std::move(phase)),
+      items_(std::move(items)),
       total_bytes_(total_bytes),
       interval_(interval_seconds),
       start_(std::chrono::steady_clock::now()),
@@ -51,6 +61,10 @@ void Progress::print(std::uint64_t bytes, std::uint64_t documents, bool final_li
   const double frac = total_bytes_ > 0 ? std::min(1.0, static_cast<double>(bytes) / static_cast<double>(total_bytes_)) : 1.0;
   const double eta = (frac > 0 && !final_line) ? elapsed * (1 - frac) / frac : 0;
   const char* estimate = estimated ? "~" : "";
+  if (!items_.empty()) {
+    print_items(bytes, frac, elapsed, eta, estimate, final_line);
+    return;
+  }
   if (tty_) {
     constexpr int kWidth = 30;
     const int filled = static_cast<int>(frac * kWidth);
@@ -61,14 +75,27 @@ void Progress::print(std::uint64_t bytes, std::uint64_t documents, bool final_li
                  static_cast<unsigned long long>(documents), rate, docs_rate, eta);
     if (final_line) std::fputc('\n', stderr);
   } else {
-    const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char stamp[32];
-    std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
     std::fprintf(stderr, "%s crd %s: %s%.1f%% %s%.0f/%.0f MB, %s%llu docs, %.1f MB/s, %.0f docs/s, ETA %.0f s\n",
-                 stamp, phase_.c_str(), estimate, frac * 100, estimate, mb, static_cast<double>(total_bytes_) / 1e6,
+                 utc_now().c_str(), phase_.c_str(), estimate, frac * 100, estimate, mb, static_cast<double>(total_bytes_) / 1e6,
                  estimate, static_cast<unsigned long long>(documents), rate, docs_rate, eta);
+  }
+  std::fflush(stderr);
+}
+
+// "12.5% 1000/8000 chunks, 800 chunks/s, ETA 9 s": a phase that counts items of work.
+void Progress::print_items(std::uint64_t done, double frac, double elapsed, double eta, const char* estimate,
+                           bool final_line) {
+  const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0;
+  const auto n = static_cast<unsigned long long>(done);
+  const auto total = static_cast<unsigned long long>(total_bytes_);
+  const char* item = items_.c_str();
+  if (tty_) {
+    std::fprintf(stderr, "\rcrd %s: %s%.1f%% %s%llu/%llu %s, %.0f %s/s, ETA %.0fs ", phase_.c_str(), estimate,
+                 frac * 100, estimate, n, total, item, rate, item, eta);
+    if (final_line) std::fputc('\n', stderr);
+  } else {
+    std::fprintf(stderr, "%s crd %s: %s%.1f%% %s%llu/%llu %s, %.0f %s/s, ETA %.0f s\n", utc_now().c_str(),
+                 phase_.c_str(), estimate, frac * 100, estimate, n, total, item, rate, item, eta);
   }
   std::fflush(stderr);
 }

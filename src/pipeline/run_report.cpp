@@ -2,11 +2,11 @@
 #include "crd/pipeline/run_report.hpp"
 
 #include <algorithm>
-#include <ctime>
 #include <tuple>
 
 #include "crd/base/version.hpp"
 #include "crd/output/schema.hpp"
+#include "crd/pipeline/progress.hpp"
 #include "crd/shuffle/collectives.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
 
@@ -53,15 +53,6 @@ Counters merge_counters(comm::Transport& transport, const Counters& local) {
 }
 
 namespace {
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 // A name → value table, written by rank 0 alone (every rank holds the same values).
 void write_named_values(output::ResultFile& file, comm::Transport& transport,

@@ -13,7 +13,7 @@
 #include "memory_budget.hpp"
 #include "crd/pipeline/output_check.hpp"
 #include "crd/pipeline/reader_thread_choice.hpp"
-#include "progress.hpp"
+#include "crd/pipeline/progress.hpp"
 
 namespace crd::pipeline {
 

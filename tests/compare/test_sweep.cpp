@@ -71,5 +71,15 @@ TEST(TruthPrefixes, ComponentBoundaries) {
   }
 }
 
+// Issue 36: a file of only whitespace named one prefix, " ", that no page starts with.
+TEST(TruthPrefixes, WhitespaceIsNotAPrefix) {
+  for (const char* text : {" ", "\t\n  \r\n", " \n\f\v\n", "  # indented comment\n \t \n"}) {
+    EXPECT_THROW(TruthPrefixes::parse(text, "t.txt"), UsageError) << '"' << text << '"';
+  }
+  const auto t = TruthPrefixes::parse("  clone1.example \t\r\n", "t.txt");
+  EXPECT_EQ(t.size(), 1u);
+  EXPECT_TRUE(t.positive("clone1.example/a.html"));
+}
+
 }  // namespace
 }  // namespace crd::compare

@@ -165,10 +165,13 @@ class Neardup(unittest.TestCase):
             os.makedirs(os.path.join(tree, "h%d.example" % (i % 7)), exist_ok=True)
             with open(os.path.join(tree, "h%d.example" % (i % 7), "p%d.html" % i), "w") as f:
                 f.write("<p>page %d %s</p>" % (i, " ".join("w%d" % (i * 13 + k * k) for k in range(24))))
-        line = (r"^crd neardup: fatal: --memory 0\.\d\d GiB per rank is too small: %s; run with at least \d+ ranks "
+        # Sizes in the unit that fits (issue 36: these read "0.00 GiB").
+        line = (r"^crd neardup: fatal: --memory %s per rank is too small: %s; run with at least \d+ ranks "
                 r"or raise --memory$")
-        for budget, step in (("2M", r"finding candidate pairs needs about \d+\.\d\d GiB on the busiest rank"),
-                             ("64K", r"the busiest rank's tables would need about \d+\.\d\d GiB")):
+        size = r"\d+(\.\d\d)? (KiB|MiB)"
+        for budget, shown, step in (
+                ("2M", "2 MiB", r"finding candidate pairs needs about %s on the busiest rank" % size),
+                ("64K", "64 KiB", r"the busiest rank's tables would need about %s" % size)):
             with self.subTest(memory=budget):
                 cwd = self.tmp("memory-" + budget)
                 os.makedirs(cwd)
@@ -177,7 +180,7 @@ class Neardup(unittest.TestCase):
                 self.assertEqual(r.returncode, 1, r.stderr)
                 errors = [e for e in r.stderr.splitlines() if e.startswith("crd neardup:")]
                 self.assertEqual(len(errors), 1, r.stderr)
-                self.assertRegex(errors[0], line % step)
+                self.assertRegex(errors[0], line % (shown, step))
                 self.assertEqual(os.listdir(cwd), [])
         results = []
         for memory in ([], ["--memory", "1G"]):

@@ -138,7 +138,7 @@ class OutOfCore(unittest.TestCase):
         ci.assert_fails_with_one_line(
             self, ["discover"] + self.inputs + ["-o", self.tmp("keep-small.h5")] +
             options(["--memory", str(self.budget), "--keep-counts"]), 3,
-            r"^crd discover: fatal: --memory 0\.00 GiB per rank is too small: counting needs about .* run with at "
+            r"^crd discover: fatal: --memory \d+(\.\d\d)? (B|KiB|MiB) per rank is too small: counting needs about .* run with at "
             r"least \d+ ranks or raise --memory$", 300)
         self.assertFalse(os.path.exists(self.tmp("keep-small.h5")))
         # Room for half of all rows on each of the 3 ranks (an owner's share, with the local
@@ -178,7 +178,7 @@ class OutOfCore(unittest.TestCase):
         self.assertEqual(proc.returncode, 1, proc.stderr)
         lines = proc.stderr.splitlines()
         self.assertEqual(len(lines), 1, proc.stderr)
-        self.assertRegex(lines[0], r"^crd label: fatal: --memory [0-9.]+ GiB per rank is too small: .* run with at "
+        self.assertRegex(lines[0], r"^crd label: fatal: --memory [0-9.]+ (B|KiB|MiB|GiB) per rank is too small: .* run with at "
                                    r"least [0-9]+ ranks or raise --memory$")
         self.assertFalse(os.path.exists(out))
 

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "crd/base/error.hpp"
+#include "crd/base/human_bytes.hpp"
 #include "crd/comm/local_transport.hpp"
 #include "crd/discover/owner_tally.hpp"
 #include "memory_budget.hpp"
@@ -33,8 +34,9 @@ TEST(MemoryBudget, HeldBytesStopTheScanLikeTables) {
       ADD_FAILURE() << "no error";
     } catch (const FatalError& e) {
       EXPECT_EQ(std::string(e.what()),
-                "--memory 0.00 GiB per rank is too small: the busiest rank's tables would need about 0.02 GiB; run "
-                "with at least " + std::to_string(ranks) + " ranks or raise --memory");
+                "--memory 1 MiB per rank is too small: the busiest rank's tables would need about " +
+                    human_bytes(projected) + "; run with at least " + std::to_string(ranks) + " ranks or raise --memory");
+      EXPECT_EQ(human_bytes(projected).substr(human_bytes(projected).size() - 4), " MiB");  // was "0.02 GiB"
     }
   });
 }
@@ -55,7 +57,7 @@ TEST(MemoryBudget, OneRanksPeakFailsEveryRankWithOneLine) {
   ASSERT_EQ(messages.size(), 2u);
   EXPECT_EQ(messages[0], messages[1]);
   EXPECT_EQ(messages[0],
-            "--memory 1.00 GiB per rank is too small: finding candidate pairs needs about 1.50 GiB on the busiest "
+            "--memory 1 GiB per rank is too small: finding candidate pairs needs about 1.50 GiB on the busiest "
             "rank; run with at least 4 ranks or raise --memory");
 }
 

@@ -49,7 +49,8 @@ class Chunker {
  public:
   virtual ~Chunker() = default;
   // Calls emit(normalized) for each non-empty chunk, in page order. `normalized` is valid only
-  // during the call. charset: lowercased declared charset ("" = unknown), used by the dom chunker.
+  // during the call. charset: the HTTP header's charset label ("" = none); the dom and sentence
+  // chunkers decode by HTML5 sniffing (byte-order mark, this label, <meta> in the first 1 KiB).
   // Returns "" when the page was chunked, else why it was not (a counter name after "skipped.",
   // e.g. "dom.too_deep"); then nothing was emitted.
   virtual std::string_view chunk(std::string_view page, std::string_view charset,

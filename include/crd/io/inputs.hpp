@@ -41,6 +41,8 @@ struct ExpandOptions {
   // A named input (argument or @LIST line) that cannot be found is left out and listed in the
   // log instead of being a UsageError (--skip-missing).
   bool skip_missing = false;
+  // Whether the command has --skip-missing, so that the error for a missing input may suggest it.
+  bool offers_skip_missing = true;
 };
 
 // A directory walk, in rounds so that ranks can share one (pipeline/input_listing.cpp).

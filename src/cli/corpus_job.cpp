@@ -22,7 +22,7 @@ void start_corpus_job(comm::Transport& transport, int argc, char** argv, ParsedC
   std::vector<std::string> reads = common.inputs;
   for (const auto& path : also_reads)
     if (!path.empty()) reads.push_back(path);
-  pipeline::check_output_before_run(transport, common.output, reads);
+  pipeline::check_output_before_run(transport, common.output, reads, common.work_dir);
 }
 
 int run_tokenizing_command(int argc, char** argv, const std::string& usage, const po::options_description& own,

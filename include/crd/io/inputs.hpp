@@ -41,6 +41,10 @@ struct ExpandOptions {
   // A named input (argument or @LIST line) that cannot be found is left out and listed in the
   // log instead of being a UsageError (--skip-missing).
   bool skip_missing = false;
+  // If set, called with every @LIST file (nested ones too) before it is read, and every named
+  // directory (given or listed) before it is walked; it may throw UsageError to refuse one (the
+  // output checks: -o naming a nested list, --work-dir inside an input directory).
+  std::function<void(const std::string& path, bool directory)> check_named;
 };
 
 // A directory walk, in rounds so that ranks can share one (pipeline/input_listing.cpp).

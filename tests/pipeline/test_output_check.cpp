@@ -202,6 +202,7 @@ TEST_F(OutputCheck, RefusesAnOutputInTheWorkDirAndAWorkDirInAnInputDirectory) {
 
 TEST_F(OutputCheck, TheListingRefusesANestedListAsOutputAndAListedDirectoryHoldingTheWorkDir) {
   fs::create_directories(dir_ / "corpus");
+  std::ofstream(dir_ / "corpus" / "page.html") << "<p>a page";
   std::ofstream(dir_ / "inner.lst") << at("corpus") << "\n";
   std::ofstream(dir_ / "outer.lst") << "@inner.lst\n";
   io::InputLog log;

@@ -30,7 +30,17 @@ void check_shard(const scan::ScannedShard& s) {
 }  // namespace
 
 void check_local_ids(const discover::TallyDiscovery& d, std::uint64_t distinct) {
-  for (const auto& t : d.labeled_local) corrupt_unless(t.local_id < distinct, "a label of a hash this rank does not hold");
+  const std::uint64_t labels = d.table.labeled;  // label ids are 0 … labeled - 1, over all ranks
+  corrupt_unless(d.first_label_id <= labels && d.table.rows.size() <= labels - d.first_label_id,
+                 "owned labels past the label count");
+  for (const auto& t : d.labeled_local) {
+    corrupt_unless(t.local_id < distinct, "a label of a hash this rank does not hold");
+    corrupt_unless(t.tag < labels, "a label id past the label count");
+  }
+}
+
+void check_label_use(const detect::DetectionResult& d, std::uint64_t labels) {
+  corrupt_unless(d.label_use.size() == labels, "label provenance for another label count");
 }
 
 void save_shard(BinaryFileWriter& out, const scan::ScannedShard& s) {

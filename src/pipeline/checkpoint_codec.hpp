@@ -16,11 +16,15 @@ scan::ScannedShard load_shard(BinaryFileReader& in);
 
 void save_discovery(BinaryFileWriter& out, const discover::TallyDiscovery& d);
 discover::TallyDiscovery load_discovery(BinaryFileReader& in);
-// Throws std::runtime_error if `d` labels a local id past `distinct` (the rank's tally size): a
-// discovery checkpoint is read against the rank's scanned shard, and must fit it.
+// Throws std::runtime_error if `d` labels a local id past `distinct` (the rank's tally size), or
+// holds a label id past its label count: a discovery checkpoint is read against the rank's scanned
+// shard, and must fit it.
 void check_local_ids(const discover::TallyDiscovery& d, std::uint64_t distinct);
 
 void save_detection(BinaryFileWriter& out, const detect::DetectionResult& d);
 detect::DetectionResult load_detection(BinaryFileReader& in);
+// Throws std::runtime_error unless `d` holds the provenance of exactly `labels` labels (the
+// rank's LabelSlice, which the detection writer walks beside it).
+void check_label_use(const detect::DetectionResult& d, std::uint64_t labels);
 
 }  // namespace crd::pipeline

@@ -230,9 +230,24 @@ TEST_F(CheckpointFile, ALinkOrFifoUnderTheNameIsReplacedNeverWrittenThroughOrOpe
 
 TEST(CheckpointCodec, LabelsOfLocalIdsTheRankDoesNotHoldAreRefused) {
   discover::TallyDiscovery d;
+  d.table.labeled = 9;
+  d.first_label_id = 7;
+  d.table.rows.resize(2);
   d.labeled_local = {{0, 7}, {2, 8}};
   EXPECT_NO_THROW(check_local_ids(d, 3));
-  EXPECT_THROW(check_local_ids(d, 2), std::runtime_error);
+  EXPECT_THROW(check_local_ids(d, 2), std::runtime_error);  // local id 2 of a tally of 2
+  d.table.labeled = 8;  // label id 8, and owned labels 7 and 8, of 8 labels
+  EXPECT_THROW(check_local_ids(d, 3), std::runtime_error);
+  d.table.labeled = 9;
+  d.first_label_id = 8;
+  EXPECT_THROW(check_local_ids(d, 3), std::runtime_error);
+}
+
+TEST(CheckpointCodec, ProvenanceOfAnotherLabelCountIsRefused) {
+  detect::DetectionResult d;
+  d.label_use.resize(3);
+  EXPECT_NO_THROW(check_label_use(d, 3));
+  EXPECT_THROW(check_label_use(d, 4), std::runtime_error);  // the writer would read past the end
 }
 
 }  // namespace

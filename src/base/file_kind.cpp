@@ -22,7 +22,10 @@ std::string kind_phrase(mode_t mode) {
 
 std::string replace_problem(const std::string& path) {
   struct stat st {};
-  if (::lstat(path.c_str(), &st) != 0) return errno == ENOENT || errno == ENOTDIR ? std::string() : std::string("cannot be examined: ") + std::strerror(errno);
+  if (::lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT || errno == ENOTDIR) return {};
+    return std::string("cannot be examined: ") + std::strerror(errno);
+  }
   return S_ISREG(st.st_mode) ? std::string() : kind_phrase(st.st_mode);
 }
 

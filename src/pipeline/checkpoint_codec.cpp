@@ -23,8 +23,10 @@ void check_shard(const scan::ScannedShard& s) {
   corrupt_unless(!offsets.empty() && offsets.front() == 0 && offsets.back() == s.page_chunk_ids.size(),
                  "page offsets do not cover the page chunks");
   corrupt_unless(offsets.size() == 1 || offsets.size() == s.keys.size() + 1, "page offsets for another page count");
-  for (std::size_t p = 1; p < offsets.size(); ++p) corrupt_unless(offsets[p - 1] <= offsets[p], "page offsets out of order");
-  for (const std::uint32_t id : s.page_chunk_ids) corrupt_unless(id < s.chunks.distinct(), "a page chunk outside the tally");
+  for (std::size_t p = 1; p < offsets.size(); ++p)
+    corrupt_unless(offsets[p - 1] <= offsets[p], "page offsets out of order");
+  for (const std::uint32_t id : s.page_chunk_ids)
+    corrupt_unless(id < s.chunks.distinct(), "a page chunk outside the tally");
 }
 
 }  // namespace

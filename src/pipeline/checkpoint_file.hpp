@@ -38,8 +38,9 @@ void write_checkpoint_file(const std::string& path, const std::string& phase, co
 
 // "" if `path` is an intact checkpoint of `phase` in this format, written by `owner`, in which
 // case read() has consumed exactly its payload (read() may throw std::runtime_error when what it
-// decoded does not fit the rank's other state: that is a reason too). Otherwise the reason it cannot be used, as a phrase that follows
-// the file's name ("fails its CRC-32 check …"); read() may have been called on an undecodable
+// decoded does not fit the rank's other state: that is a reason too). Otherwise the reason it
+// cannot be used, as a phrase that follows the file's name ("fails its CRC-32 check …",
+// "belongs to rank 1 of 2, not rank 0 of 2"); read() may have been called on an undecodable
 // payload, so the caller must discard what it produced.
 std::string read_checkpoint_file(const std::string& path, const std::string& phase, const CheckpointOwner& owner,
                                  const std::function<void(BinaryFileReader&)>& read);

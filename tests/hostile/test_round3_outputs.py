@@ -33,6 +33,15 @@ def write_pages(root):
             f.write("<html><body><p>shared paragraph</p><p>page %d's own paragraph</p></body></html>" % n)
 
 
+def corpus_and_result(tmp):
+    """A small corpus in `tmp` and a run over it with counts: the input of report, merge, inspect
+    and --labels."""
+    corpus, result = tmp("corpus"), tmp("result.h5")
+    write_pages(corpus)
+    ci.run_crd(ci.quiet(["run", corpus, "--chunk-threshold", "1", "--keep-counts", "-o", result]))
+    return corpus, result
+
+
 def kind(path):
     mode = os.lstat(path).st_mode
     for name, test in (("link", stat.S_ISLNK), ("device", stat.S_ISCHR), ("fifo", stat.S_ISFIFO),
@@ -46,10 +55,7 @@ class Round3(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = ci.TempDir("round3-outputs")
-        cls.corpus = cls.tmp("corpus")
-        write_pages(cls.corpus)
-        cls.result = cls.tmp("result.h5")  # a run with counts: input of report, merge, inspect, --labels
-        ci.run_crd(ci.quiet(["run", cls.corpus, "--chunk-threshold", "1", "--keep-counts", "-o", cls.result]))
+        cls.corpus, cls.result = corpus_and_result(cls.tmp)
         cls.page = os.path.join(cls.corpus, "site.example", "p0.html")
 
     @classmethod

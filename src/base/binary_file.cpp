@@ -1,6 +1,7 @@
 // Buffered binary files for checkpoints.
 #include "crd/base/binary_file.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -14,7 +15,23 @@
 
 namespace crd {
 
-BinaryFileWriter::BinaryFileWriter(const std::string& path) : path_(path), file_(std::fopen(path.c_str(), "wb")) {
+namespace {
+
+// A new file under `path`. Whatever the name held is unlinked first and the file created
+// exclusively without following links: fopen("wb") would write through a link planted there, and
+// block on a FIFO until a reader came.
+std::FILE* create_new(const std::string& path) {
+  ::unlink(path.c_str());
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return nullptr;
+  std::FILE* file = ::fdopen(fd, "wb");
+  if (file == nullptr) ::close(fd);
+  return file;
+}
+
+}  // namespace
+
+BinaryFileWriter::BinaryFileWriter(const std::string& path) : path_(path), file_(create_new(path)) {
   if (file_ == nullptr) throw FatalError("cannot create " + path + ": " + std::strerror(errno));
   std::setvbuf(file_, nullptr, _IOFBF, 1 << 20);
 }

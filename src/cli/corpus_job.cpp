@@ -23,7 +23,7 @@ void start_corpus_job(comm::Transport& transport, int argc, char** argv, ParsedC
   std::vector<std::string> reads = common.inputs;
   for (const auto& path : also_reads)
     if (!path.empty()) reads.push_back(path);
-  pipeline::check_output_before_run(transport, common.output, reads);
+  pipeline::check_output_before_run(transport, common.output, reads, common.work_dir);
   pipeline::check_output_dir_shared(transport, common.output);
 }
 

@@ -67,8 +67,12 @@ int run_pipeline(int argc, char** argv, Kind kind, comm::Transport& transport) {
   return run_reporting_errors(argv[0], transport.rank() == 0, &transport, [&] {
     auto parsed = parse_command(argc, argv, visible, "no input given (files, directories or @LIST)", "config");
     if (common.resume && common.work_dir.empty()) throw UsageError("--resume needs --work-dir");
-    std::vector<std::string> also_reads{config_path, discover_options.stop_chunks};
-    also_reads.insert(also_reads.end(), detect_options.labels.begin(), detect_options.labels.end());
+    std::vector<std::string> side_inputs{discover_options.stop_chunks};
+    side_inputs.insert(side_inputs.end(), detect_options.labels.begin(), detect_options.labels.end());
+    std::erase(side_inputs, std::string());
+    common.side_inputs = side_inputs;
+    std::vector<std::string> also_reads = side_inputs;
+    also_reads.push_back(config_path);
     start_corpus_job(transport, argc, argv, parsed, common, also_reads);
     switch (kind) {
       case Kind::Discover: pipeline::run_discover(common, discover_options, transport); break;

@@ -1,14 +1,16 @@
 // crd report: a self-contained HTML review of a result file (single process, no MPI job).
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 
 #include "commands.hpp"
 #include "option_groups.hpp"
 #include "crd/base/error.hpp"
+#include "crd/base/file_kind.hpp"
+#include "crd/pipeline/output_check.hpp"
 #include "crd/output/result_reader.hpp"
 #include "option_values.hpp"
 #include "crd/report/build_report.hpp"
@@ -17,15 +19,27 @@ namespace crd::cli {
 namespace {
 
 // Written beside the target and renamed, so a failed write never leaves a half-written report.
+// The temporary is created exclusively (never through a link planted under its name), and the
+// target is looked at again just before the rename: a device, FIFO or link put there since the
+// check is refused, not replaced.
 void write_whole_file(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (f == nullptr) throw FatalError("cannot write '" + path + "': " + std::strerror(errno));
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  std::FILE* f = fd < 0 ? nullptr : ::fdopen(fd, "wb");
+  if (f == nullptr) {
+    const int err = errno;
+    if (fd >= 0) ::close(fd);
+    throw FatalError("cannot write '" + path + "': " + std::strerror(err));
+  }
   const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
   const int saved = errno;
   if (std::fclose(f) != 0 || !written) {
     std::remove(tmp.c_str());
     throw FatalError("cannot write '" + path + "': " + std::strerror(written ? errno : saved));
+  }
+  if (const std::string kind = replace_problem(path); !kind.empty()) {
+    std::remove(tmp.c_str());
+    throw FatalError("output '" + path + "' " + kind + ": not replaced");
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     const int err = errno;
@@ -52,9 +66,7 @@ int report_command(int argc, char** argv) {
   const auto inputs = parse_command(argc, argv, visible, kNoResultFile).inputs;
   if (inputs.size() != 1) throw UsageError("give exactly one result file (got " + std::to_string(inputs.size()) + ")");
   if (options.top == 0) throw UsageError("option --top: must be at least 1");
-  std::error_code ec;
-  if (std::filesystem::equivalent(inputs[0], out, ec))
-    throw UsageError("the output '" + out + "' is the result file itself");
+  if (const std::string problem = pipeline::output_problem(out, inputs); !problem.empty()) throw UsageError(problem);
   const output::ResultReader reader(inputs[0]);
   write_whole_file(out, report::build_report(reader, inputs[0], options));
   return 0;

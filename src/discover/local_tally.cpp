@@ -109,7 +109,9 @@ LocalTally LocalTally::load(BinaryFileReader& in) {
   const auto blocks = in.pod<std::uint64_t>();
   for (std::uint64_t b = 0; b < blocks; ++b) {
     const std::string block = in.str();
-    if (block.size() > kBlockBytes) throw std::runtime_error("checkpoint corrupt (sample block too large)");
+    // Every block but the last was saved whole: a file cannot ask for more blocks than it holds.
+    if (block.size() > kBlockBytes || (b + 1 < blocks && block.size() != kBlockBytes))
+      throw std::runtime_error("checkpoint corrupt (sample block of a wrong size)");
     t.blocks_.push_back(std::unique_ptr<char[]>(new char[kBlockBytes]));
     std::memcpy(t.blocks_.back().get(), block.data(), block.size());
     t.block_used_ = block.size();

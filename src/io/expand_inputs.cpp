@@ -81,6 +81,7 @@ class Expander {
  private:
   void add_list(const std::string& list, int depth) {
     if (depth >= kMaxListDepth) throw UsageError("input lists nested more than 8 deep at @" + list);
+    if (options_.check_named) options_.check_named(list, false);
     const fs::path base = fs::path(list).parent_path();
     detail::read_input_list(list, [&](std::string_view v, std::size_t number) {
       while (!v.empty() && (v.back() == '\r' || v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
@@ -105,6 +106,7 @@ class Expander {
       return;
     }
     if (S_ISDIR(st.st_mode)) {
+      if (options_.check_named) options_.check_named(path, true);
       add_walk(path);
     } else if (!S_ISREG(st.st_mode)) {
       log_.fail(path, "input.not_regular");  // never opened: a fifo would block, a device not end

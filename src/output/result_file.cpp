@@ -16,6 +16,7 @@
 
 #include "crd/base/error.hpp"
 #include "crd/base/human_bytes.hpp"
+#include "crd/base/file_kind.hpp"
 #include "result_file_impl.hpp"
 
 namespace crd::output {
@@ -235,8 +236,13 @@ void ResultFile::commit() {
   std::string error;
   if (im.transport.rank() == 0) {
     std::error_code ec;
-    fs::rename(im.temp_path, im.final_path, ec);
-    if (ec) error = "rename to final name: " + ec.message();
+    // -o was checked before the job; something put under its name since is still never replaced.
+    if (const std::string kind = replace_problem(im.final_path); !kind.empty()) {
+      error = "the output " + kind + " now: not replaced";
+    } else {
+      fs::rename(im.temp_path, im.final_path, ec);
+      if (ec) error = "rename to final name: " + ec.message();
+    }
   }
   error = im.transport.first_error(error);
   if (!error.empty()) throw FatalError("cannot commit result file " + im.final_path + ": " + error);

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "crd/base/error.hpp"
+#include "crd/base/file_kind.hpp"
 #include "hdf5_handle.hpp"
 #include "crd/base/version.hpp"
 
@@ -66,6 +67,10 @@ std::vector<T> read_numeric(hid_t file, const std::string& path, const std::stri
 }  // namespace
 
 ResultReader::ResultReader(const std::string& path) : impl_(std::make_unique<Impl>()) {
+  // Looked at before HDF5 opens it: opening a FIFO blocks until a writer appears, a device may
+  // never end. (--labels, merge, report, inspect, compare --labels all read through here.)
+  if (const std::string kind = read_problem(path); !kind.empty())
+    throw UsageError(path + " " + kind + ": result files are read only from regular files");
   const auto lock = hdf5_lock();
   impl_->path = path;
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors are reported by crd, not printed by HDF5

@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 Checkpoints::Checkpoints(comm::Transport& transport, const std::string& work_dir, const std::string& fingerprint,
                          bool resume)
-    : transport_(transport), resume_(resume && !work_dir.empty()) {
+    : transport_(transport), fingerprint_(fingerprint), resume_(resume && !work_dir.empty()) {
   if (work_dir.empty()) return;
   dir_ = (fs::path(work_dir) / fingerprint.substr(0, 16)).string();
   std::error_code ec;
@@ -29,6 +29,10 @@ Checkpoints::Checkpoints(comm::Transport& transport, const std::string& work_dir
   error = transport_.first_error(error);
   if (!error.empty()) throw FatalError("cannot create work directory " + dir_ + ": " + error);
   check_checkpoint_nodes(transport_, dir_, resume_);
+}
+
+CheckpointOwner Checkpoints::owner() const {
+  return {fingerprint_, static_cast<std::uint32_t>(transport_.rank()), static_cast<std::uint32_t>(transport_.size())};
 }
 
 std::string Checkpoints::path_of(const std::string& phase) const {
@@ -42,7 +46,7 @@ bool Checkpoints::load(const std::string& phase, const std::function<void(Binary
   const std::string path = path_of(phase);
   std::error_code ec;
   if (!fs::exists(path, ec)) return false;  // the job stopped before this phase: nothing to say
-  const std::string why = read_checkpoint_file(path, phase, read);
+  const std::string why = read_checkpoint_file(path, phase, owner(), read);
   if (why.empty()) return true;
   // Damage is worth a line: the job is redoing work, and the disk may be failing.
   std::fprintf(stderr, "crd: warning: rank %d: checkpoint %s %s; redoing phase %s\n", transport_.rank(),
@@ -62,7 +66,7 @@ void Checkpoints::save(const std::string& phase, const std::function<void(Binary
   const std::string temp = path + ".partial";
   std::error_code ec;
   try {
-    write_checkpoint_file(temp, phase, write);
+    write_checkpoint_file(temp, phase, owner(), write);
     fs::rename(temp, path, ec);
     if (ec) save_error_ = "cannot save checkpoint " + path + ": " + ec.message();
   } catch (const FatalError& e) {
@@ -87,24 +91,37 @@ void Checkpoints::remove_all() {
   fs::remove(dir_, ec);  // succeeds once the last rank's files are gone
 }
 
+bool changes_results(std::string_view option) {
+  static constexpr std::string_view kRunOnly[] = {"output", "config",         "work-dir",          "resume",
+                                                  "memory", "shuffle-buffer", "progress-interval", "reader-thread"};
+  for (const std::string_view run_only : kRunOnly)
+    if (option == run_only) return false;
+  return true;
+}
+
 std::string job_fingerprint(const std::string& command, const std::string& config_ini, int nranks,
-                            const std::vector<io::InputFile>& files) {
-  // Options that change only how the run goes, not what it computes, stay out of the fingerprint.
-  static const char* const kRunOnly[] = {"output", "progress-interval", "work-dir", "resume", "memory",
-                                         "shuffle-buffer", "config"};
+                            const std::vector<io::InputFile>& files, const std::vector<std::string>& side_files) {
   std::ostringstream text;
   text << command << '\n' << nranks << '\n';
   std::istringstream lines(config_ini);
   for (std::string line; std::getline(lines, line);) {
-    bool skip = line.empty() || line[0] == '#';
-    for (const char* key : kRunOnly)
-      if (line.rfind(std::string(key) + " =", 0) == 0) skip = true;
-    if (!skip) text << line << '\n';
+    if (line.empty() || line[0] == '#') continue;
+    if (changes_results(line.substr(0, line.find(" =")))) text << line << '\n';
   }
-  for (const auto& f : files) {
+  const auto identify = [&](const std::string& path, std::uint64_t size) {
     std::error_code ec;
-    const auto mtime = fs::last_write_time(f.path, ec).time_since_epoch().count();
-    text << f.path << '\t' << f.url << '\t' << f.size << '\t' << mtime << '\n';
+    const auto mtime = fs::last_write_time(path, ec).time_since_epoch().count();
+    text << path << '\t' << size << '\t' << mtime << '\n';
+  };
+  for (const auto& f : files) {
+    text << f.url << '\t';
+    identify(f.path, f.size);
+  }
+  for (const auto& path : side_files) {
+    std::error_code ec;
+    const std::uint64_t size = fs::file_size(path, ec);
+    text << "side\t";
+    identify(path, ec ? 0 : size);
   }
   return to_hex(sha1(text.str()));
 }

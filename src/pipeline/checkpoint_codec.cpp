@@ -1,9 +1,49 @@
 // Serialization of phase results for checkpoints.
 #include "checkpoint_codec.hpp"
 
+#include <stdexcept>
+#include <string>
+
 #include "crd/shuffle/fields.hpp"
 
 namespace crd::pipeline {
+namespace {
+
+void corrupt_unless(bool ok, const char* what) {
+  if (!ok) throw std::runtime_error(std::string("checkpoint corrupt (") + what + ")");
+}
+
+// The indices a shard holds point into its own tables: checked once here, so that no later phase
+// indexes out of bounds on a crafted or mismatched file.
+void check_shard(const scan::ScannedShard& s) {
+  for (const discover::LocalTally* tally : {&s.chunks, &s.files})
+    for (std::uint32_t id = 0; id < tally->distinct(); ++id)
+      corrupt_unless(tally->first_page(id) < s.keys.size(), "a hash's first page is not a page of the shard");
+  const auto& offsets = s.page_offsets;
+  corrupt_unless(!offsets.empty() && offsets.front() == 0 && offsets.back() == s.page_chunk_ids.size(),
+                 "page offsets do not cover the page chunks");
+  corrupt_unless(offsets.size() == 1 || offsets.size() == s.keys.size() + 1, "page offsets for another page count");
+  for (std::size_t p = 1; p < offsets.size(); ++p)
+    corrupt_unless(offsets[p - 1] <= offsets[p], "page offsets out of order");
+  for (const std::uint32_t id : s.page_chunk_ids)
+    corrupt_unless(id < s.chunks.distinct(), "a page chunk outside the tally");
+}
+
+}  // namespace
+
+void check_local_ids(const discover::TallyDiscovery& d, std::uint64_t distinct) {
+  const std::uint64_t labels = d.table.labeled;  // label ids are 0 … labeled - 1, over all ranks
+  corrupt_unless(d.first_label_id <= labels && d.table.rows.size() <= labels - d.first_label_id,
+                 "owned labels past the label count");
+  for (const auto& t : d.labeled_local) {
+    corrupt_unless(t.local_id < distinct, "a label of a hash this rank does not hold");
+    corrupt_unless(t.tag < labels, "a label id past the label count");
+  }
+}
+
+void check_label_use(const detect::DetectionResult& d, std::uint64_t labels) {
+  corrupt_unless(d.label_use.size() == labels, "label provenance for another label count");
+}
 
 void save_shard(BinaryFileWriter& out, const scan::ScannedShard& s) {
   out.strings(s.keys);
@@ -31,6 +71,7 @@ scan::ScannedShard load_shard(BinaryFileReader& in) {
     s.counters.add(name, in.pod<std::uint64_t>());
   }
   shuffle::read_value(in, s.errors);
+  check_shard(s);
   return s;
 }
 

@@ -78,12 +78,15 @@ std::string check_frame(const std::string& path) {
 
 }  // namespace
 
-void write_checkpoint_file(const std::string& path, const std::string& phase,
+void write_checkpoint_file(const std::string& path, const std::string& phase, const CheckpointOwner& owner,
                            const std::function<void(BinaryFileWriter&)>& write) {
   BinaryFileWriter out(path);
   out.pod(kMagic);
   out.pod(kCheckpointFormat);
   out.str(phase);
+  out.str(owner.job);
+  out.pod(owner.rank);
+  out.pod(owner.ranks);
   write(out);
   out.pod(kEndMarker);
   out.pod(out.written() + sizeof(std::uint64_t));  // the bytes before the CRC, this count included
@@ -91,15 +94,26 @@ void write_checkpoint_file(const std::string& path, const std::string& phase,
   out.close();
 }
 
-std::string read_checkpoint_file(const std::string& path, const std::string& phase,
+std::string read_checkpoint_file(const std::string& path, const std::string& phase, const CheckpointOwner& owner,
                                  const std::function<void(BinaryFileReader&)>& read) {
   if (std::string why = check_frame(path); !why.empty()) return why;
-  // The bytes are those written; what follows only fails if this crd decodes them differently.
+  // The bytes are those written; what follows only fails if they were written for someone else,
+  // or this crd decodes them differently.
   try {
     BinaryFileReader in(path);
     in.pod<std::uint64_t>();
     in.pod<std::uint32_t>();
     if (in.str() != phase) return "holds another phase";
+    CheckpointOwner found;
+    found.job = in.str();
+    found.rank = in.pod<std::uint32_t>();
+    found.ranks = in.pod<std::uint32_t>();
+    if (found.job != owner.job)
+      return "belongs to another job (fingerprint " + found.job.substr(0, 16) + ", this job's is " +
+             owner.job.substr(0, 16) + ")";
+    if (found.rank != owner.rank || found.ranks != owner.ranks)
+      return "belongs to rank " + std::to_string(found.rank) + " of " + std::to_string(found.ranks) + ", not rank " +
+             std::to_string(owner.rank) + " of " + std::to_string(owner.ranks);
     read(in);
     if (in.remaining() != kTailBytes || in.pod<std::uint64_t>() != kEndMarker)
       return "cannot be decoded (its payload does not end at the end marker)";

@@ -38,7 +38,10 @@ void detect_and_write(output::ResultFile& file, comm::Transport& transport, cons
   // Label ids are stored as uint32 per page match (docs/schema.md); the same test on every rank.
   if (label_total > 0xFFFFFFFFull) throw FatalError("more than 2^32 - 1 labels: split the labeled set");
   detect::DetectionResult result;
-  if (!p.checkpoints->load_agreed("detect", [&](BinaryFileReader& in) { result = load_detection(in); })) {
+  if (!p.checkpoints->load_agreed("detect", [&](BinaryFileReader& in) {
+        result = load_detection(in);
+        check_label_use(result, labels.hashes.size());
+      })) {
     const auto score = [&] {
       if (p.passes > 1) return score_in_passes(transport, p, common, joined, p.stop.chunk_rules(), shuffled);
       const auto stop = stop_flags(p.shard.chunks, p.stop.chunk_rules());

@@ -52,6 +52,8 @@ DiscoveryPhase discover_phase(comm::Transport& transport, ScanPhase& scan, const
   if (scan.checkpoints->load_agreed("discover", [&](BinaryFileReader& in) {
         d.chunks = load_discovery(in);
         d.files = load_discovery(in);
+        check_local_ids(d.chunks, scan.shard.chunks.distinct());
+        check_local_ids(d.files, scan.shard.files.distinct());
       })) {
     return d;
   }

@@ -9,18 +9,12 @@
 #include <filesystem>
 
 #include "crd/base/error.hpp"
+#include "crd/base/file_kind.hpp"
 #include "crd/shuffle/collectives.hpp"
 
 namespace crd::pipeline {
 namespace {
-
-const char* kind_of(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
+namespace fs = std::filesystem;
 
 // Rank 0 decides, every rank raises: a file system seen differently by another rank must not
 // leave it running into a collective alone.
@@ -29,20 +23,31 @@ void raise_agreed(comm::Transport& transport, const std::string& rank0_problem) 
   if (!problem.empty()) throw UsageError(problem);
 }
 
+std::string same_file_problem(const std::string& output, const std::string& same) {
+  return "output '" + output + "' is the same file as '" + same + "', which this job reads: refusing to overwrite it";
+}
+
+std::string work_dir_problem(const std::string& work_dir, const std::string& input_dir) {
+  return "--work-dir '" + work_dir + "' is inside input directory '" + input_dir +
+         "': its checkpoints would be read as input; put it elsewhere";
+}
+
+bool is_directory(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 }  // namespace
 
 std::string output_path_problem(const std::string& output) {
   if (output.empty()) return "option -o: the output path is empty";
   const std::string quoted = "output '" + output + "'";
   if (output.back() == '/') return quoted + " names a directory: give a file name";
-  struct stat st {};
-  if (::stat(output.c_str(), &st) == 0) {
-    if (!S_ISREG(st.st_mode)) return quoted + " is " + kind_of(st.st_mode) + ": give a regular file name";
-  } else if (errno != ENOENT && errno != ENOTDIR) {  // those two: the parent check below says why
-    return quoted + ": " + std::strerror(errno);
-  }
+  if (const std::string kind = replace_problem(output); !kind.empty())
+    return quoted + " " + kind + ": give a regular file name";
   // The result is written beside the output and renamed over it: its directory must take a new file.
-  const std::filesystem::path parent = std::filesystem::path(output).parent_path();
+  struct stat st {};
+  const fs::path parent = fs::path(output).parent_path();
   const std::string dir = parent.empty() ? "." : parent.string();
   if (::stat(dir.c_str(), &st) != 0) return quoted + ": directory '" + dir + "': " + std::strerror(errno);
   if (!S_ISDIR(st.st_mode)) return quoted + ": '" + dir + "' is not a directory";
@@ -61,23 +66,54 @@ std::string same_file_as_output(const std::string& output, const std::vector<std
   return {};
 }
 
-void check_output_before_run(comm::Transport& transport, const std::string& output,
-                             const std::vector<std::string>& named) {
-  std::string problem;
-  if (transport.rank() == 0) {
-    problem = output_path_problem(output);
-    if (problem.empty()) {
-      std::vector<std::string> paths;
-      for (const auto& p : named) {
-        if (!p.empty() && p[0] == '@') paths.push_back(p.substr(1));  // the list file itself
-        paths.push_back(p);
-      }
-      const std::string same = same_file_as_output(output, paths);
-      if (!same.empty())
-        problem = "output '" + output + "' is the same file as '" + same + "', which this job reads: refusing to overwrite it";
-    }
+bool is_at_or_under(const std::string& path, const std::string& dir) {
+  struct stat target {};
+  if (path.empty() || ::stat(dir.c_str(), &target) != 0) return false;
+  std::error_code ec;
+  // Links in the part that exists are resolved; the rest is only spelled, and cannot be `dir`.
+  fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  if (ec) return false;
+  for (;; p = p.parent_path()) {
+    struct stat st {};
+    if (::stat(p.c_str(), &st) == 0 && st.st_dev == target.st_dev && st.st_ino == target.st_ino) return true;
+    if (p == p.parent_path()) return false;
   }
-  raise_agreed(transport, problem);
+}
+
+std::string output_problem(const std::string& output, const std::vector<std::string>& named,
+                           const std::string& work_dir) {
+  if (std::string problem = output_path_problem(output); !problem.empty()) return problem;
+  std::vector<std::string> paths;
+  for (const auto& p : named) {
+    if (!p.empty() && p[0] == '@') paths.push_back(p.substr(1));  // the list file itself
+    paths.push_back(p);
+  }
+  if (const std::string same = same_file_as_output(output, paths); !same.empty()) return same_file_problem(output, same);
+  if (work_dir.empty()) return {};
+  if (is_at_or_under(output, work_dir))
+    return "output '" + output + "' is inside --work-dir '" + work_dir +
+           "', which holds the checkpoints: write the result elsewhere";
+  for (const auto& p : named)
+    if (!p.empty() && p[0] != '@' && is_directory(p) && is_at_or_under(work_dir, p)) return work_dir_problem(work_dir, p);
+  return {};
+}
+
+void check_output_before_run(comm::Transport& transport, const std::string& output,
+                             const std::vector<std::string>& named, const std::string& work_dir) {
+  raise_agreed(transport, transport.rank() == 0 ? output_problem(output, named, work_dir) : std::string());
+}
+
+io::ExpandOptions guarded_expansion(const io::ExpandOptions& expand, const std::string& output,
+                                    const std::string& work_dir) {
+  io::ExpandOptions guarded = expand;
+  guarded.check_named = [output, work_dir](const std::string& path, bool directory) {
+    if (!directory) {
+      if (!same_file_as_output(output, {path}).empty()) throw UsageError(same_file_problem(output, "@" + path));
+    } else if (!work_dir.empty() && is_at_or_under(work_dir, path)) {
+      throw UsageError(work_dir_problem(work_dir, path));
+    }
+  };
+  return guarded;
 }
 
 void check_output_is_not_input(comm::Transport& transport, const std::string& output,

@@ -39,7 +39,8 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   timer.start("expand");
   // A checkpointed job's fingerprint covers every input: rank 0 then lists them all.
   scan::InputShare inputs =
-      scan::share_inputs(transport, common.inputs, common.expand, p.expand_log, !common.work_dir.empty());
+      scan::share_inputs(transport, common.inputs, guarded_expansion(common.expand, common.output, common.work_dir),
+                         p.expand_log, !common.work_dir.empty());
   check_output_is_not_input(transport, common.output, inputs.files);  // each rank looks at the files it holds
   const std::vector<io::InputFile>& files = inputs.files;
   const std::vector<std::size_t>& mine = inputs.mine;
@@ -50,7 +51,7 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
           ? std::string()
           : shuffle::broadcast_from_rank0(
                 transport, transport.rank() == 0 ? job_fingerprint(common.info.command, common.info.config_ini,
-                                                                   transport.size(), inputs.files)
+                                                                   transport.size(), inputs.files, common.side_inputs)
                                                  : std::string());
   p.checkpoints.emplace(transport, common.work_dir, fingerprint, common.resume);
   file.emplace(transport, common.output);

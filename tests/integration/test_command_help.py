@@ -180,7 +180,7 @@ class CommandHelp(unittest.TestCase):
             for option in sorted(options - {"help"}):
                 args, word = self.bad[option]
                 if command == "report" and option == "output":
-                    args, word = ["-o", self.tmp("L.h5")], "is the result file itself"
+                    args, word = ["-o", self.tmp("L.h5")], "is the same file as"
                 status, kind = (1, "fatal") if option == "work-dir" else (2, "error")
                 with self.subTest(command=command, option=option):
                     proc = ci.run_crd(self.base(command, option != "output", option != "truth") + args, check=False,

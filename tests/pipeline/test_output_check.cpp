@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -12,6 +13,7 @@
 
 #include "crd/comm/local_transport.hpp"
 #include "crd/base/error.hpp"
+#include "crd/base/file_kind.hpp"
 
 namespace crd::pipeline {
 namespace {
@@ -141,6 +143,84 @@ TEST_F(OutputCheck, AnInputHeldByAnotherRankIsFoundOnEveryRank) {
     }
     EXPECT_NO_THROW(check_output_is_not_input(t, at("new.h5"), mine));
   });
+}
+
+// Issue 36: crd report replaced /dev/null; -o /dev/stdout replaced the link. A link is never
+// replaced or written through, whatever it points to; a device node is made here (never the
+// machine's own) so that a crd without the check could only harm the test's node.
+TEST_F(OutputCheck, RefusesSymbolicLinksOfEveryKindAndDeviceNodes) {
+  fs::create_symlink(at("old.h5"), at("to-file.h5"));
+  fs::create_symlink(at("nowhere.h5"), at("dangling.h5"));
+  EXPECT_EQ(output_path_problem(at("to-file.h5")),
+            "output '" + at("to-file.h5") + "' is a symbolic link: give a regular file name");
+  EXPECT_EQ(output_path_problem(at("dangling.h5")),
+            "output '" + at("dangling.h5") + "' is a symbolic link: give a regular file name");
+  EXPECT_EQ(output_problem(at("to-file.h5"), {}), output_path_problem(at("to-file.h5")));
+  EXPECT_EQ(replace_problem(at("old.h5")), "");
+  EXPECT_EQ(replace_problem(at("new.h5")), "");
+  ASSERT_EQ(::mkfifo(at("fifo").c_str(), 0600), 0);
+  EXPECT_EQ(read_problem(at("fifo")), "is a FIFO");
+  EXPECT_EQ(read_problem(at("old.h5")), "");
+  EXPECT_EQ(read_problem(at("to-file.h5")), "");  // read through the link: it is the file
+  if (::geteuid() == 0) {
+    ASSERT_EQ(::mknod(at("null").c_str(), S_IFCHR | 0666, ::makedev(1, 3)), 0);
+    fs::create_symlink(at("null"), at("stdout"));
+    EXPECT_EQ(output_path_problem(at("null")), "output '" + at("null") + "' is a device: give a regular file name");
+    EXPECT_EQ(output_path_problem(at("stdout")), "output '" + at("stdout") + "' is a symbolic link: give a regular file name");
+    EXPECT_EQ(read_problem(at("stdout")), "is a device");
+    EXPECT_TRUE(fs::is_character_file(fs::symlink_status(at("null"))));
+  }
+}
+
+TEST_F(OutputCheck, FindsAPathUnderADirectoryByInode) {
+  fs::create_directories(dir_ / "a" / "b");
+  fs::create_directory_symlink(dir_ / "a", dir_ / "alias");
+  EXPECT_TRUE(is_at_or_under(at("a"), at("a")));
+  EXPECT_TRUE(is_at_or_under(at("a/b/c/not-yet/x.h5"), at("a")));
+  EXPECT_TRUE(is_at_or_under(at("alias/b/x.h5"), at("a")));
+  EXPECT_TRUE(is_at_or_under(at("a/b"), at("alias")));
+  EXPECT_TRUE(is_at_or_under(at("a/../a/b"), at("a")));
+  EXPECT_FALSE(is_at_or_under(at("b"), at("a")));
+  EXPECT_FALSE(is_at_or_under(at("a"), at("a/b")));
+  EXPECT_FALSE(is_at_or_under(at("a/x"), at("missing")));
+}
+
+TEST_F(OutputCheck, RefusesAnOutputInTheWorkDirAndAWorkDirInAnInputDirectory) {
+  fs::create_directories(dir_ / "work" / "0123456789abcdef");
+  fs::create_directories(dir_ / "corpus" / "site");
+  const std::string ckpt = at("work/0123456789abcdef/rank-0-of-1.scan.ckpt");
+  std::ofstream(ckpt) << "CRDCKPT";
+  EXPECT_EQ(output_problem(ckpt, {at("corpus")}, at("work")),
+            "output '" + ckpt + "' is inside --work-dir '" + at("work") +
+                "', which holds the checkpoints: write the result elsewhere");
+  EXPECT_EQ(output_problem(at("new.h5"), {at("corpus")}, at("corpus/site/work")),
+            "--work-dir '" + at("corpus/site/work") + "' is inside input directory '" + at("corpus") +
+                "': its checkpoints would be read as input; put it elsewhere");
+  EXPECT_EQ(output_problem(at("new.h5"), {at("corpus")}, at("work")), "");
+  EXPECT_EQ(output_problem(at("new.h5"), {at("corpus")}), "");
+}
+
+TEST_F(OutputCheck, TheListingRefusesANestedListAsOutputAndAListedDirectoryHoldingTheWorkDir) {
+  fs::create_directories(dir_ / "corpus");
+  std::ofstream(dir_ / "corpus" / "page.html") << "<p>a page";
+  std::ofstream(dir_ / "inner.lst") << at("corpus") << "\n";
+  std::ofstream(dir_ / "outer.lst") << "@inner.lst\n";
+  io::InputLog log;
+  try {
+    io::expand_inputs({"@" + at("outer.lst")}, guarded_expansion({}, at("inner.lst"), {}), log);
+    ADD_FAILURE() << "a nested list was accepted as output";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()), "output '" + at("inner.lst") + "' is the same file as '@" + at("inner.lst") +
+                                         "', which this job reads: refusing to overwrite it");
+  }
+  try {
+    io::expand_inputs({"@" + at("outer.lst")}, guarded_expansion({}, at("new.h5"), at("corpus/work")), log);
+    ADD_FAILURE() << "a work directory inside a listed input directory was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()), "--work-dir '" + at("corpus/work") + "' is inside input directory '" +
+                                         at("corpus") + "': its checkpoints would be read as input; put it elsewhere");
+  }
+  EXPECT_NO_THROW(io::expand_inputs({"@" + at("outer.lst")}, guarded_expansion({}, at("new.h5"), at("work")), log));
 }
 
 }  // namespace

@@ -266,7 +266,8 @@ class UsageErrors(unittest.TestCase):
         self.assertTrue(p.stderr.startswith("crd report: error: %s is not a crd result file" % text), p.stderr)
         self.assertFalse(os.path.exists(out))
         p = ci.run_crd(["report", text, "-o", text], check=False)
-        self.assertEqual((p.returncode, p.stderr), (2, "crd report: error: the output '%s' is the result file itself\n" % text))
+        self.assertEqual((p.returncode, p.stderr), (2, "crd report: error: output '%s' is the same file as '%s', "
+                                                       "which this job reads: refusing to overwrite it\n" % (text, text)))
 
 
 # ---- the workflow on a real result ----------------------------------------------------------

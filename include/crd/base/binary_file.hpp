@@ -13,7 +13,9 @@ namespace crd {
 
 class BinaryFileWriter {
  public:
-  explicit BinaryFileWriter(const std::string& path);  // throws FatalError if it cannot be created
+  // A new file: whatever `path` named is unlinked first, never written through (a link) or opened
+  // (a FIFO). Throws FatalError if it cannot be created.
+  explicit BinaryFileWriter(const std::string& path);
   ~BinaryFileWriter();
   BinaryFileWriter(const BinaryFileWriter&) = delete;
   BinaryFileWriter& operator=(const BinaryFileWriter&) = delete;

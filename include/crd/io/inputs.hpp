@@ -43,6 +43,10 @@ struct ExpandOptions {
   bool skip_missing = false;
   // Whether the command has --skip-missing, so that the error for a missing input may suggest it.
   bool offers_skip_missing = true;
+  // If set, called with every @LIST file (nested ones too) before it is read, and every named
+  // directory (given or listed) before it is walked; it may throw UsageError to refuse one (the
+  // output checks: -o naming a nested list, --work-dir inside an input directory).
+  std::function<void(const std::string& path, bool directory)> check_named;
 };
 
 // A directory walk, in rounds so that ranks can share one (pipeline/input_listing.cpp).

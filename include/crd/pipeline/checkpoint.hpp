@@ -7,13 +7,16 @@
 // instead of being used. Saving is agreed: a rank that cannot write its checkpoint (full or
 // unwritable work directory) fails the job on every rank, with one message. The fingerprint hashes
 // the command, the options that affect results, the rank count and every input file's path, size
-// and modification time: a checkpoint of a different job is never used. A phase is skipped only if
+// and modification time (and those of --stop-chunks and --labels); each file carries it, with its
+// rank, so a checkpoint of a different job, or of another rank of this one (a file renamed or
+// copied into the directory), is never used: it is redone with a warning, as a damaged one is. A phase is skipped only if
 // every rank holds its checkpoint (agreed with an allreduce); the scan phase involves no other rank,
 // so each rank that has its scan checkpoint skips its own scan.
 #pragma once
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "crd/comm/transport.hpp"
@@ -21,6 +24,8 @@
 #include "crd/io/inputs.hpp"
 
 namespace crd::pipeline {
+
+struct CheckpointOwner;  // checkpoint_file.hpp
 
 class Checkpoints {
  public:
@@ -47,16 +52,24 @@ class Checkpoints {
 
  private:
   std::string path_of(const std::string& phase) const;
+  CheckpointOwner owner() const;
 
   comm::Transport& transport_;
+  std::string fingerprint_;
   std::string dir_;
   bool resume_;
   std::string save_error_;  // the first failed save of this rank
 };
 
-// The job fingerprint (40 hex digits).
+// The job fingerprint (40 hex digits). side_files: the other files the job reads whose content
+// changes its result (--stop-chunks, --labels), by path, size and modification time as inputs are.
 std::string job_fingerprint(const std::string& command, const std::string& config_ini, int nranks,
-                            const std::vector<io::InputFile>& files);
+                            const std::vector<io::InputFile>& files, const std::vector<std::string>& side_files = {});
+
+// False for the options that change only how a job runs, not what it computes (-o, --config,
+// --work-dir, --resume, --memory, --shuffle-buffer, --progress-interval, --reader-thread): they stay
+// out of the fingerprint, so a job resumed with another of them still finds its checkpoints.
+bool changes_results(std::string_view option);
 
 // Testing hook: if the environment names this rank and point (CRD_FAULT="RANK:POINT"), the process
 // kills itself with SIGKILL there, as a crashed node would; with "RANK:POINT:throw" it throws, as a

@@ -39,6 +39,7 @@ struct CommonOptions {
   ReaderThread reader_thread = ReaderThread::Auto;
   std::string work_dir;                 // checkpoints of completed phases ("" = none)
   bool resume = false;                  // continue from the checkpoints in work_dir
+  std::vector<std::string> side_inputs; // --stop-chunks, --labels: part of the checkpoints' job identity
   RunInfo info;
 };
 

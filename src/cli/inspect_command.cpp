@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "inspect_compare_hashing.hpp"
+#include "inspect_merge.hpp"
 #include "inspect_neardup.hpp"
 #include "inspect_quilts.hpp"
 #include "option_groups.hpp"
@@ -219,6 +220,7 @@ int inspect_command(int argc, char** argv) {
     print_neardup(r, top);
     print_quilts(r, top);
     print_compare_hashing(r);
+    print_merge_inputs(r);
   }
   return 0;
 }

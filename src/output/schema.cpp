@@ -21,7 +21,8 @@ std::vector<DatasetSpec> all_datasets() {
   add_datasets(out, kCounters, kResources, kTimings, kErrors, kDiscoveryChunks, kChunkHistogram, kDiscoveryFiles,
                kFileHistogram, kChunkCounts, kFileCounts, kLabels, kLabelsHistogram, kLabelsDocuments, kDetectionLabels, kProvenance, kPages, kNeighborhoods,
                kDetectionPairs, kNeardupPairs, kNeardupDegree,
-               kNeardupIdentical, kConfusion, kQuiltPages, kQuiltSources, kQuiltSweep);
+               kNeardupIdentical, kConfusion, kQuiltPages, kQuiltSources, kQuiltSweep,
+               kMergeInputs);
   return out;
 }
 

@@ -84,7 +84,19 @@ void read_input(const output::ResultReader& r, int rank, int nranks, MergeInputs
         r.rows(schema::kErrors.column(&io::ReadError::file)), rank, nranks,
         [&](std::uint64_t first, std::uint64_t n) { return output::read_table(r, schema::kErrors, first, n); },
         [&](io::ReadError& e) { in.errors.push_back(std::move(e)); });
-  for (const auto& c : output::read_table(r, schema::kCounters)) in.counters.add(c.name, c.value);
+  output::MergeInputRow source;
+  source.path = r.path();
+  source.command = schema::attribute_string(r, schema::attr::kCommand);
+  source.created = schema::attribute_string(r, schema::attr::kCreated);
+  source.distinct_chunks = r.rows(schema::kChunkCounts.column(&CountRow::hash));
+  source.distinct_files = r.rows(schema::kFileCounts.column(&CountRow::hash));
+  for (const auto& c : output::read_table(r, schema::kCounters)) {
+    in.counters.add(c.name, c.value);
+    if (c.name == "documents") source.documents = c.value;
+    if (c.name == "records") source.records = c.value;
+    if (c.name == "chunks") source.chunks = c.value;
+  }
+  in.sources.push_back(std::move(source));
 }
 
 }  // namespace

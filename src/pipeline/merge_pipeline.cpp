@@ -5,6 +5,7 @@
 
 #include "crd/discover/discovery.hpp"
 #include "crd/pipeline/discover_pipeline.hpp"
+#include "crd/output/schema.hpp"
 #include "crd/pipeline/merge_inputs.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 
@@ -48,6 +49,8 @@ void run_merge(const CommonOptions& common, const DiscoverOptions& options, comm
     const Counters resources = run_resources(transport, common, tables_bytes, shuffled);
     timer.stop();
     write_run_report(*file, transport, common.info, in.counters, resources, timer, in.errors);
+    if (transport.rank() != 0) in.sources.clear();  // one row per input, written once
+    output::write_table(*file, output::schema::kMergeInputs, in.sources);
     file->commit();
   });
 }

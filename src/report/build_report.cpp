@@ -36,6 +36,7 @@ std::string build_report(const output::ResultReader& reader, const std::string& 
   const ReportInput in{reader, path, options};
   ReportPage page;
   add_run_section(in, page);
+  add_merge_section(in, page);
   add_discovery_section(in, page);
   add_labels_section(in, page);
   add_detection_section(in, page);

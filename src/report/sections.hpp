@@ -28,6 +28,9 @@ void add_similarity_pairs_section(const ReportInput& in, ReportPage& page);
 // /compare_hashing: the false-positive table and curves per method, the extrapolation marked.
 void add_compare_hashing_section(const ReportInput& in, ReportPage& page);
 
+// /merge (crd merge): the inputs summed, with their counts.
+void add_merge_section(const ReportInput& in, ReportPage& page);
+
 // The paper's Table 2 categories of frequent chunks, offered in each chunk's category menu.
 const std::vector<std::string>& paper_chunk_categories();
 

@@ -106,4 +106,23 @@ struct ConfusionRow {
   }
 };
 
+// /merge/inputs: one row per input of crd merge, in the order given: what was summed.
+struct MergeInputRow {
+  std::string path;             // as given on the command line
+  std::string command;          // the input's own command (discover, run, merge)
+  std::string created;          // the input's creation time
+  std::uint64_t documents = 0;  // its counters
+  std::uint64_t records = 0;
+  std::uint64_t chunks = 0;            // chunk occurrences counted
+  std::uint64_t distinct_chunks = 0;   // rows of its chunk count table
+  std::uint64_t distinct_files = 0;    // rows of its file count table
+  static constexpr auto fields() {
+    return std::tuple(field("path", &MergeInputRow::path), field("command", &MergeInputRow::command),
+                      field("created", &MergeInputRow::created), field("documents", &MergeInputRow::documents),
+                      field("records", &MergeInputRow::records), field("chunks", &MergeInputRow::chunks),
+                      field("distinct_chunks", &MergeInputRow::distinct_chunks),
+                      field("distinct_files", &MergeInputRow::distinct_files));
+  }
+};
+
 }  // namespace crd::output

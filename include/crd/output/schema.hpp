@@ -58,6 +58,7 @@ inline constexpr Table<neardup::IdentityRow> kNeardupIdentical{"/neardup/identic
 inline constexpr Table<quilts::PageRow> kQuiltPages{"/quilts/pages"};
 inline constexpr Table<quilts::SourceRow> kQuiltSources{"/quilts/sources"};
 inline constexpr Table<quilts::SweepRow> kQuiltSweep{"/quilts/sweep"};
+inline constexpr Table<MergeInputRow> kMergeInputs{"/merge/inputs"};
 
 // Groups a labeled set may be read from (--labels, check), in the order they are looked for.
 inline constexpr const char* kLabelSources[] = {kLabels.group, kDiscoveryChunks.group, kDetectionLabels.group};

@@ -9,6 +9,7 @@
 #include "crd/comm/transport.hpp"
 #include "crd/discover/owner_tally.hpp"
 #include "crd/io/read_options.hpp"
+#include "crd/output/result_rows.hpp"
 
 namespace crd::pipeline {
 
@@ -18,6 +19,7 @@ struct MergeInputs {
   std::vector<discover::AnnotationRecord> chunk_notes, file_notes;  // slices of the labeled tables
   std::vector<io::ReadError> errors;                        // slices of /run/errors
   Counters counters;                                        // /run/counters summed over the inputs (every rank)
+  std::vector<output::MergeInputRow> sources;               // what each input holds, in order (every rank)
 };
 
 // Collective. Throws UsageError (every rank alike) naming the file for an input that is not a crd

@@ -60,6 +60,7 @@ QUILT_SOURCES = "/quilts/sources"
 QUILT_SWEEP = "/quilts/sweep"
 COMPARE_HASHING = "/compare_hashing"
 CONFUSION = "/compare_hashing/confusion"
+MERGE_INPUTS = "/merge/inputs"  # crd merge: the inputs summed
 
 # Stored types: STR a fixed-length byte string, HASH n × 20 uint8, else a numpy dtype code.
 STR, HASH = "S", "hash"
@@ -103,6 +104,8 @@ TABLES = {
                   "percent": "f8", "mean_sources": "f8"},
     CONFUSION: {"method": STR, "rule": STR, "threshold": "f8", "primary": "u1", "page_threshold": "f8",
                 "tp": "u8", "fp": "u8", "fn": "u8", "tn": "u8", "fpr": "f8", "extrapolated_fp": "f8"},
+    MERGE_INPUTS: {"path": STR, "command": STR, "created": STR, "documents": "u8", "records": "u8",
+                   "chunks": "u8", "distinct_chunks": "u8", "distinct_files": "u8"},
 }
 # List columns (CSR: NAME and NAME_offsets) after a table's plain columns, with their value types.
 LISTS = {PAGES: {"positions": "u4", "label_ids": "u4"}, LABELS_DOCUMENTS: {"label_ids": "u4"}}

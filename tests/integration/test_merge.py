@@ -70,6 +70,10 @@ class Merge(unittest.TestCase):
     def assert_equal_results(self, merged, union, skip=()):
         m_d, m_a = ci.comparable(merged, PROVENANCE_ROOT)
         u_d, u_a = ci.comparable(union, PROVENANCE_ROOT)
+        # /merge/inputs says what was merged (checked in test_merged_counts_are_the_sums): a
+        # discover of the union has none.
+        m_d = {k: v for k, v in m_d.items() if not k.lstrip("/").startswith("merge/")}
+        m_a = {k: v for k, v in m_a.items() if not k.lstrip("/").startswith("merge")}
         self.assertGreater(len(u_d[R.CHUNKS + "/hash"]), 50)
         self.assertGreater(len(u_d[R.FILES + "/hash"]), 0)
         self.assertGreater(int(u_a[R.CHUNKS]["top_removed"]), 0)  # the top-N cuts are exercised
@@ -98,6 +102,23 @@ class Merge(unittest.TestCase):
                 expected[h] = expected.get(h, 0) + c
         self.assertEqual(dict(zip(hashes, d[R.CHUNK_COUNTS + "/count"].tolist())), expected)
         self.assertEqual(ci.open_results(merged).command, "merge")
+        # /merge/inputs: each input in the order given, with its own counters and table sizes.
+        with ci.h5py.File(merged, "r") as f:
+            g = f["merge/inputs"]
+            self.assertEqual([p.decode() for p in g["path"][:]], [self.batches["ab", "every"], self.batches["b", "every"]])
+            for i, name in enumerate(("ab", "b")):
+                with ci.h5py.File(self.batches[name, "every"], "r") as b:
+                    counters = dict(zip([n.decode() for n in b["run/counters/name"][:]], b["run/counters/value"][:]))
+                    self.assertEqual(g["command"][i].decode(), b.attrs["command"].decode()
+                                     if isinstance(b.attrs["command"], bytes) else b.attrs["command"])
+                    self.assertEqual(int(g["documents"][i]), int(counters["documents"]))
+                    self.assertEqual(int(g["records"][i]), int(counters["records"]))
+                    self.assertEqual(int(g["chunks"][i]), int(counters["chunks"]))
+                    self.assertEqual(int(g["distinct_chunks"][i]), len(b["discovery/chunk_counts/hash"]))
+                    self.assertEqual(int(g["distinct_files"][i]), len(b["discovery/file_counts/hash"]))
+        shown = ci.run_crd(["inspect", merged]).stdout
+        self.assertIn("merged inputs (2; the counters above are their sums):", shown)
+        self.assertIn(self.batches["b", "every"], shown)
 
     def test_inputs_labeled_with_thresholds(self):
         # Each batch labeled only its own most frequent items: a label that made the top only in

@@ -85,6 +85,18 @@ def warc_sample_files(include_arc=True):
     return sorted(found)
 
 
+def sample_archives(tmp, include_arc=True):
+    """The project's own sample archives (tests/support/archives.py, SAMPLE_SHAPES: wget- and
+    wpull-style WARCs, revisits, .arc and .arc.gz, damaged files, ...) written into the TempDir
+    `tmp`; sorted paths. The real samples under ../shared cover the same shapes as extra coverage
+    (tests labeled `shared`)."""
+    import archives
+    directory = tmp("sample-archives")
+    os.makedirs(directory, exist_ok=True)
+    paths = archives.write_sample_shapes(directory)
+    return paths if include_arc else [p for p in paths if ".warc" in os.path.basename(p)]
+
+
 def sphinx_html():
     """The sphinx-doc HTML tree inside the corpus (skips without the package, not without the tree)."""
     return os.path.join(corpus_package("sphinx-doc"), "usr", "share", "doc", "sphinx-doc", "html")

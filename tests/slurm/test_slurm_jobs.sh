@@ -111,5 +111,26 @@ if OUTPUT="$jobs/empty.h5" submit empty blind-run.sbatch; then
   echo "FAIL: sbatch --wait reported success for a job without inputs"; exit 1
 fi
 
+# Issue 30: the installed template, after `module load crd` (Lmod), finds crd on PATH and the preset
+# by name under $CRD_HOME; nothing of the source tree is used. Skipped without Lmod.
+lmod_init=/usr/share/lmod/lmod/init/bash
+build="$(dirname "$crd")"
+if [ -f "$lmod_init" ] && [ -f "$build/cmake_install.cmake" ]; then
+  echo "== installed blind-run after module load crd"
+  prefix="$scratch/prefix"
+  cmake --install "$build" --prefix "$prefix" >/dev/null
+  env -u CRD -u CRD_HOME PATH=/usr/bin:/bin MODULEPATH= bash --noprofile --norc -c '
+    set -euo pipefail
+    source "$1"; module use "$2/share/modulefiles"; module load crd
+    [ "$(command -v crd)" = "$2/bin/crd" ] || { echo "FAIL: crd on PATH is $(command -v crd)"; exit 1; }
+    cp "$CRD_HOME/slurm/blind-run.sbatch" "$3/installed.sbatch"  # the copy a user edits
+    OUTPUT="$3/installed.h5" CONFIG="$CRD_HOME/configs/quickstart.ini" \
+      sbatch --wait -O -n 2 --chdir="$3" --output="$3/installed.out" "$3/installed.sbatch" "@$3/corpus.list" >/dev/null
+  ' bash "$lmod_init" "$prefix" "$jobs"
+  "$py" "$src/tests/slurm/check_slurm_result.py" run "$jobs/installed.h5" "$jobs/ref.h5"
+else
+  echo "note: Lmod or the build's install script absent: the installed template is not tried"
+fi
+
 failed=0
 echo "PASS: slurm jobs"

@@ -38,16 +38,29 @@ class SampleShapes(unittest.TestCase):
                 self.assertEqual(counters.get("documents", 0), want["documents"], counters)
                 skips = {k[len("skipped."):]: v for k, v in counters.items() if k.startswith("skipped.") and v}
                 self.assertEqual(skips, want["skips"])
+                for counter, value in want["notes"].items():
+                    self.assertEqual(counters.get(counter, 0), value, counter)
                 errors = r.table(R.ERRORS, decode="surrogateescape")
-                self.assertEqual(len(errors["file"]), want["errors"], errors)
+                order = sorted(range(len(errors["offset"])), key=lambda i: int(errors["offset"][i]))
+                self.assertEqual([errors["reason"][i] for i in order], want["errors"])
                 self.assertTrue(all(f == self.paths[name] for f in errors["file"]))
-                pages = r.table(R.PAGES, decode="surrogateescape")
-                self.assertEqual(sorted(pages["url"]), sorted(u for u in want["urls"] if u in self.html_urls(name)))
+                self.assertEqual(sorted(r.table(R.PAGES, decode="surrogateescape")["url"]), want["pages"])
 
-    def html_urls(self, name):
-        """The expected documents that are pages crd chunks (HTML), as opposed to JSON, text, images."""
-        html = {"wget-1-14.warc.gz": {"http://example.com/"}, "wpull.warc.gz": {"http://example.com/"}}
-        return html.get(name, set(archives.SAMPLE_SHAPES[name][1]["urls"]))
+    def test_errors_point_at_the_damaged_record(self):
+        # bad-length.warc: the row's offset is where the short request record starts.
+        r = self.read("bad-length.warc")
+        errors = r.table(R.ERRORS)
+        with open(self.paths["bad-length.warc"], "rb") as f:
+            data = f.read()
+        at = int(errors["offset"][0])
+        self.assertEqual(data[at:at + 8], b"WARC/1.0")
+        self.assertIn(b"m\r\n\r\n\r\n", data[at:at + 400])  # the 3 bytes past its declared length
+
+    def test_plain_and_gzip_arc_give_the_same_pages_and_chunks(self):
+        a, b = self.read("sample.arc"), self.read("sample.arc.gz")
+        self.assertEqual(a.table(R.PAGES)["url"].tolist(), b.table(R.PAGES)["url"].tolist())
+        self.assertEqual(a.table(R.PAGES)["chunks"].tolist(), b.table(R.PAGES)["chunks"].tolist())
+        self.assertGreater(int(a.table(R.PAGES)["chunks"][0]), 1)
 
 
 if __name__ == "__main__":

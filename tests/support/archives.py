@@ -159,8 +159,9 @@ class ArchiveFile:
 # (wget 1.14, wpull, a pywb-style recorder, Heritrix ARC, a damaged copy); the real samples under
 # ../shared/data/warc-samples are extra coverage of the same shapes, never the only coverage.
 # SAMPLE_SHAPES maps a file name to (builder, expected): builder() returns the file's bytes and
-# expected holds what crd must count reading it: "records", "documents", skip counters by reason,
-# "errors" (rows of /run/errors) and "urls" (the documents' URLs, in file order).
+# expected holds what crd must find reading it: "records", "documents", skip counters by reason
+# ("skips"), other counters ("notes"), the reasons of its /run/errors rows in file order ("errors")
+# and the URL keys of the documents it chunks as pages ("pages": HTML and plain text).
 
 PAGE_TEMPLATE = (b"<!doctype html><html><head><title>%s</title></head><body><div class=\"nav\">"
                  b"<a href=\"/\">Home</a> <a href=\"/about\">About</a></div>"
@@ -230,13 +231,12 @@ def _revisits():
 
 
 def _bad_length():
-    # A plain WARC whose second request declares 3 bytes fewer than its block holds: that record is
+    # A plain WARC whose second request declares 3 bytes fewer than its block holds ("m\r\n" follows
+    # the declared block where CRLF CRLF should): that record is
     # dropped and counted, and the reader finds the next record.
     page = "http://example.com/?example=1"
-    short = warc_request(page)
-    declared = len(http_request(page)) - 3
-    short = short.replace(b"Content-Length: %d\r\n" % len(http_request(page)),
-                          b"Content-Length: %d\r\n" % declared)
+    short = warc_record("request", page, http_request(page) + b"m\r\n", b"application/http; msgtype=request",
+                        length=len(http_request(page)))
     return b"".join([
         warc_warcinfo("bad_length.warc"),
         warc_response(page, sample_page("Example", "a capture before a bad length")),
@@ -358,48 +358,45 @@ def _bad_arc():
         arc_header("http://example.com/c", 0).replace(b" 0\n", b" abc\n")])
 
 
-def _expected(records, documents, skips=None, errors=0, urls=()):
-    return {"records": records, "documents": documents, "skips": dict(skips or {}), "errors": errors,
-            "urls": list(urls)}
+def _expected(records, documents, skips=None, errors=(), pages=(), notes=None):
+    return {"records": records, "documents": documents, "skips": dict(skips or {}), "errors": list(errors),
+            "pages": sorted(pages), "notes": dict(notes or {})}
 
 
 SAMPLE_SHAPES = {
     "wget-1-14.warc.gz": (_wget_1_14, _expected(
         6, 4, {"warc.warcinfo": 1, "warc.request": 1},
-        urls=["http://example.com/", "metadata://gnu.org/software/wget/warc/MANIFEST.txt",
-              "metadata://gnu.org/software/wget/warc/wget_arguments.txt",
-              "metadata://gnu.org/software/wget/warc/wget.log"])),
-    "wpull.warc.gz": (_wpull, _expected(4, 2, {"warc.warcinfo": 1, "warc.request": 1},
-                                        urls=["http://example.com/", "urn:X-wpull:log"])),
+        pages=["example.com", "gnu.org/software/wget/warc/MANIFEST.txt",
+               "gnu.org/software/wget/warc/wget_arguments.txt", "gnu.org/software/wget/warc/wget.log"])),
+    "wpull.warc.gz": (_wpull, _expected(4, 2, {"warc.warcinfo": 1, "warc.request": 1}, pages=["example.com"])),
     "revisits.warc.gz": (_revisits, _expected(
-        7, 1, {"warc.warcinfo": 1, "warc.request": 2, "warc.revisit": 2, "http.non_2xx": 1},
-        urls=["http://example.com/"])),
+        7, 1, {"warc.warcinfo": 1, "warc.request": 2, "warc.revisit": 2, "http.non_2xx": 1}, pages=["example.com"])),
     "bad-length.warc": (_bad_length, _expected(
-        6, 1, {"warc.warcinfo": 1, "warc.request": 1, "warc.revisit": 1, "warc.bad_length": 1,
-               "http.non_2xx": 1}, errors=1, urls=["http://example.com/?example=1"])),
+        6, 1, {"warc.warcinfo": 1, "warc.request": 1, "warc.revisit": 1, "warc.bad_length": 1, "http.non_2xx": 1},
+        errors=["warc.bad_length"], pages=["example.com"])),
     "whole-file-member.warc.gz.bad": (_whole_file_member, _expected(
-        3, 1, {"warc.warcinfo": 1, "warc.request": 1}, urls=["http://example.com/"])),
+        3, 1, {"warc.warcinfo": 1, "warc.request": 1}, pages=["example.com"])),
     "agnostic-orig.warc.gz": (lambda: _missing_separator(False), _expected(
-        2, 1, {"warc.warcinfo": 1}, urls=["http://example.iana.org/"])),
+        2, 1, {"warc.warcinfo": 1}, pages=["example.iana.org"])),
     "agnostic-revisit.warc.gz": (lambda: _missing_separator(True), _expected(
         2, 0, {"warc.warcinfo": 1, "warc.revisit": 1})),
-    "post.warc.gz": (_post, _expected(6, 3, {"warc.request": 3},
-                                      urls=["http://httpbin.org/post", "http://httpbin.org/post",
-                                            "http://httpbin.org/post?foo=bar"])),
-    "resource.warc.gz": (_resource, _expected(1, 1, urls=["http://httpbin.org/anything/resource.json"])),
+    "post.warc.gz": (_post, _expected(6, 3, {"warc.request": 3})),  # JSON: documents, not pages
+    "resource.warc.gz": (_resource, _expected(1, 1)),
     "gzip-encoding.warc.gz": (_gzip_encoding, _expected(3, 1, {"warc.warcinfo": 1, "warc.request": 1},
-                                                        urls=["http://example.com/"])),
+                                                        pages=["example.com"])),
     "missing-status-text.warc": (_missing_status_text, _expected(1, 0, {"http.non_2xx": 1})),
     "bad-status-line.warc": (_bad_status_line, _expected(
-        6, 1, {"warc.request": 2, "warc.revisit": 2, "http.bad_response": 1}, errors=1,
-        urls=["http://example.com/"])),
+        6, 1, {"warc.request": 2, "warc.revisit": 2, "http.bad_response": 1}, errors=["http.bad_response"],
+        pages=["example.com"])),
     "site.warc.gz": (_site_crawl, _expected(
         15, 7, {"warc.warcinfo": 1, "warc.request": 6, "http.non_2xx": 1},
-        urls=["http://www.example.org/"] + ["http://www.example.org/page%d.html" % i for i in range(1, 6)]
-        + ["http://www.example.org/logo.png"])),
-    "sample.arc": (lambda: _arc(False), _expected(2, 1, {"arc.filedesc": 1}, urls=["http://example.com/"])),
-    "sample.arc.gz": (lambda: _arc(True), _expected(2, 1, {"arc.filedesc": 1}, urls=["http://example.com/"])),
-    "bad.arc": (_bad_arc, _expected(4, 0, {"arc.bad_length": 3, "http.bad_response": 1}, errors=4)),
+        pages=["www.example.org"] + ["www.example.org/page%d.html" % i for i in range(1, 6)],
+        notes={"http.chunked_already_decoded": 1})),
+    "sample.arc": (lambda: _arc(False), _expected(2, 1, {"arc.filedesc": 1}, pages=["example.com"])),
+    "sample.arc.gz": (lambda: _arc(True), _expected(2, 1, {"arc.filedesc": 1}, pages=["example.com"])),
+    "bad.arc": (_bad_arc, _expected(4, 0, {"arc.bad_length": 3, "http.bad_response": 1},
+                                    errors=["arc.bad_length", "arc.bad_length", "http.bad_response",
+                                            "arc.bad_length"])),
 }
 
 

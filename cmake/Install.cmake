@@ -9,6 +9,8 @@
 #                                    prefix still works
 # install(FILES/DIRECTORY) only writes the files it names, so a user's own files under P stay.
 include(GNUInstallDirs)
+# `install` (and CPack's preinstall) need crd only, not every test target: scripts/package.sh builds it.
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY TRUE)
 
 set(CRD_INSTALL_HOME ${CMAKE_INSTALL_DATADIR}/crd)
 
@@ -30,7 +32,8 @@ install(FILES ${PROJECT_BINARY_DIR}/modulefile/${PROJECT_VERSION}.lua
         DESTINATION ${CMAKE_INSTALL_DATADIR}/modulefiles/crd)
 
 # CPack: a Debian package (scripts/package.sh). Depends names Debian 12's runtime packages of
-# every library crd links (checked with dpkg -S on `ldd crd`), not the -dev packages it builds with.
+# every library crd links (checked with dpkg -S on `ldd crd`), not the -dev packages it builds with
+# (libdeflate0: crd_io links libdeflate; the linker drops it while no symbol of it is used).
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME crd)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})

@@ -170,6 +170,20 @@ class Installed(unittest.TestCase):
         self.assertIn("HELP_OK", out)
 
 
+class VersionOutsideGit(unittest.TestCase):
+    def test_sources_without_git_say_unknown(self):
+        # A release tarball: cmake/Version.cmake run on a copy of the sources with no .git.
+        tmp = ci.TempDir("nogit")
+        try:
+            script = os.path.join(ci.source_dir(), "cmake", "Version.cmake")
+            proc = run(["cmake", "-DPROJECT_SOURCE_DIR=" + tmp.path, "-DCMAKE_BUILD_TYPE=Release", "-P", script])
+            self.assertIn("commit=unknown build_type=Release", proc.stderr)
+            proc = run(["cmake", "-DPROJECT_SOURCE_DIR=" + ci.source_dir(), "-P", script])
+            self.assertRegex(proc.stderr, r"commit=[0-9a-f]{12} build_type=unknown")
+        finally:
+            tmp.cleanup()
+
+
 class DebianPackage(unittest.TestCase):
     def test_deb_unpacks_and_runs_a_job(self):
         if not BUILD:

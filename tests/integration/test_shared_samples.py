@@ -2,7 +2,6 @@
 # test_sample_shapes.py checks on the project's own archives: crd run reads them at 1 and 2 ranks
 # with identical results, counts their records and lists the damaged ones' errors. Skipped (77)
 # without ../shared: a user's clone has none.
-import os
 import unittest
 
 import crd_integ as ci

@@ -16,7 +16,13 @@ import crd_integ as ci  # noqa: E402
 
 BUILD = os.path.abspath(sys.argv.pop(1)) if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else None
 LMOD_INIT = "/usr/share/lmod/lmod/init/bash"
-SAME_JOB = ("nranks", "created", "command_line")  # what differs between two runs of one job
+SAME_JOB = ("nranks", "created", "command_line", "config")  # what differs between two runs of one job
+
+
+def options_read(path):
+    """The result's config attribute (the effective options) without the output's name."""
+    lines = ci.open_results(path).attrs["config"].splitlines()
+    return [line for line in lines if not line.startswith("output =")]
 
 
 def install(prefix):
@@ -67,6 +73,7 @@ class Installed(unittest.TestCase):
         b = ci.comparable(self.reference, drop_root=SAME_JOB)
         ci.assert_same_datasets(self, a[0], b[0])
         self.assertEqual(a[1], b[1])
+        self.assertEqual(options_read(path), options_read(self.reference))
 
     def test_layout(self):
         for rel in ("bin/crd", "share/crd/configs/quickstart.ini", "share/crd/configs/commoncrawl-blind.ini",
@@ -101,10 +108,14 @@ class Installed(unittest.TestCase):
         version, commit, build_type = (r.attrs[k] for k in ("crd_version", "crd_git_commit", "crd_build_type"))
         self.assertEqual(text, "crd %s (commit %s, %s build)" % (version, commit, build_type))
         self.assertRegex(version, r"^\d+\.\d+\.\d+$")
-        git = subprocess.run(["git", "-C", ci.source_dir(), "rev-parse", "--short=12", "HEAD"],
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        if git.returncode == 0:
-            self.assertEqual(commit, git.stdout.strip())
+        # The commit the build was configured from (HEAD may have moved since): one of the repository's.
+        git = subprocess.run(["git", "-C", ci.source_dir(), "cat-file", "-e", commit + "^{commit}"],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        in_git = subprocess.run(["git", "-C", ci.source_dir(), "rev-parse", "HEAD"], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL).returncode == 0
+        if in_git:
+            self.assertRegex(commit, r"^[0-9a-f]{12}$")
+            self.assertEqual(git.returncode, 0, "%s is no commit of %s" % (commit, ci.source_dir()))
         else:
             self.assertEqual(commit, "unknown")
         self.assertNotEqual(build_type, "")
@@ -130,8 +141,7 @@ class Installed(unittest.TestCase):
         # Through the executable's location (no CRD_HOME), from a directory holding no preset.
         out = self.tmp("moved.h5")
         job(os.path.join(moved, "bin/crd"), out, "quickstart", env=clean_env(), cwd=self.tmp.path)
-        self.assert_same_result(out)
-        self.assertEqual(ci.open_results(out).attrs["config"], ci.open_results(self.reference).attrs["config"])
+        self.assert_same_result(out)  # the same options too: the preset read is quickstart.ini
         # Through CRD_HOME, which comes first.
         home = self.tmp("home")
         os.makedirs(os.path.join(home, "configs"))
@@ -139,7 +149,7 @@ class Installed(unittest.TestCase):
             f.write("chunk-threshold = 123\n")
         out = self.tmp("home.h5")
         job(os.path.join(moved, "bin/crd"), out, "quickstart", env=clean_env(CRD_HOME=home), cwd=self.tmp.path)
-        self.assertIn("chunk-threshold = 123", ci.open_results(out).attrs["config"])
+        self.assertIn("chunk-threshold = 123", options_read(out))
         # A name found nowhere is one clear usage error.
         proc = subprocess.run([os.path.join(moved, "bin/crd"), "run", SAMPLES_DIR, "--config", "no-such-preset",
                                "-o", self.tmp("x.h5")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -43,6 +43,10 @@ def main():
     with tempfile.TemporaryDirectory(prefix="crd-no-shared-") as empty:
         for test in tests:
             props = properties(test)
+            if "command" not in test:  # its program was not built
+                print("%-40s NOT BUILT" % test["name"], flush=True)
+                failed.append(test["name"])
+                continue
             env = dict(os.environ)
             env.update(v.split("=", 1) for v in props.get("ENVIRONMENT", []))
             env["CRD_SHARED_DIR"] = empty
@@ -50,7 +54,7 @@ def main():
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                   errors="replace", timeout=600)
             ok = is_skipped(proc, props)
-            print("%-40s %s (exit %d)" % (test["name"], "skipped" if ok else "NOT SKIPPED", proc.returncode))
+            print("%-40s %s (exit %d)" % (test["name"], "skipped" if ok else "NOT SKIPPED", proc.returncode), flush=True)
             if not ok:
                 failed.append(test["name"])
                 print(proc.stdout[-3000:])

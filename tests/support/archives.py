@@ -191,29 +191,28 @@ def _gzip_each(records):
     return b"".join(gzip_member(r) for r in records)
 
 
-def _wget_1_14():
-    # wget --warc-file: warcinfo, request, response, then its manifest, arguments and log as
-    # resource records under metadata:// URIs.
+def _crawler_capture(software, resources):
+    # What a command-line crawler writes for one page: warcinfo naming it, request, response, then
+    # its own files (manifest, arguments, log) as text/plain resource records: (URI, content) pairs.
     uri = "http://example.com/"
     return _gzip_each([
-        warc_warcinfo("wget.warc.gz", (("software", "Wget/1.14 (linux-gnu)"), ("format", "WARC File Format 1.0"))),
+        warc_warcinfo(software.split("/")[0].lower() + ".warc.gz", (("software", software), ("format", "WARC File Format 1.0"))),
         warc_request(uri),
-        warc_response(uri, sample_page("Example", "wget's capture"), content_length=True),
-        warc_resource("metadata://gnu.org/software/wget/warc/MANIFEST.txt", b"<urn:uuid:1>\n", b"text/plain"),
-        warc_resource("metadata://gnu.org/software/wget/warc/wget_arguments.txt", b"\"--warc-file\"\n",
-                      b"text/plain"),
-        warc_resource("metadata://gnu.org/software/wget/warc/wget.log", b"Saving to: 'index.html'\n",
-                      b"text/plain")])
+        warc_response(uri, sample_page("Example", software + "'s capture"), content_length=True)]
+        + [warc_resource(u, content, b"text/plain") for u, content in resources])
+
+
+def _wget_1_14():
+    # wget --warc-file: its manifest, arguments and log under metadata:// URIs.
+    base = "metadata://gnu.org/software/wget/warc/"
+    return _crawler_capture("Wget/1.14", [(base + "MANIFEST.txt", b"<urn:uuid:1>\n"),
+                                          (base + "wget_arguments.txt", b"\"--warc-file\"\n"),
+                                          (base + "wget.log", b"Saving to: 'index.html'\n")])
 
 
 def _wpull():
-    # wpull: warcinfo, request, response, and its log as a resource under a urn: URI.
-    uri = "http://example.com/"
-    return _gzip_each([
-        warc_warcinfo("wpull.warc.gz", (("software", "wpull"), ("format", "WARC File Format 1.0"))),
-        warc_request(uri),
-        warc_response(uri, sample_page("Example", "wpull's capture"), content_length=True),
-        warc_resource("urn:X-wpull:log", b"INFO Fetching http://example.com/\n", b"text/plain")])
+    # wpull: its log under a urn: URI.
+    return _crawler_capture("wpull", [("urn:X-wpull:log", b"INFO Fetching http://example.com/\n")])
 
 
 def _revisits():

@@ -17,7 +17,7 @@ class SharedSamples(unittest.TestCase):
             for n in (1, 2):
                 out = tmp("np%d.h5" % n)
                 ci.run_crd(ci.quiet(["run"] + samples + ["--chunk-threshold", "1", "-o", out]), nranks=n)
-                found[n] = ci.comparable(out, drop_root=("nranks", "created", "command_line"))
+                found[n] = ci.comparable(out, drop_root=("nranks", "created", "command_line", "config"))
             datasets, attrs = found[1]
             ci.assert_same_datasets(self, found[2][0], datasets, msg="at np=2")
             self.assertEqual(found[2][1], attrs)

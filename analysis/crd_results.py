@@ -64,7 +64,7 @@ MERGE_INPUTS = "/merge/inputs"  # crd merge: the inputs summed
 
 # Stored types: STR a fixed-length byte string, HASH n × 20 uint8, else a numpy dtype code.
 STR, HASH = "S", "hash"
-ROOT_ATTRS = {"crd_version": STR, "schema_version": "i8", "command": STR, "command_line": STR,
+ROOT_ATTRS = {"crd_version": STR, "crd_git_commit": STR, "crd_build_type": STR, "schema_version": "i8", "command": STR, "command_line": STR,
               "nranks": "u8", "created": STR, "config": STR}
 # What describes the particular job rather than the data (the rest is identical for any rank
 # count, input order and --resume).

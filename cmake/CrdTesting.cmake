@@ -2,6 +2,8 @@
 #   crd_add_test(name SOURCES a.cpp … LIBS crd_io)   plain GoogleTest binary, one CTest test
 #   crd_add_mpi_test(name SOURCES … LIBS … RANKS 1 2 3 4)  GoogleTest under mpirun, one test per rank count
 #   crd_add_script_test(name COMMAND … [RANKS n])    a shell/python integration test
+# Every GoogleTest binary also has the label `cpp` (scripts/test_sanitized.sh runs `-L 'cpp|hostile'`);
+# every test gets SKIP_RETURN_CODE 77, so a test whose data or tool is absent is reported skipped.
 # Tests find shared data through CRD_SHARED_DIR (../shared beside the repo; tests skip with a
 # message when it is absent) and the documentation corpus through CRD_CORPUS_DIR.
 
@@ -37,7 +39,8 @@ function(crd_add_test name)
     set(A_TIMEOUT 120)
   endif()
   set_tests_properties(${name} PROPERTIES TIMEOUT ${A_TIMEOUT} ENVIRONMENT "${CRD_TEST_ENV}"
-                       LABELS "unit;${A_LABELS}")
+                       LABELS "unit;cpp;${A_LABELS}"
+                       SKIP_RETURN_CODE 77)
 endfunction()
 
 function(crd_add_mpi_test name)
@@ -56,7 +59,8 @@ function(crd_add_mpi_test name)
     add_test(NAME ${name}.np${n}
              COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${n} $<TARGET_FILE:${name}>)
     set_tests_properties(${name}.np${n} PROPERTIES TIMEOUT ${A_TIMEOUT} PROCESSORS ${n}
-                         ENVIRONMENT "${CRD_TEST_ENV}" LABELS "mpi;${A_LABELS}")
+                         ENVIRONMENT "${CRD_TEST_ENV}" LABELS "mpi;cpp;${A_LABELS}"
+                         SKIP_RETURN_CODE 77)
   endforeach()
 endfunction()
 

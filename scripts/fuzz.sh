@@ -3,7 +3,8 @@
 # seed corpus. Usage: scripts/fuzz.sh [SECONDS_PER_TARGET=60] [TARGET…]
 # Exits non-zero when a target crashes; the reproducer is left in build-fuzz/artifacts/<target>/.
 # The working corpus grows in build-fuzz/corpus/<target>/ (never in the repository); the archive
-# target also starts from ../shared/data/warc-samples when that directory exists.
+# target also starts from the project's sample archives (tests/support/archives.py) and from
+# ../shared/data/warc-samples when that directory exists.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
@@ -17,15 +18,17 @@ command -v clang++ >/dev/null || { echo "fuzz.sh: clang++ missing (scripts/insta
 cmake -S "$root/tests/fuzz" -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
 cmake --build "$build" --target crd_fuzzers -j "${CRD_FUZZ_JOBS:-2}" >/dev/null
 
-# Archive seeds from the real samples: each file as it is on disk (gzipped or not), behind the
-# two mode bytes fuzz_archive.cpp reads (mode 0 = bytes as they are).
+# Archive seeds from the sample archives the tests write and the real samples: each file as it is on
+# disk (gzipped or not), behind the two mode bytes fuzz_archive.cpp reads (mode 0 = bytes as they are).
 seed_samples() {
-  local out=$1 f
-  [ -d "$shared/data/warc-samples" ] || return 0
-  for f in "$shared"/data/warc-samples/*; do
+  local out=$1 f own="$build/sample-archives"
+  mkdir -p "$own"
+  "${CRD_PYTHON:-python3}" -c 'import sys; sys.path.insert(0, sys.argv[1]); import archives; archives.write_sample_shapes(sys.argv[2])' \
+    "$root/tests/support" "$own"
+  for f in "$own"/* "$shared"/data/warc-samples/*; do
     [ -f "$f" ] || continue
     case "$f" in *.md) continue ;; esac
-    { printf '\0\0'; head -c 65536 "$f"; } >"$out/sample-$(basename "$f")"
+    { printf '\0\0'; head -c 65536 "$f"; } >"$out/$(basename "$(dirname "$f")")-$(basename "$f")"
   done
 }
 

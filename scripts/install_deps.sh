@@ -13,11 +13,11 @@ packages=(
   libicu-dev
   python3 python3-h5py python3-numpy python3-pandas python3-matplotlib
 )
-# Extra groups, enabled by flags: --slurm (local Slurm for the sbatch tests), --notebook, --fuzz,
+# Extra groups, enabled by flags: --slurm (local Slurm and Lmod for the sbatch and install tests), --notebook, --fuzz,
 # --browser (headless Chromium for the crd report page tests).
 for arg in "$@"; do
   case "$arg" in
-    --slurm) packages+=(slurm-wlm munge) ;;
+    --slurm) packages+=(slurm-wlm munge lmod) ;;  # lmod: the installed modulefile (tests/install)
     --notebook) packages+=(jupyter-nbconvert python3-ipykernel python3-nbformat) ;;
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
     --browser) packages+=(chromium chromium-driver python3-selenium) ;;

@@ -53,7 +53,7 @@ int run_main(int argc, char** argv) {
     return 0;
   }
   if (command == "--version" || command == "-V") {
-    std::cout << "crd " << version() << "\n";
+    std::cout << "crd " << version() << " (commit " << git_commit() << ", " << build_type() << " build)\n";
     return 0;
   }
   const Command* cmd = find_command(command);

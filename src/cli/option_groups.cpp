@@ -10,6 +10,7 @@
 
 #include "neardup_options.hpp"
 #include "option_values.hpp"
+#include "preset_lookup.hpp"
 #include "crd/base/error.hpp"
 #include "crd/base/human_bytes.hpp"
 
@@ -235,7 +236,10 @@ ParsedCommand parse_command(int argc, char** argv, const po::options_description
   try {
     po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), parsed.vm);
     if (!config_path_option.empty() && parsed.vm.count(config_path_option) != 0) {
-      const auto path = parsed.vm[config_path_option].as<std::string>();
+      // A preset's name (--config quickstart) is read from the installed presets; the resolved
+      // path replaces it, so the option's variable (and the -o guard) see the file read.
+      const auto path = resolve_config_path(parsed.vm[config_path_option].as<std::string>());
+      parsed.vm.at(config_path_option).value() = path;
       std::istringstream in(read_config_file(path));
       // A preset may serve several commands (label and check, say): options of other crd commands
       // are ignored, names no crd command knows are errors.

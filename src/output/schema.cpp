@@ -28,7 +28,8 @@ std::vector<DatasetSpec> all_datasets() {
 
 std::vector<Attribute> all_attributes() {
   using namespace attr;
-  std::vector<Attribute> out{kCrdVersion,      kSchemaVersion,    kCommand,           kCommandLine,
+  std::vector<Attribute> out{kCrdVersion,      kCrdGitCommit,     kCrdBuildType,
+                             kSchemaVersion,    kCommand,           kCommandLine,
                              kNranks,          kCreated,          kConfig,            kPageMean,
                              kPageSigma,       kPageThreshold,    kNeighborhoodMean,  kNeighborhoodSigma,
                              kNeighborhoodThreshold, kBadnessMode, kJoinMode,         kMinLabeled,

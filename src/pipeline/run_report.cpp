@@ -89,6 +89,8 @@ void write_run_report(output::ResultFile& file, comm::Transport& transport, cons
   const std::string created = transport.from_rank0(transport.rank() == 0 ? utc_now() : std::string());
   namespace schema = output::schema;
   schema::set_attribute(file, schema::attr::kCrdVersion, version());
+  schema::set_attribute(file, schema::attr::kCrdGitCommit, git_commit());
+  schema::set_attribute(file, schema::attr::kCrdBuildType, build_type());
   schema::set_attribute(file, schema::attr::kSchemaVersion, static_cast<std::int64_t>(kSchemaVersion));
   schema::set_attribute(file, schema::attr::kCommand, info.command);
   schema::set_attribute(file, schema::attr::kCommandLine, info.command_line);

@@ -1,6 +1,7 @@
 # Shared helpers of the whole-program tests: locating crd and the data, running it under mpirun,
 # reading result files back (through analysis/crd_results.py, the one reader of crd's results),
-# and the exit-77 skip protocol CTest understands.
+# and the skip protocol: skip() raises unittest.SkipTest inside a test (or setUpClass), exits 77
+# outside one, and main() exits 77 when every test was skipped (CTest's SKIP_RETURN_CODE).
 import glob
 import os
 import shutil
@@ -29,8 +30,15 @@ SKIP = 77
 SANITIZED = "ASAN_OPTIONS" in os.environ
 
 
+_running_tests = False  # set by main() while unittest runs the tests
+
+
 def skip(reason):
-    print("SKIP:", reason)
+    """Skips the current test (unittest.SkipTest, where unittest expects it) or, before any test
+    runs (at import or in the __main__ block), the whole program with exit code 77."""
+    print("SKIP:", reason, flush=True)
+    if _running_tests:
+        raise unittest.SkipTest(reason)
     sys.exit(SKIP)
 
 
@@ -75,6 +83,18 @@ def warc_sample_files(include_arc=True):
     for p in pattern:
         found += glob.glob(os.path.join(warc_samples(), p))
     return sorted(found)
+
+
+def sample_archives(tmp, include_arc=True):
+    """The project's own sample archives (tests/support/archives.py, SAMPLE_SHAPES: wget- and
+    wpull-style WARCs, revisits, .arc and .arc.gz, damaged files, ...) written into the TempDir
+    `tmp`; sorted paths. The real samples under ../shared cover the same shapes as extra coverage
+    (tests labeled `shared`)."""
+    import archives
+    directory = tmp("sample-archives")
+    os.makedirs(directory, exist_ok=True)
+    paths = archives.write_sample_shapes(directory)
+    return paths if include_arc else [p for p in paths if ".warc" in os.path.basename(p)]
 
 
 def sphinx_html():
@@ -268,11 +288,19 @@ def csr(values, offsets, i):
 _plain = results.attr_value  # attribute values as plain Python (str, int, float)
 
 
+def all_skipped(result):
+    """True when a unittest result skipped something and ran nothing to completion. A class whose
+    setUpClass skips adds one skip that testsRun does not count (its test is not a TestCase)."""
+    skipped_tests = sum(1 for test, _ in result.skipped if isinstance(test, unittest.TestCase))
+    return bool(result.skipped) and result.testsRun == skipped_tests
+
+
 def main():
-    """unittest.main that maps "every test skipped" to 77 and failures to 1."""
+    """unittest.main that maps failures to 1 and "every test skipped" to 77."""
+    global _running_tests
+    _running_tests = True
     result = unittest.main(exit=False, verbosity=2).result
+    _running_tests = False
     if not result.wasSuccessful():
         sys.exit(1)
-    if result.testsRun > 0 and len(result.skipped) == result.testsRun:
-        sys.exit(SKIP)
-    sys.exit(0)
+    sys.exit(SKIP if all_skipped(result) else 0)

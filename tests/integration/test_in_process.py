@@ -20,13 +20,10 @@ MPI_RANKS = 2
 DISCOVER_OPTIONS = ["--chunk-threshold", "2", "--file-threshold", "1"]
 
 
-def inputs():
+def inputs(tmp):
     """The whole documentation corpus (many shared chunks: Sphinx themes, Debian boilerplate), and
-    the WARC/ARC samples (damaged ones too, so /run/errors has rows) when they are there."""
-    found = [ci.corpus_dir()]
-    if ci.env_path("CRD_SHARED_DIR") and os.path.isdir(os.path.join(ci.env_path("CRD_SHARED_DIR"), "data", "warc-samples")):
-        found += ci.warc_sample_files()
-    return found
+    the project's sample archives (damaged ones too, so /run/errors has rows)."""
+    return [ci.corpus_dir()] + ci.sample_archives(tmp)
 
 
 def jobs(files):
@@ -54,8 +51,8 @@ class InProcessEqualsMpirun(unittest.TestCase):
     def setUpClass(cls):
         if not IN_PROCESS_CRD or not os.access(IN_PROCESS_CRD, os.X_OK):
             ci.skip("in_process_crd not given (run through ctest)")
-        files = inputs()
         cls.tmp = ci.TempDir("in-process")
+        files = inputs(cls.tmp)
         cls.results = {}  # (job, "mpi" or thread ranks) -> (datasets, attrs)
         cls.nranks = {}
         for where in ["mpi"] + list(THREAD_RANKS):

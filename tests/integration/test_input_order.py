@@ -7,10 +7,10 @@ import crd_integ as ci
 
 class InputOrder(unittest.TestCase):
     def test_reversed_and_listed_inputs_give_the_same_result(self):
-        warcs = ci.warc_sample_files()
-        inputs = [ci.corpus_package("debian-reference-en"), ci.corpus_package("sphinx-doc")] + warcs
         tmp = ci.TempDir("order")
         try:
+            warcs = ci.sample_archives(tmp)
+            inputs = [ci.corpus_package("debian-reference-en"), ci.corpus_package("sphinx-doc")] + warcs
             listing = tmp("inputs.txt")
             with open(listing, "w") as f:
                 f.write("# the same inputs, shuffled\n")

@@ -25,10 +25,8 @@ class RankIdentity(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         debref = ci.corpus_package("debian-reference-en")
-        warcs = ci.warc_sample_files()
-        if not warcs:
-            ci.skip("no WARC/ARC samples found")
         cls.tmp = ci.TempDir("ranks")
+        warcs = ci.sample_archives(cls.tmp)
         cls.inputs = [debref, ci.corpus_package("sphinx-doc")] + warcs
         cls.results = {}
         for command in ("discover", "run"):

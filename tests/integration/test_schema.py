@@ -30,8 +30,8 @@ class Schema(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         debref = ci.corpus_package("debian-reference-en")
-        warcs = ci.warc_sample_files()
         cls.tmp = ci.TempDir("schema")
+        warcs = ci.sample_archives(cls.tmp)
         inputs = [debref] + warcs
         discovery = ["--chunk-threshold", "2", "--file-threshold", "1"]
         args = {"discover": discovery, "run": discovery + ["--provenance-samples", "3"], "label": []}

@@ -29,8 +29,8 @@ def comparable(path):
 class Restart(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        warcs = ci.warc_sample_files(include_arc=False)
         cls.tmp = ci.TempDir("restart")
+        warcs = ci.sample_archives(cls.tmp, include_arc=False)
         cls.inputs = [ci.corpus_package("sphinx-doc")] + warcs
         # --keep-counts: the count rows travel in the discover checkpoint too (format 5).
         cls.options = ["--chunk-threshold", "5", "--keep-counts"]

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The slurm/*.sbatch jobs under a real single-node Slurm (scripts/slurm_local.sh): a 2-task blind run
-# on the WARC samples plus part of the documentation corpus, label-detect, a strong-scaling sweep,
-# and a job that must fail. Exit 77 (skipped) when Slurm, root, the binary or the samples are absent.
+# on the project's sample archives (tests/support/archives.py) plus part of the documentation corpus,
+# label-detect, a strong-scaling sweep, and a job that must fail. Exit 77 (skipped) when Slurm, root
+# or the binary are absent.
 set -euo pipefail
 
 skip() { echo "SKIP: $*"; exit 77; }
@@ -14,14 +15,12 @@ for t in sbatch sinfo /usr/sbin/slurmctld /usr/sbin/slurmd /usr/sbin/munged; do
 done
 [ "$(id -u)" -eq 0 ] || skip "the local Slurm needs root (slurmd without cgroups)"
 "$py" -c 'import h5py, pandas' 2>/dev/null || skip "$py cannot import h5py and pandas"
-samples="${CRD_SHARED_DIR:-}/data/warc-samples"
-[ -d "$samples" ] || skip "WARC samples absent ($samples)"
 corpus="${CRD_CORPUS_DIR:-}"
 subset=()
 for pkg in debian-reference-en sphinx-doc; do
   [ -d "$corpus/$pkg" ] && subset+=("$corpus/$pkg")
 done
-[ ${#subset[@]} -gt 0 ] || echo "note: corpus subset absent under '$corpus'; WARC samples only"
+[ ${#subset[@]} -gt 0 ] || echo "note: corpus subset absent under '$corpus'; sample archives only"
 
 # Whatever happens, the daemons this test started are stopped and the scratch dir removed.
 scratch="$(mktemp -d /tmp/crd-slurm-test.XXXXXX)"
@@ -59,6 +58,10 @@ unset SLURM_JOB_ID SLURM_JOBID SLURM_NTASKS SLURM_NPROCS SLURM_JOB_NUM_NODES SLU
 
 jobs="$scratch/jobs"
 mkdir -p "$jobs"
+samples="$scratch/samples"
+mkdir -p "$samples"
+"$py" -c 'import sys; sys.path.insert(0, sys.argv[1]); import archives; archives.write_sample_shapes(sys.argv[2])' \
+  "$src/tests/support" "$samples"
 printf '%s\n' "$samples" "${subset[@]}" >"$jobs/corpus.list"
 export CRD="$crd" CRD_ARGS="--progress-interval 0"
 submit() {  # submit NAME SCRIPT [script args…] : sbatch --wait, 2 tasks, output in $jobs/NAME.out
@@ -80,7 +83,7 @@ leftover="$(find /tmp -maxdepth 1 -name 'crd-[0-9]*' -newer "$jobs/corpus.list" 
 [ -z "$leftover" ] || { echo "FAIL: node-local work dir $leftover left behind"; exit 1; }
 
 echo "== label-detect (2 tasks)"
-if [ ${#subset[@]} -gt 0 ]; then expert="${subset[0]}"; else expert="$samples/example.warc.gz"; fi
+if [ ${#subset[@]} -gt 0 ]; then expert="${subset[0]}"; else expert="$samples/site.warc.gz"; fi
 EXPERT="$expert" CRAWL="@$jobs/corpus.list" LABELS="$jobs/labels.h5" OUTPUT="$jobs/detect.h5" \
   CONFIG="$src/configs/quickstart.ini" submit label-detect label-detect.sbatch
 "$py" "$src/tests/slurm/check_slurm_result.py" labels "$jobs/labels.h5"
@@ -106,6 +109,27 @@ echo "   failed as expected, no result file left"
 echo "== a job with no inputs must fail before srun"
 if OUTPUT="$jobs/empty.h5" submit empty blind-run.sbatch; then
   echo "FAIL: sbatch --wait reported success for a job without inputs"; exit 1
+fi
+
+# Issue 30: the installed template, after `module load crd` (Lmod), finds crd on PATH and the preset
+# by name under $CRD_HOME; nothing of the source tree is used. Skipped without Lmod.
+lmod_init=/usr/share/lmod/lmod/init/bash
+build="$(dirname "$crd")"
+if [ -f "$lmod_init" ] && [ -f "$build/cmake_install.cmake" ]; then
+  echo "== installed blind-run after module load crd"
+  prefix="$scratch/prefix"
+  cmake --install "$build" --prefix "$prefix" >/dev/null
+  env -u CRD -u CRD_HOME PATH=/usr/bin:/bin MODULEPATH= bash --noprofile --norc -c '
+    set -euo pipefail
+    source "$1"; module use "$2/share/modulefiles"; module load crd
+    [ "$(command -v crd)" = "$2/bin/crd" ] || { echo "FAIL: crd on PATH is $(command -v crd)"; exit 1; }
+    cp "$CRD_HOME/slurm/blind-run.sbatch" "$3/installed.sbatch"  # the copy a user edits
+    OUTPUT="$3/installed.h5" CONFIG="$CRD_HOME/configs/quickstart.ini" \
+      sbatch --wait -O -n 2 --chdir="$3" --output="$3/installed.out" "$3/installed.sbatch" "@$3/corpus.list" >/dev/null
+  ' bash "$lmod_init" "$prefix" "$jobs"
+  "$py" "$src/tests/slurm/check_slurm_result.py" run "$jobs/installed.h5" "$jobs/ref.h5"
+else
+  echo "note: Lmod or the build's install script absent: the installed template is not tried"
 fi
 
 failed=0

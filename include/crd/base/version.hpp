@@ -1,4 +1,4 @@
-// The crd version string and the HDF5 schema version written into every result file.
+// The crd version string, its build's commit and type, and the HDF5 schema version written into every result file.
 #pragma once
 
 #include <string_view>
@@ -6,6 +6,9 @@
 namespace crd {
 
 std::string_view version();
+// The git commit crd was built from ("unknown" outside a git checkout) and the CMake build type.
+std::string_view git_commit();
+std::string_view build_type();
 // Bumped whenever a dataset or attribute changes meaning; readers check it (docs/schema.md).
 inline constexpr int kSchemaVersion = 1;
 

@@ -72,6 +72,8 @@ struct Attribute {
 namespace attr {
 // Root.
 inline constexpr Attribute kCrdVersion{kRoot, "crd_version", "str"};
+inline constexpr Attribute kCrdGitCommit{kRoot, "crd_git_commit", "str"};
+inline constexpr Attribute kCrdBuildType{kRoot, "crd_build_type", "str"};
 inline constexpr Attribute kSchemaVersion{kRoot, "schema_version", "int64"};
 inline constexpr Attribute kCommand{kRoot, "command", "str"};
 inline constexpr Attribute kCommandLine{kRoot, "command_line", "str"};

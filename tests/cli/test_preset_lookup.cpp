@@ -1,0 +1,53 @@
+// --config NAME finds an installed preset through CRD_HOME or the executable's own prefix (issue 30).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "preset_lookup.hpp"
+#include "support/test_paths.hpp"
+
+namespace crd::cli {
+namespace {
+namespace fs = std::filesystem;
+
+void write(const fs::path& p) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p) << "chunk-threshold = 3\n";
+}
+
+TEST(PresetLookup, DirectoriesComeFromCrdHomeThenTheExecutablesPrefix) {
+  EXPECT_EQ(preset_dirs("/opt/crd/share/crd", "/moved/bin/crd"),
+            (std::vector<std::string>{"/opt/crd/share/crd/configs", "/moved/share/crd/configs"}));
+  EXPECT_EQ(preset_dirs(nullptr, "/moved/bin/crd"), std::vector<std::string>{"/moved/share/crd/configs"});
+  EXPECT_EQ(preset_dirs("", ""), std::vector<std::string>{});
+}
+
+TEST(PresetLookup, ANameIsFoundWithOrWithoutItsExtensionInTheFirstDirectoryHoldingIt) {
+  const fs::path root = crd::testing::make_temp_dir("presets");
+  const fs::path home = root / "home" / "configs";
+  const fs::path moved = root / "moved" / "share" / "crd" / "configs";
+  write(home / "mine.ini");
+  write(moved / "mine.ini");
+  write(moved / "quickstart.ini");
+  const std::vector<std::string> dirs{home.string(), moved.string()};
+  EXPECT_EQ(find_preset("mine", dirs), (home / "mine.ini").string());
+  EXPECT_EQ(find_preset("quickstart", dirs), (moved / "quickstart.ini").string());
+  EXPECT_EQ(find_preset("quickstart.ini", dirs), (moved / "quickstart.ini").string());
+  EXPECT_EQ(find_preset("absent", dirs), std::nullopt);
+}
+
+TEST(PresetLookup, PathsAndExistingFilesAreTakenAsGiven) {
+  const fs::path root = crd::testing::make_temp_dir("presets-paths");
+  write(root / "configs" / "a.ini");
+  const std::vector<std::string> dirs{(root / "configs").string()};
+  EXPECT_EQ(find_preset("./a", dirs), "./a");  // a path is never looked up
+  EXPECT_EQ(find_preset((root / "x.ini").string(), dirs), (root / "x.ini").string());
+  const fs::path cwd = fs::current_path();
+  fs::current_path(root / "configs");
+  EXPECT_EQ(find_preset("a.ini", {"/nonexistent"}), "a.ini");  // a file in the working directory wins
+  fs::current_path(cwd);
+}
+
+}  // namespace
+}  // namespace crd::cli

@@ -47,7 +47,10 @@ std::vector<Attribute> all_attributes() {
   for (const char* table : {kDiscoveryChunks.group, kDiscoveryFiles.group, kLabels.group})
     for (const char* name : {kThreshold, kTotal, kDistinct, kLabeled, kStopRemoved, kTop, kTopRemoved})
       out.push_back({table, name, "uint64"});
-  for (const char* table : {kDiscoveryChunks.group, kLabels.group}) out.push_back({table, kMinChunkLength, "uint64"});
+  for (const char* table : {kDiscoveryChunks.group, kLabels.group}) {
+    out.push_back({table, kMinChunkLength, "uint64"});
+    out.push_back({table, kLabelChunking, "str"});
+  }
   return out;
 }
 

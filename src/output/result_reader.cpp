@@ -37,8 +37,8 @@ void charge(ResultReader::Impl& impl, const std::string& dataset, std::uint64_t 
   impl.bytes_read += bytes;
   if (impl.memory_budget != 0 && impl.bytes_read > impl.memory_budget)
     fail(impl.path, "reading " + dataset + " would bring what this rank read from the file to " +
-                        std::to_string(impl.bytes_read) + " bytes, over --memory " +
-                        std::to_string(impl.memory_budget) + " bytes");
+                        std::to_string(impl.bytes_read) + " bytes, over the " +
+                        std::to_string(impl.memory_budget) + " bytes --memory allows");
 }
 
 Selection select_rows(hid_t space, std::uint64_t first, std::uint64_t count, const std::string& path,

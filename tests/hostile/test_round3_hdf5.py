@@ -172,7 +172,8 @@ class DeclaredShapes(Refusals):
     def test_check_and_compare_refuse_them(self):
         labels = self.hostile_labels("fill")
         self.assert_refused(["check", "--labels", labels, self.f.pages[0]], DECLARED)
-        self.assert_refused(["compare", "--labels", labels, self.f.pages[0], self.f.pages[1]], DECLARED)
+        self.assert_refused(["compare", "--labels", labels, "--chunker", "scan", self.f.pages[0], self.f.pages[1]],
+                            DECLARED)
 
     def test_merge_refuses_count_tables_declaring_rows_they_do_not_store(self):
         for how in ("empty", "contiguous"):
@@ -198,13 +199,15 @@ class DeclaredShapes(Refusals):
         with h5py.File(path, "r+") as f:
             replace_dataset(f, "/labels/hash", data=np.zeros((rows, 20), dtype=np.uint8), chunks=(1 << 16, 20),
                             compression="gzip", compression_opts=9)
-            replace_dataset(f, "/labels/length", data=np.full(rows, 5, dtype=np.uint32), chunks=(1 << 16,),
-                            compression="gzip", compression_opts=9)
-            del f["/labels/sample"]
+            for name, dtype in (("length", np.uint32), ("count", np.uint64)):
+                replace_dataset(f, "/labels/" + name, data=np.full(rows, 5, dtype=dtype), chunks=(1 << 16,),
+                                compression="gzip", compression_opts=9)
+            for name in ("sample", "sample_url"):
+                del f["/labels/" + name]
         for nranks in (1, 2):
             out = self.f.tmp("detect-budget-%d.h5" % nranks)
             self.assert_refused(["detect", self.f.corpus, "--labels", path, "--memory", "32M", "--shuffle-buffer",
-                                 "1M", "-o", out] + QUIET, r"over --memory 33554432 bytes", nranks, out)
+                                 "1M", "-o", out] + QUIET, r"over the %d bytes --memory allows" % ((32 << 20) * nranks), nranks, out)
 
 
 class MergeInputs(Refusals):
@@ -261,6 +264,9 @@ class MergeInputs(Refusals):
             self.assert_refused(["merge", self.f.discovered, bad, "-o", out] + QUIET,
                                 r"/run/counters/value has \d+ rows but /run/counters/name has \d+", nranks, out)
         self.assert_refused(["inspect", bad], r"/run/counters/value has \d+ rows but /run/counters/name has \d+")
+        out = self.f.tmp("counters.html")
+        self.assert_refused(["report", bad, "-o", out], r"/run/counters/value has \d+ rows but /run/counters/name has \d+",
+                            output=out)
 
 
 class LabelChunking(Refusals):

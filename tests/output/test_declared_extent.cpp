@@ -144,7 +144,7 @@ TEST_F(DeclaredExtent, ReadsOverTheMemoryBudgetAreRefusedBeforeTheyAllocate) {
       rows += r.read_matrix("/labels/hash", first, 1u << 12).size() / 20;
     FAIL() << "read 1.25 MiB under a 1 MiB budget";
   } catch (const FatalError& e) {
-    EXPECT_NE(std::string(e.what()).find("over --memory 1048576 bytes"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("over the 1048576 bytes --memory allows"), std::string::npos) << e.what();
   }
   EXPECT_LE(rows * 20, 1u << 20);
   EXPECT_GT(rows, 0u);

@@ -122,6 +122,26 @@ TEST_F(DeclaredExtent, ChunkedWithOnlySomeChunksWrittenIsRefused) {
   EXPECT_NE(e.find("stores only 1 of its 16 chunks"), std::string::npos) << e;
 }
 
+TEST_F(DeclaredExtent, ExternalStorageIsRefused) {
+  // Raw data in another file (any file: /dev/zero reads forever as zeros): crd never writes one.
+  const hsize_t rows = 1u << 20;
+  const hid_t space = H5Screate_simple(1, &rows, nullptr);
+  const hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  ASSERT_GE(H5Pset_external(dcpl, "/dev/zero", 0, H5F_UNLIMITED), 0);
+  const hid_t d = H5Dcreate2(file_, "counts", H5T_STD_U64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  ASSERT_GE(d, 0);
+  H5Dclose(d);
+  H5Pclose(dcpl);
+  H5Sclose(space);
+  const ResultReader r = reopen();
+  try {
+    (void)r.read_u64("counts");
+    FAIL() << "read a dataset kept in /dev/zero";
+  } catch (const FatalError& e) {
+    EXPECT_NE(std::string(e.what()).find("keeps its data outside the file"), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(DeclaredExtent, WrittenDatasetsRead) {
   dataset("/a/contiguous", 1000, 20, 0, 1000, false, 3);
   dataset("/a/chunked", 1000, 20, 64, 1000, false, 4);

@@ -51,6 +51,7 @@ std::vector<Attribute> all_attributes() {
     out.push_back({table, kMinChunkLength, "uint64"});
     out.push_back({table, kLabelChunking, "str"});
   }
+  out.push_back({kDetectionLabels.group, kLabelChunking, "str"});
   return out;
 }
 

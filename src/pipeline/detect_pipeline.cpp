@@ -57,6 +57,9 @@ void detect_and_write(output::ResultFile& file, comm::Transport& transport, cons
   }
   timer.start("write");
   write_detection(file, std::move(result), labels, label_total, options, join_mode);
+  // /detection/labels is a labeled set too (--labels reads it): it records the chunking it matched.
+  file.set_attribute(output::schema::kDetectionLabels.group, output::schema::attr::kLabelChunking,
+                     chunking_identity(common.scan));
   if (documents != nullptr) output::write_table(file, output::schema::kDetectionPairs, pair_rows);
 }
 

@@ -305,6 +305,21 @@ class LabelChunking(Refusals):
                             + QUIET, r"D\.h5 was chunked with 'chunker=scan .*' but this run chunks with 'chunker=dom ",
                             1, out, code=2)
 
+    def test_a_detect_result_as_labels_is_checked_too(self):
+        det = self.f.tmp("det-scan.h5")
+        proc = run(["detect", self.f.corpus, "--labels", self.f.labels, "-o", det] + QUIET, 2)
+        self.assertEqual(proc.returncode, 0, proc.stderr[-3000:])
+        with h5py.File(det, "r+") as f:  # only /detection/labels: the labeled set --labels then reads
+            for group in ("/discovery", "/labels"):
+                if group in f:
+                    del f[group]
+        out = self.f.tmp("det-labels-detect.h5")
+        self.assert_refused(["check", "--labels", det, "--chunker", "dom", self.f.pages[0]],
+                            r"det-scan\.h5 was chunked with 'chunker=scan .*' but this run chunks with 'chunker=dom ",
+                            code=2)
+        proc = run(["check", "--labels", det, self.f.pages[0]])
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+
     def test_check_and_compare_refuse_labels_of_another_chunker(self):
         self.assert_refused(["check", "--labels", self.dom, self.f.pages[0]], self.MISMATCH % "scan", code=2)
         proc = run(["check", "--labels", self.dom, "--chunker", "dom", self.f.pages[0]])

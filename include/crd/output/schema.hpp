@@ -87,7 +87,7 @@ inline constexpr const char* kTop = "top";                  // --chunk-top / --f
 inline constexpr const char* kTopRemoved = "top_removed";  // passed threshold and stop rules, cut by top
 inline constexpr const char* kMinChunkLength = "min_chunk_length";
 // The chunking that made a labeled chunk set's hashes (pipeline/chunking_identity.hpp), on
-// /discovery/chunks and /labels: labels are used only by runs that chunk alike.
+// /discovery/chunks, /labels and /detection/labels: labels are used only by runs that chunk alike.
 inline constexpr const char* kLabelChunking = "chunking";
 // The chunking that made the count tables' hashes (pipeline/chunking_identity.hpp): results merge
 // only when it is the same.

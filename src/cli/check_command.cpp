@@ -23,6 +23,7 @@
 #include "crd/discover/discovery.hpp"
 #include "crd/discover/label_rules.hpp"
 #include "crd/hash/sha1.hpp"
+#include "crd/pipeline/chunking_identity.hpp"
 
 namespace crd::cli {
 namespace {
@@ -110,7 +111,7 @@ int check_command(int argc, char** argv) {
   const discover::StopItems stop(stop_options.stop_chunks, stop_options.min_chunk_length);
   const discover::LabelRules stop_rules = stop.chunk_rules();
 
-  const LabelLookup labels = load_label_lookup(label_paths);
+  const LabelLookup labels = load_label_lookup(label_paths, pipeline::chunking_identity(common.scan));
 
   auto chunker = chunk::make_chunker(common.scan.chunker, common.scan.chunking);
   Sha1 sha1;

@@ -17,6 +17,7 @@
 #include "crd/output/result_reader.hpp"
 #include "crd/output/table_io.hpp"
 #include "crd/report/json_writer.hpp"
+#include "crd/pipeline/chunking_identity.hpp"
 
 namespace crd::cli {
 namespace {
@@ -149,7 +150,7 @@ int compare_command(int argc, char** argv) {
 
   const discover::StopItems stop(stop_options.stop_chunks, stop_options.min_chunk_length);
   const discover::LabelRules stop_rules = stop.chunk_rules();
-  const LabelLookup labels = load_label_lookup(label_paths);
+  const LabelLookup labels = load_label_lookup(label_paths, pipeline::chunking_identity(common.scan));
   Counters counters;
   const std::vector<SentenceDocument> docs = read_sentence_documents(
       inputs, {common.scan.chunker, common.scan.chunking, common.scan.read.max_record_bytes, &stop_rules}, counters);

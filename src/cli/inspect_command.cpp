@@ -28,33 +28,28 @@ using discover::LabelRow;
 using output::NamedValueRow;
 
 void print_counters(const output::ResultReader& r) {
+  // read_table refuses columns of other lengths (a value column one short would be read past).
   if (!r.has(schema::kCounters.column(&NamedValueRow::name))) return;
-  const auto names = r.read_strings(schema::kCounters.column(&NamedValueRow::name));
-  const auto values = r.read_u64(schema::kCounters.column(&NamedValueRow::value));
   std::printf("\ncounters:\n");
-  for (std::size_t i = 0; i < names.size(); ++i) std::printf("  %-40s %llu\n", printable(names[i]).c_str(), static_cast<unsigned long long>(values[i]));
+  for (const auto& c : output::read_table(r, schema::kCounters))
+    std::printf("  %-40s %llu\n", printable(c.name).c_str(), static_cast<unsigned long long>(c.value));
   if (r.has(schema::kResources.column(&NamedValueRow::name))) {
-    const auto rnames = r.read_strings(schema::kResources.column(&NamedValueRow::name));
-    const auto rvalues = r.read_u64(schema::kResources.column(&NamedValueRow::value));
     std::printf("\nresources (depend on the rank count):\n");
-    for (std::size_t i = 0; i < rnames.size(); ++i)
-      std::printf("  %-40s %llu\n", printable(rnames[i]).c_str(), static_cast<unsigned long long>(rvalues[i]));
+    for (const auto& c : output::read_table(r, schema::kResources))
+      std::printf("  %-40s %llu\n", printable(c.name).c_str(), static_cast<unsigned long long>(c.value));
   }
   if (r.has(schema::kTimings.column(&output::TimingRow::phase))) {
-    const auto phases = r.read_strings(schema::kTimings.column(&output::TimingRow::phase));
-    const auto seconds = r.read_f64(schema::kTimings.column(&output::TimingRow::seconds));
     std::printf("\ntimings (s, slowest rank):\n");
-    for (std::size_t i = 0; i < phases.size(); ++i) std::printf("  %-40s %.3f\n", printable(phases[i]).c_str(), seconds[i]);
+    for (const auto& t : output::read_table(r, schema::kTimings))
+      std::printf("  %-40s %.3f\n", printable(t.phase).c_str(), t.seconds);
   }
   const std::string error_files = schema::kErrors.column(&io::ReadError::file);
   if (r.has(error_files) && r.rows(error_files) > 0) {
-    const auto files = r.read_strings(error_files, 0, 10);
-    const auto offsets = r.read_u64(schema::kErrors.column(&io::ReadError::offset), 0, 10);
-    const auto reasons = r.read_strings(schema::kErrors.column(&io::ReadError::reason), 0, 10);
-    std::printf("\nread errors (%llu, first %zu):\n", static_cast<unsigned long long>(r.rows(error_files)), files.size());
-    for (std::size_t i = 0; i < files.size(); ++i)
-      std::printf("  %s @%llu: %s\n", printable(files[i]).c_str(), static_cast<unsigned long long>(offsets[i]),
-                  printable(reasons[i]).c_str());
+    const auto errors = output::read_table(r, schema::kErrors, 0, 10);
+    std::printf("\nread errors (%llu, first %zu):\n", static_cast<unsigned long long>(r.rows(error_files)), errors.size());
+    for (const auto& e : errors)
+      std::printf("  %s @%llu: %s\n", printable(e.file).c_str(), static_cast<unsigned long long>(e.offset),
+                  printable(e.reason).c_str());
   }
 }
 

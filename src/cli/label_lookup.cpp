@@ -10,11 +10,12 @@
 
 namespace crd::cli {
 
-LabelLookup load_label_lookup(const std::vector<std::string>& paths) {
+LabelLookup load_label_lookup(const std::vector<std::string>& paths, const std::string& chunking) {
   LabelLookup out;
   for (const auto& path : paths) {
     output::ResultReader reader(path);
     const std::string group = pipeline::labels_group(reader);
+    pipeline::check_labels_chunking(reader, group, chunking);
     const auto hashes = reader.read_matrix(output::Table<discover::LabelRow>{group.c_str()}.column(&discover::LabelRow::hash));
     for (std::size_t i = 0; i * 20 < hashes.size(); ++i) {
       Digest d;

@@ -28,7 +28,8 @@ struct LabelLookup {
 };
 
 // Reads the labeled group of every file (pipeline::labels_group); a hash in several files keeps
-// its first source. Throws UsageError for a file that holds no labeled set.
-LabelLookup load_label_lookup(const std::vector<std::string>& paths);
+// its first source. Throws UsageError for a file that holds no labeled set, or one chunked unlike
+// `chunking` (the command's chunking identity: pipeline::check_labels_chunking).
+LabelLookup load_label_lookup(const std::vector<std::string>& paths, const std::string& chunking);
 
 }  // namespace crd::cli

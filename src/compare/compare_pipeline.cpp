@@ -21,6 +21,7 @@
 #include "crd/compare/compare_hashing.hpp"
 #include "crd/detect/page_scores.hpp"
 #include "crd/output/schema.hpp"
+#include "crd/pipeline/chunking_identity.hpp"
 #include "crd/pipeline/detect_pipeline.hpp"
 #include "crd/pipeline/label_set.hpp"
 #include "crd/pipeline/progress.hpp"
@@ -77,7 +78,8 @@ void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::
   pipeline::PhaseTimer timer;
   pipeline::with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
     timer.start("load_labels");
-    pipeline::LabelSet labels = pipeline::load_label_set(transport, options.labels, pipeline::JoinMode::Replicated, 0);
+    pipeline::LabelSet labels = pipeline::load_label_set(transport, options.labels, pipeline::JoinMode::Replicated, 0, common.memory_budget,
+                                                           pipeline::chunking_identity(common.scan));
     const TruthPrefixes truth = load_truth(transport, options.truth);
 
     // The scan hook: sketch each distinct chunk once; keep the text of chunks that are labels.

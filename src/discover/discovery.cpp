@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "crd/base/saturating.hpp"
 #include "top_cut.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
 
@@ -51,10 +52,26 @@ std::uint64_t cut_to_top(comm::Transport& transport, std::vector<T>& items, cons
 
 // Collective (the top-N cut agrees across ranks).
 // The table's tallies over all ranks (each rank passes its own share), and the rules they came from.
+// Collective: each value summed over the ranks, saturated at 2^64 − 1 (crd merge's counts may be
+// that large). The halves of each value are summed apart, so no partial sum can wrap.
+void saturating_sum(comm::Transport& transport, std::span<std::uint64_t> values) {
+  constexpr std::uint64_t kLow = 0xffffffffu;
+  std::vector<std::uint64_t> halves;
+  for (const std::uint64_t v : values) {
+    halves.push_back(v >> 32);
+    halves.push_back(v & kLow);
+  }
+  transport.allreduce(std::span<std::uint64_t>(halves), comm::ReduceOp::Sum);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const std::uint64_t high = halves[2 * i] + (halves[2 * i + 1] >> 32);
+    values[i] = high > kLow ? kSaturated : (high << 32 | (halves[2 * i + 1] & kLow));
+  }
+}
+
 void sum_tallies(comm::Transport& transport, const LabelRules& rules, std::uint64_t total, std::uint64_t distinct,
                  std::uint64_t labeled, std::uint64_t stop_removed, std::uint64_t top_removed, LabeledTable& table) {
   std::uint64_t sums[5] = {total, distinct, labeled, stop_removed, top_removed};
-  transport.allreduce(std::span<std::uint64_t>(sums, 5), comm::ReduceOp::Sum);
+  saturating_sum(transport, std::span<std::uint64_t>(sums, 5));
   table.threshold = rules.threshold;
   table.total = sums[0];
   table.distinct = sums[1];
@@ -82,7 +99,7 @@ void finish_discovery(comm::Transport& transport, const OwnerTally& owned, const
   std::uint64_t total = 0;
   OccurrenceTally occurrences;
   for (const CountRow& r : owned.rows) {
-    total += r.count;
+    total = saturating_add(total, r.count);
     occurrences.add(r.count);
   }
   for (std::size_t k = 0; k < selected.ids.size(); ++k) {  // notes are parallel to selected.ids

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "crd/base/prefault.hpp"
+#include "crd/base/saturating.hpp"
 
 namespace crd::discover {
 namespace {
@@ -46,7 +47,7 @@ OwnerTally reduce_counts(comm::Transport& transport, std::vector<CountRow> recor
   shuffle::ExchangeStats stats;
   owned.rows = shuffle::reduce_by_key(
       transport, std::move(records), [](const CountRow& r) -> const Digest& { return r.hash; },
-      shuffle::HashPrefixOwner{}, [](CountRow& into, const CountRow& from) { into.count += from.count; },
+      shuffle::HashPrefixOwner{}, [](CountRow& into, const CountRow& from) { into.count = saturating_add(into.count, from.count); },
       {round_bytes, &stats}, &owned.reporters);
   totals.add(stats);
   return owned;

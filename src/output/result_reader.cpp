@@ -5,17 +5,24 @@
 #include <hdf5.h>
 
 #include <algorithm>
+#include <set>
 
 #include "crd/base/error.hpp"
 #include "crd/base/file_kind.hpp"
-#include "hdf5_handle.hpp"
 #include "crd/base/version.hpp"
+#include "hdf5_handle.hpp"
+#include "stored_extent.hpp"
 
 namespace crd::output {
 
 struct ResultReader::Impl {
   std::string path;
   hid_t file = H5I_INVALID_HID;
+  std::uint64_t memory_budget = 0;  // 0 = unchecked
+  std::uint64_t bytes_read = 0;     // bytes every read so far returned
+  // Datasets whose storage check_stored_extent passed: counting a big table's chunks once, not
+  // once per block read.
+  std::set<std::string> backed;
 };
 
 namespace {
@@ -29,6 +36,22 @@ struct Selection {
   std::uint64_t count;
   std::uint64_t width;  // elements per row
 };
+
+// Once per dataset, before its first read: the file must store what the dataset declares.
+void check_backed(ResultReader::Impl& impl, hid_t dataset, const std::string& name) {
+  if (impl.backed.contains(name)) return;
+  check_stored_extent(dataset, impl.path, name);
+  impl.backed.insert(name);
+}
+
+// Before a read allocates `bytes`: refuses it once the reads from this file would exceed the budget.
+void charge(ResultReader::Impl& impl, const std::string& dataset, std::uint64_t bytes) {
+  impl.bytes_read += bytes;
+  if (impl.memory_budget != 0 && impl.bytes_read > impl.memory_budget)
+    fail(impl.path, "reading " + dataset + " would bring what this rank read from the file to " +
+                        std::to_string(impl.bytes_read) + " bytes, over the " +
+                        std::to_string(impl.memory_budget) + " bytes --memory allows");
+}
 
 Selection select_rows(hid_t space, std::uint64_t first, std::uint64_t count, const std::string& path,
                       const std::string& dataset) {
@@ -49,12 +72,15 @@ Selection select_rows(hid_t space, std::uint64_t first, std::uint64_t count, con
 }
 
 template <class T>
-std::vector<T> read_numeric(hid_t file, const std::string& path, const std::string& dataset, hid_t mem_type,
-                            std::uint64_t first, std::uint64_t count) {
-  Hid d(H5Dopen2(file, dataset.c_str(), H5P_DEFAULT));
+std::vector<T> read_numeric(ResultReader::Impl& impl, const std::string& dataset, hid_t mem_type, std::uint64_t first,
+                            std::uint64_t count) {
+  const std::string& path = impl.path;
+  Hid d(H5Dopen2(impl.file, dataset.c_str(), H5P_DEFAULT));
   if (!d.valid()) fail(path, "no dataset " + dataset);
+  check_backed(impl, d.get(), dataset);
   Hid space(H5Dget_space(d.get()));
   const Selection sel = select_rows(space.get(), first, count, path, dataset);
+  charge(impl, dataset, sel.count * sel.width * sizeof(T));
   std::vector<T> out(sel.count * sel.width);
   if (out.empty()) return out;
   hsize_t mem_dims[1] = {out.size()};
@@ -66,13 +92,14 @@ std::vector<T> read_numeric(hid_t file, const std::string& path, const std::stri
 
 }  // namespace
 
-ResultReader::ResultReader(const std::string& path) : impl_(std::make_unique<Impl>()) {
+ResultReader::ResultReader(const std::string& path, std::uint64_t memory_budget) : impl_(std::make_unique<Impl>()) {
   // Looked at before HDF5 opens it: opening a FIFO blocks until a writer appears, a device may
   // never end. (--labels, merge, report, inspect, compare --labels all read through here.)
   if (const std::string kind = read_problem(path); !kind.empty())
     throw UsageError(path + " " + kind + ": result files are read only from regular files");
   const auto lock = hdf5_lock();
   impl_->path = path;
+  impl_->memory_budget = memory_budget;
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // errors are reported by crd, not printed by HDF5
   if (H5Fis_hdf5(path.c_str()) <= 0) throw UsageError(path + " is not a crd result file (not HDF5 or unreadable)");
   impl_->file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -95,6 +122,8 @@ ResultReader::~ResultReader() {
 }
 
 const std::string& ResultReader::path() const { return impl_->path; }
+
+void ResultReader::set_memory_budget(std::uint64_t bytes) { impl_->memory_budget = bytes; }
 
 bool ResultReader::has(const std::string& object) const {
   const auto lock = hdf5_lock();
@@ -151,23 +180,23 @@ DatasetShape ResultReader::shape(const std::string& dataset) const {
 
 std::vector<std::uint64_t> ResultReader::read_u64(const std::string& ds, std::uint64_t first, std::uint64_t count) const {
   const auto lock = hdf5_lock();
-  return read_numeric<std::uint64_t>(impl_->file, impl_->path, ds, H5T_NATIVE_UINT64, first, count);
+  return read_numeric<std::uint64_t>(*impl_, ds, H5T_NATIVE_UINT64, first, count);
 }
 std::vector<std::uint32_t> ResultReader::read_u32(const std::string& ds, std::uint64_t first, std::uint64_t count) const {
   const auto lock = hdf5_lock();
-  return read_numeric<std::uint32_t>(impl_->file, impl_->path, ds, H5T_NATIVE_UINT32, first, count);
+  return read_numeric<std::uint32_t>(*impl_, ds, H5T_NATIVE_UINT32, first, count);
 }
 std::vector<double> ResultReader::read_f64(const std::string& ds, std::uint64_t first, std::uint64_t count) const {
   const auto lock = hdf5_lock();
-  return read_numeric<double>(impl_->file, impl_->path, ds, H5T_NATIVE_DOUBLE, first, count);
+  return read_numeric<double>(*impl_, ds, H5T_NATIVE_DOUBLE, first, count);
 }
 std::vector<std::uint8_t> ResultReader::read_u8(const std::string& ds, std::uint64_t first, std::uint64_t count) const {
   const auto lock = hdf5_lock();
-  return read_numeric<std::uint8_t>(impl_->file, impl_->path, ds, H5T_NATIVE_UINT8, first, count);
+  return read_numeric<std::uint8_t>(*impl_, ds, H5T_NATIVE_UINT8, first, count);
 }
 std::vector<std::uint8_t> ResultReader::read_matrix(const std::string& ds, std::uint64_t first, std::uint64_t count) const {
   const auto lock = hdf5_lock();
-  return read_numeric<std::uint8_t>(impl_->file, impl_->path, ds, H5T_NATIVE_UINT8, first, count);
+  return read_numeric<std::uint8_t>(*impl_, ds, H5T_NATIVE_UINT8, first, count);
 }
 
 std::vector<std::string> ResultReader::read_strings(const std::string& ds, std::uint64_t first, std::uint64_t count) const {
@@ -177,11 +206,13 @@ std::vector<std::string> ResultReader::read_strings(const std::string& ds, std::
   Hid type(H5Dget_type(d.get()));
   if (H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) > 0)
     fail(impl_->path, ds + " is not a fixed-length string dataset");
+  check_backed(*impl_, d.get(), ds);
   const std::size_t width = H5Tget_size(type.get());
   Hid space(H5Dget_space(d.get()));
   const Selection sel = select_rows(space.get(), first, count, impl_->path, ds);
   std::vector<std::string> out;
   if (sel.count == 0) return out;
+  charge(*impl_, ds, sel.count * (width + sizeof(std::string)));
   std::vector<char> buf(sel.count * width);
   // The memory type copies the file's (HDF5 does not convert between ASCII and UTF-8 sets).
   Hid mem_type(H5Tcopy(type.get()));

@@ -49,7 +49,11 @@ std::vector<Attribute> all_attributes() {
   for (const char* table : {kDiscoveryChunks.group, kDiscoveryFiles.group, kLabels.group})
     for (const char* name : {kThreshold, kTotal, kDistinct, kLabeled, kStopRemoved, kTop, kTopRemoved})
       out.push_back({table, name, "uint64"});
-  for (const char* table : {kDiscoveryChunks.group, kLabels.group}) out.push_back({table, kMinChunkLength, "uint64"});
+  for (const char* table : {kDiscoveryChunks.group, kLabels.group}) {
+    out.push_back({table, kMinChunkLength, "uint64"});
+    out.push_back({table, kLabelChunking, "str"});
+  }
+  out.push_back({kDetectionLabels.group, kLabelChunking, "str"});
   return out;
 }
 

@@ -60,6 +60,9 @@ void detect_and_write(output::ResultFile& file, comm::Transport& transport, cons
   }
   timer.start("write");
   write_detection(file, std::move(result), labels, label_total, options, join_mode);
+  // /detection/labels is a labeled set too (--labels reads it): it records the chunking it matched.
+  file.set_attribute(output::schema::kDetectionLabels.group, output::schema::attr::kLabelChunking,
+                     chunking_identity(common.scan));
   if (documents != nullptr) output::write_table(file, output::schema::kDetectionPairs, pair_rows);
 }
 
@@ -82,7 +85,8 @@ void run_label(const CommonOptions& common, const DiscoverOptions& options, comm
     auto documents = labeled_document_rows(transport, p.shard.keys, scores, common.round_bytes);
     timer.start("write");
     // Rows are already in hash order across ranks (owner_of is monotone in the hash).
-    write_labeled_table(*file, output::schema::kLabels, output::schema::kLabelsHistogram, result, options.min_chunk_length);
+    write_labeled_table(*file, output::schema::kLabels, output::schema::kLabelsHistogram, result, options.min_chunk_length,
+                        chunking_identity(common.scan));
     output::write_table(*file, output::schema::kLabelsDocuments, documents);
     finish_run(*file, transport, common, p, shuffled, timer);
   });
@@ -93,9 +97,10 @@ void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
     timer.start("load_labels");
-    const LabelSet labels = load_label_set(transport, options.labels, options.join, options.replicate_max);
+    const LabelSet labels = load_label_set(transport, options.labels, options.join, options.replicate_max, common.memory_budget,
+                                           chunking_identity(common.scan));
     std::optional<LabeledDocuments> documents;
-    if (options.pairs > 0) documents = load_labeled_documents(transport, options.labels);
+    if (options.pairs > 0) documents = load_labeled_documents(transport, options.labels, common.memory_budget);
     ScanPhase p = run_scan_phase(common, stop_options, true, transport, timer, file, true);
     discover::ShuffleTotals shuffled;
     const auto label_of = [&] { return join_labels(transport, labels, p.shard.chunks, common.round_bytes, shuffled); };

@@ -14,7 +14,7 @@ void write_labels(output::ResultFile& file, const detect::LabelSlice& labels,
   std::vector<output::DetectedLabelRow> rows;
   std::vector<output::ProvenanceRow> provenance;
   for (std::size_t i = 0; i < labels.hashes.size(); ++i) {
-    rows.push_back({labels.hashes[i], static_cast<std::uint32_t>(labels.lengths[i]), labels.samples[i], use[i].pages,
+    rows.push_back({labels.hashes[i], output::narrow_saturated<std::uint32_t>(labels.lengths[i]), labels.samples[i], use[i].pages,
                     use[i].neighborhoods, use[i].occurrences});
     for (const auto& url : use[i].sample_urls)
       provenance.push_back({static_cast<std::uint32_t>(labels.first_id + i), url});

@@ -14,7 +14,7 @@ namespace crd::pipeline {
 
 void write_labeled_table(output::ResultFile& file, const output::Table<discover::LabelRow>& table,
                          const output::Table<discover::HistogramRow>& histogram, discover::TallyDiscovery& result,
-                         std::uint64_t min_length) {
+                         std::uint64_t min_length, const std::string& chunking) {
   namespace attr = output::schema::attr;
   auto& t = result.table;
   output::write_table(file, table, t.rows);
@@ -25,7 +25,10 @@ void write_labeled_table(output::ResultFile& file, const output::Table<discover:
   file.set_attribute(table.group, attr::kStopRemoved, t.stop_removed);
   file.set_attribute(table.group, attr::kTop, t.top);
   file.set_attribute(table.group, attr::kTopRemoved, t.top_removed);
-  if (table.stores(&discover::LabelRow::sample)) file.set_attribute(table.group, attr::kMinChunkLength, min_length);
+  if (table.stores(&discover::LabelRow::sample)) {
+    file.set_attribute(table.group, attr::kMinChunkLength, min_length);
+    file.set_attribute(table.group, attr::kLabelChunking, chunking);
+  }
   output::write_table(file, histogram, result.histogram);
 }
 
@@ -79,8 +82,8 @@ void write_discovery(output::ResultFile& file, comm::Transport& transport, disco
   chunks.table.rows = discover::sort_by_count(transport, std::move(chunks.table.rows), round_bytes);
   files.table.rows = discover::sort_by_count(transport, std::move(files.table.rows), round_bytes);
   write_labeled_table(file, output::schema::kDiscoveryChunks, output::schema::kChunkHistogram, chunks,
-                      options.min_chunk_length);
-  write_labeled_table(file, output::schema::kDiscoveryFiles, output::schema::kFileHistogram, files, 0);
+                      options.min_chunk_length, chunking);
+  write_labeled_table(file, output::schema::kDiscoveryFiles, output::schema::kFileHistogram, files, 0, chunking);
 }
 
 }  // namespace crd::pipeline

@@ -42,12 +42,12 @@ std::vector<Digest> label_hashes(const output::ResultReader& reader, const std::
   return out;
 }
 
-LabeledDocuments read_labeled_documents(const std::vector<std::string>& paths) {
+LabeledDocuments read_labeled_documents(const std::vector<std::string>& paths, std::uint64_t memory_budget) {
   std::vector<std::unique_ptr<output::ResultReader>> readers;
   std::vector<std::vector<Digest>> file_hashes;
   std::vector<Digest> merged;
   for (const auto& path : paths) {
-    readers.push_back(std::make_unique<output::ResultReader>(path));
+    readers.push_back(std::make_unique<output::ResultReader>(path, memory_budget));
     const output::ResultReader& reader = *readers.back();
     const std::string group = labels_group(reader);
     if (group != output::schema::kLabels.group || !reader.has(output::schema::kLabelsDocuments.group))
@@ -90,10 +90,11 @@ LabeledDocuments read_labeled_documents(const std::vector<std::string>& paths) {
 
 }  // namespace
 
-LabeledDocuments load_labeled_documents(comm::Transport& transport, const std::vector<std::string>& paths) {
+LabeledDocuments load_labeled_documents(comm::Transport& transport, const std::vector<std::string>& paths,
+                                        std::uint64_t memory_budget) {
   // As load_label_set: a file only some ranks can read must not leave the others in a collective.
   LabeledDocuments out;
-  agree_on_errors(transport, [&] { out = read_labeled_documents(paths); });
+  agree_on_errors(transport, [&] { out = read_labeled_documents(paths, memory_budget); });
   return out;
 }
 

@@ -34,8 +34,9 @@ struct LabeledDocuments {
 };
 
 // Collective (agreed: every rank throws alike). Every rank reads every file's /labels_documents
-// and label hashes. UsageError for a file without /labels_documents.
-LabeledDocuments load_labeled_documents(comm::Transport& transport, const std::vector<std::string>& paths);
+// and label hashes. UsageError for a file without /labels_documents. memory_budget: as load_label_set.
+LabeledDocuments load_labeled_documents(comm::Transport& transport, const std::vector<std::string>& paths,
+                                        std::uint64_t memory_budget);
 
 // For each flagged page of `pages` (this rank's, in output order): its similarity pairs with the K
 // labeled documents whose labels cover most of its positions (ties: more of the document's

@@ -1,8 +1,12 @@
 // Checking and reading crd merge's inputs (merge_inputs.hpp).
 #include "crd/pipeline/merge_inputs.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <map>
 #include <memory>
+#include <utility>
 
 #include "crd/base/error.hpp"
 #include "crd/output/result_reader.hpp"
@@ -21,8 +25,8 @@ using discover::LabelRow;
 // Opens one input and refuses it, in one line naming it, unless it can be merged with `first`
 // (the first input's chunking identity; "" while checking the first).
 std::unique_ptr<output::ResultReader> open_input(const std::string& path, const std::string& first_path,
-                                                 const std::string& first) {
-  auto reader = std::make_unique<output::ResultReader>(path);
+                                                 const std::string& first, std::uint64_t memory_budget) {
+  auto reader = std::make_unique<output::ResultReader>(path, memory_budget);
   const auto& r = *reader;
   for (const auto* table : {&schema::kChunkCounts, &schema::kFileCounts}) {
     const std::string hash = table->column(&CountRow::hash);
@@ -42,6 +46,20 @@ std::unique_ptr<output::ResultReader> open_input(const std::string& path, const 
     throw UsageError(path + " was chunked with '" + chunking + "' but " + first_path + " with '" + first +
                      "': only results chunked alike can be merged");
   return reader;
+}
+
+// Refuses an input named twice, under any spelling (a hard link, a symlink, ./x/../): merged
+// twice, its counts would double. Inputs that cannot be stat'ed are left to the reader's error.
+void refuse_same_file_twice(const std::vector<std::string>& paths) {
+  std::map<std::pair<dev_t, ino_t>, const std::string*> seen;
+  for (const auto& path : paths) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) continue;
+    const auto [it, inserted] = seen.try_emplace({st.st_dev, st.st_ino}, &path);
+    if (!inserted)
+      throw UsageError(path + " is the same file as " + *it->second +
+                       ": merging a result twice would double its counts");
+  }
 }
 
 // This rank's share [first, first + count) of a table of n rows.
@@ -101,11 +119,13 @@ void read_input(const output::ResultReader& r, int rank, int nranks, MergeInputs
 
 }  // namespace
 
-MergeInputs read_merge_inputs(comm::Transport& transport, const std::vector<std::string>& paths) {
+MergeInputs read_merge_inputs(comm::Transport& transport, const std::vector<std::string>& paths,
+                              std::uint64_t memory_budget) {
   MergeInputs in;
   agree_on_errors(transport, [&] {
+    refuse_same_file_twice(paths);
     for (const auto& path : paths) {
-      const auto reader = open_input(path, paths.front(), in.chunking);
+      const auto reader = open_input(path, paths.front(), in.chunking, memory_budget);
       if (in.chunking.empty()) in.chunking = schema::attribute_string(*reader, schema::attr::kChunking);
       read_input(*reader, transport.rank(), transport.size(), in);
     }

@@ -28,7 +28,7 @@ void run_merge(const CommonOptions& common, const DiscoverOptions& options, comm
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
     timer.start("read");
-    MergeInputs in = read_merge_inputs(transport, common.inputs);
+    MergeInputs in = read_merge_inputs(transport, common.inputs, common.memory_budget);
     const discover::StopItems stop(options.stop_chunks, options.min_chunk_length);
     file.emplace(transport, common.output);
 

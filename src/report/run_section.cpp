@@ -17,14 +17,13 @@ using output::NamedValueRow;
 // without) a prefix.
 TableSpec named_values(const output::ResultReader& r, const output::Table<NamedValueRow>& table, const std::string& id,
                        const std::string& value_type, bool skipped) {
-  const auto names = r.read_strings(table.column(&NamedValueRow::name));
-  const auto values = r.read_u64(table.column(&NamedValueRow::value));
   std::vector<std::string> kept_names;
   std::vector<std::uint64_t> kept_values;
-  for (std::size_t i = 0; i < names.size() && i < values.size(); ++i) {
-    if (names[i].starts_with("skipped.") != skipped) continue;
-    kept_names.push_back(skipped ? names[i].substr(8) : names[i]);
-    kept_values.push_back(values[i]);
+  // read_table refuses a value column shorter than the names (its counters would vanish unseen).
+  for (const auto& row : output::read_table(r, table)) {
+    if (row.name.starts_with("skipped.") != skipped) continue;
+    kept_names.push_back(skipped ? row.name.substr(8) : row.name);
+    kept_values.push_back(row.value);
   }
   TableSpec t;
   t.id = id;

@@ -155,7 +155,8 @@ class CommandHelp(unittest.TestCase):
         if command == "merge":
             return ["merge", t("K.h5"), "--progress-interval", "0"] + out
         if command == "compare":
-            return ["compare", t("site"), "--labels", t("L.h5")]
+            # L.h5 is chunked by scan (crd label's default); compare's is sentence.
+            return ["compare", t("site"), "--labels", t("L.h5"), "--chunker", "scan"]
         labels = ["--labels", t("L.h5")] if command in ("detect", "compare-hashing") else []
         if command == "compare-hashing" and truth:
             labels += ["--truth", t("truth.txt")]

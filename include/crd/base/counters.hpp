@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <map>
+
+#include "crd/base/saturating.hpp"
 #include <string>
 #include <string_view>
 
@@ -16,7 +18,7 @@ class Counters {
     if (it == values_.end()) {
       values_.emplace(std::string(name), n);
     } else {
-      it->second += n;
+      it->second = saturating_add(it->second, n);  // merged inputs may hold counts up to 2^64 − 1
     }
   }
   std::uint64_t get(std::string_view name) const {

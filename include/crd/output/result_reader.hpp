@@ -22,7 +22,12 @@ class ResultReader {
  public:
   // Throws UsageError "PATH is not a crd result file (…)" if the file is missing, not HDF5, or
   // lacks crd's schema_version attribute; or if its schema version is newer than this crd's.
-  explicit ResultReader(const std::string& path);
+  // Every read first checks that the file stores the dataset's declared extent (stored_extent.hpp),
+  // and, with memory_budget > 0 (--memory per rank), that the bytes read from this file so far,
+  // this read included, stay within it: FatalError "cannot read 'PATH': …" (one line) otherwise.
+  explicit ResultReader(const std::string& path, std::uint64_t memory_budget = 0);
+  // Replaces the budget (for a reader that keeps only part of what it reads: the label loader).
+  void set_memory_budget(std::uint64_t bytes);
   ~ResultReader();
   ResultReader(const ResultReader&) = delete;
   ResultReader& operator=(const ResultReader&) = delete;
@@ -48,8 +53,9 @@ class ResultReader {
   double attribute_double(const std::string& object, const std::string& name) const;  // any numeric type
   std::uint64_t attribute_u64(const std::string& object, const std::string& name) const;
 
+  struct Impl;  // defined in result_reader.cpp, whose helpers take it
+
  private:
-  struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 

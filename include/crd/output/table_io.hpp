@@ -6,12 +6,14 @@
 
 #include <cstring>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
 
+#include "crd/base/error.hpp"
 #include "crd/hash/digest.hpp"
 #include "crd/output/result_file.hpp"
 #include "crd/output/result_reader.hpp"
@@ -54,6 +56,13 @@ struct DatasetSpec {
   std::string dtype;
 };
 
+// A value narrowed to a smaller column type stops at the type's largest value: a chunk length of
+// 2^63 read from a hostile labels file must not be written as 0 (docs/hostile-input.md).
+template <class Out, class In>
+constexpr Out narrow_saturated(In v) {
+  return v > std::numeric_limits<Out>::max() ? std::numeric_limits<Out>::max() : static_cast<Out>(v);
+}
+
 namespace detail {
 template <class V>
 constexpr std::string_view dtype_of() {
@@ -71,7 +80,7 @@ template <class Out, class Row, class M>
 void write_numbers(ResultFile& file, const std::string& path, const std::vector<Row>& rows, M Row::*member) {
   std::vector<Out> values;
   values.reserve(rows.size());
-  for (const auto& r : rows) values.push_back(static_cast<Out>(r.*member));
+  for (const auto& r : rows) values.push_back(narrow_saturated<Out>(r.*member));
   file.write_column(path, std::span<const Out>(values));
 }
 
@@ -127,15 +136,30 @@ void write_table(ResultFile& file, const Table<Row>& table, std::vector<Row>& ro
 }
 
 // Rows [first, first + count) of a table; columns absent from the file keep their defaults (a
-// labeled set read from any of the groups that hold one).
+// labeled set read from any of the groups that hold one). FatalError (one line) if the columns the
+// file holds differ in length: a short column would silently drop its rows' values.
 template <class Row>
 std::vector<Row> read_table(const ResultReader& reader, const Table<Row>& table, std::uint64_t first = 0,
                             std::uint64_t count = ResultReader::kAll) {
   std::vector<Row> rows;
+  std::string first_column;
+  std::uint64_t table_rows = 0;
   detail::for_each_column<Row>([&](auto member) {
     using V = detail::ValueOf<Row, decltype(member)>;
     const std::string path = table.column(member);
     if (!table.stores(member) || !reader.has(path)) return;
+    std::uint64_t n = reader.rows(path);
+    if constexpr (std::is_same_v<V, std::vector<std::uint32_t>>) {  // n + 1 row starts
+      const std::uint64_t starts = reader.rows(table.offsets_column(member));
+      n = starts == 0 ? 0 : starts - 1;
+    }
+    if (first_column.empty()) {
+      first_column = path;
+      table_rows = n;
+    } else if (n != table_rows) {
+      throw FatalError("cannot read '" + reader.path() + "': " + path + " has " + std::to_string(n) + " rows but " +
+                       first_column + " has " + std::to_string(table_rows));
+    }
     auto fill = [&](auto&& values) {  // every column has the same length
       if (rows.empty()) rows.resize(values.size());
       for (std::size_t i = 0; i < rows.size() && i < values.size(); ++i) rows[i].*member = std::move(values[i]);

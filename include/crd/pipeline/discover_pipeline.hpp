@@ -30,10 +30,10 @@ void write_discovery(output::ResultFile& file, comm::Transport& transport, disco
                      const std::string& chunking, std::size_t round_bytes);
 
 // Writes one labeled table and its histogram (schema::kDiscoveryChunks and kChunkHistogram for
-// chunks); min_length is recorded where the table keeps samples. Collective; the rows' strings
-// are moved out.
+// chunks); min_length and chunking (chunking_identity) are recorded where the table keeps samples.
+// Collective; the rows' strings are moved out.
 void write_labeled_table(output::ResultFile& file, const output::Table<discover::LabelRow>& table,
                          const output::Table<discover::HistogramRow>& histogram, discover::TallyDiscovery& result,
-                         std::uint64_t min_length);
+                         std::uint64_t min_length, const std::string& chunking);
 
 }  // namespace crd::pipeline

@@ -33,12 +33,21 @@ struct LabelSet {
 // are not those of a labeled set (check_label_file_shape).
 std::string labels_group(const output::ResultReader& reader);
 
+// Throws UsageError (one line) if the labeled group records a chunking identity
+// (schema::attr::kLabelChunking, or the count tables' schema::attr::kChunking) other than
+// `chunking`, the identity of the run about to use it: hashes of chunks cut another way never
+// match, and the run would flag nothing without a word. Files that record none (written before
+// crd recorded it) are used as they are.
+void check_labels_chunking(const output::ResultReader& reader, const std::string& group, const std::string& chunking);
+
 // Collective. Reads the labeled sets of one or more crd result files (/labels from `crd label`,
 // /discovery/chunks from `crd discover` or `crd run`, or /detection/labels), merging duplicates.
 // Throws UsageError (every rank alike, agreed) for a file that is not a crd result, has no labels
-// or holds a malformed labeled set; FatalError (agreed) if a well-formed file cannot be read.
+// or holds a malformed labeled set; FatalError (agreed) if a well-formed file cannot be read, declares
+// more rows than it stores, or holds more than memory_budget bytes (--memory, 0 = unchecked).
+// chunking: the run's chunking identity; a file chunked otherwise is refused (check_labels_chunking).
 LabelSet load_label_set(comm::Transport& transport, const std::vector<std::string>& paths, JoinMode mode,
-                        std::uint64_t replicate_max);
+                        std::uint64_t replicate_max, std::uint64_t memory_budget, const std::string& chunking);
 
 // Collective. label_of[local chunk id] = label id or detect::kNoLabel.
 std::vector<std::uint64_t> join_labels(comm::Transport& transport, const LabelSet& labels,

@@ -24,7 +24,9 @@ struct MergeInputs {
 
 // Collective. Throws UsageError (every rank alike) naming the file for an input that is not a crd
 // result, has no count tables (discover ran without --keep-counts) or is chunked unlike the first;
-// FatalError (agreed) if a well-formed file cannot be read.
-MergeInputs read_merge_inputs(comm::Transport& transport, const std::vector<std::string>& paths);
+// FatalError (agreed) if a well-formed file cannot be read, declares more rows than it stores, or if
+// this rank's share of one holds more than memory_budget bytes (--memory, 0 = unchecked).
+MergeInputs read_merge_inputs(comm::Transport& transport, const std::vector<std::string>& paths,
+                              std::uint64_t memory_budget);
 
 }  // namespace crd::pipeline

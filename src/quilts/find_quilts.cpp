@@ -1,5 +1,5 @@
-// The quilt search: the exchanges of stages.hpp, each document's covers at its owner (one per
-// swept m), the sweep's counts, and the sources' URLs fetched from their owners.
+// The quilt search: the exchanges of stages.hpp, each document's covers at its owner over its
+// holder classes (one per swept m), the sweep's counts, and the sources' URLs fetched from their owners.
 #include "crd/quilts/find_quilts.hpp"
 
 #include <algorithm>
@@ -39,30 +39,62 @@ QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local,
   const auto thetas = params.theta_values();
   const std::size_t pivot_m = static_cast<std::size_t>(std::find(ms.begin(), ms.end(), params.m) - ms.begin());
 
-  const auto docs = own_documents(transport, std::move(local), config);
-  auto mentions = mentions_by_document(transport, patch_postings(transport, docs, ms.back(), config), config);
+  auto docs = own_documents(transport, std::move(local), config);
+  auto classes = holder_classes(transport, patch_postings(transport, docs, ms.back(), config), config);
+  std::vector<std::uint64_t> gram_counts;  // |grams(d)|: the sets themselves are done with
+  gram_counts.reserve(docs.size());
+  for (auto& d : docs) {
+    gram_counts.push_back(d.grams.size());
+    std::vector<std::uint64_t>().swap(d.grams);
+  }
+  const auto members = classes_by_document(transport, classes, config);
+  std::vector<HolderClass>().swap(classes);
+  // The classes holding each of this rank's documents: (document, the class's run in `members`).
+  std::vector<std::size_t> run_start;  // class r: members[run_start[r] .. run_start[r + 1])
+  for (std::size_t i = 0; i < members.size(); ++i)
+    if (i == 0 || members[i].first_gram != members[i - 1].first_gram) run_start.push_back(i);
+  run_start.push_back(members.size());
+  struct Held {
+    std::uint64_t doc;
+    std::size_t run;
+    auto operator<=>(const Held&) const = default;
+  };
+  std::vector<Held> held;
+  for (std::size_t r = 0; r + 1 < run_start.size(); ++r)
+    for (std::size_t i = run_start[r]; i < run_start[r + 1]; ++i)
+      if (owner_of_key(members[i].doc, transport.size()) == transport.rank()) held.push_back({members[i].doc, r});
+  std::sort(held.begin(), held.end());
 
   // Per (m, c, θ): quilted pages and their sources, summed over ranks below.
   const std::size_t cells = ms.size() * cs.size() * thetas.size();
   std::vector<std::uint64_t> quilted(cells, 0), source_sum(cells, 0);
   std::uint64_t pages = 0;
   std::vector<CitedSource> cited;
+  std::vector<HeldClass> mine;
+  std::vector<OtherHolder> others;
   std::size_t next = 0;
-  for (const Document& d : docs) {
+  for (std::size_t di = 0; di < docs.size(); ++di) {
+    const Document& d = docs[di];
     if (d.collided) {
       result.counters.add("quilts.documents.url_hash_collision");
       continue;
     }
     ++pages;
-    while (next < mentions.size() && mentions[next].doc < d.id) ++next;
-    std::size_t end = next;
-    while (end < mentions.size() && mentions[end].doc == d.id) ++end;
-    const std::span<const Mention> mine(mentions.data() + next, end - next);
-    const std::uint64_t n = d.grams.size();
+    while (next < held.size() && held[next].doc < d.id) ++next;
+    mine.clear();
+    others.clear();
+    for (; next < held.size() && held[next].doc == d.id; ++next) {
+      const std::size_t r = held[next].run;
+      const auto cls = static_cast<std::uint32_t>(mine.size());
+      mine.push_back({members[run_start[r]].grams, static_cast<std::uint32_t>(run_start[r + 1] - run_start[r])});
+      for (std::size_t i = run_start[r]; i < run_start[r + 1]; ++i)
+        if (members[i].doc != d.id) others.push_back({members[i].doc, members[i].server, cls});
+    }
+    const std::uint64_t n = gram_counts[di];
     Cover pivot;
     for (std::size_t mi = 0; mi < ms.size(); ++mi) {
       const CoverRules rules{ms[mi], params.min_source_share, params.foreign != Foreign::Off};
-      Cover cover = greedy_cover(d.server, mine, rules);
+      Cover cover = greedy_cover(d.server, mine, others, rules);
       for (std::size_t ci = 0; ci < cs.size(); ++ci)
         for (std::size_t ti = 0; ti < thetas.size(); ++ti)
           if (is_quilted(n, cover, cs[ci], thetas[ti])) {
@@ -80,7 +112,6 @@ QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local,
       for (const auto& s : pivot.sources) cited.push_back({s.doc, {{d.url, s.covered}}});
   }
   result.counters.add("quilts.documents", pages);
-  std::vector<Mention>().swap(mentions);
 
   // The sources' URLs, from their owners (a source is a document, owned where its id says).
   const auto named = shuffle::group_by_key(

@@ -212,5 +212,82 @@ TEST(FindQuilts, TwoUrlsWithOneIdAreDroppedAndCounted) {
   });
 }
 
+
+// Stages 5 and 6 on hand-made gram sets at 1–3 ranks, one record per shuffle round too: a passage
+// copied into the same documents is one class weighing its grams, whatever ranks its grams and
+// holders lie on; each rank receives, whole, exactly the classes holding a document it owns.
+TEST(QuiltStages, HolderClassesAndTheirRoutes) {
+  // Documents 0..3 and grams spread over the ranks by their leading bits (owner_of_key).
+  const auto doc = [](std::uint64_t i) { return (i << 62) | (10 + i); };
+  const auto gram = [](std::uint64_t g) { return (g << 58) | g; };  // ascending with g < 64
+  const auto grams = [&](std::vector<std::uint64_t> gs) {
+    for (auto& g : gs) g = gram(g);
+    return gs;
+  };
+  // Grams 1..10 in documents 0 and 1; 20..24 in 0, 1, 2; 30 and 31 in 1, 2 (one class); 40 in 0
+  // alone (no class); 50 in all four.
+  const std::vector<std::pair<std::uint64_t, std::vector<std::uint64_t>>> sets{
+      {doc(0), grams({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 21, 22, 23, 24, 40, 50})},
+      {doc(1), grams({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 21, 22, 23, 24, 30, 31, 50})},
+      {doc(2), grams({20, 21, 22, 23, 24, 30, 31, 50})},
+      {doc(3), grams({50})}};
+  struct Want {
+    std::vector<std::uint64_t> holders;
+    std::uint64_t first_gram, grams;
+  };
+  const std::vector<Want> want{{{doc(0), doc(1)}, gram(1), 10},
+                               {{doc(0), doc(1), doc(2)}, gram(20), 5},
+                               {{doc(1), doc(2)}, gram(30), 2},
+                               {{doc(0), doc(1), doc(2), doc(3)}, gram(50), 1}};
+  for (int n = 1; n <= 3; ++n)
+    for (const std::size_t round : {std::size_t{1}, std::size_t{1} << 20}) {
+      SCOPED_TRACE(testing::Message() << n << " ranks, round_bytes " << round);
+      std::mutex mu;
+      std::vector<HolderClass> all;
+      std::map<int, std::vector<ClassMember>> received;
+      comm::run_local(n, [&](comm::Transport& t) {
+        std::vector<Document> local;
+        for (std::size_t i = 0; i < sets.size(); ++i)
+          if (static_cast<int>(i) % n == t.rank())
+            local.push_back({sets[i].first, "d" + std::to_string(i), sets[i].first * 7, 0, sets[i].second});
+        const shuffle::ShuffleConfig config{round, nullptr};
+        const auto docs = own_documents(t, std::move(local), config);
+        auto classes = holder_classes(t, patch_postings(t, docs, 50, config), config);
+        auto members = classes_by_document(t, classes, config);
+        std::lock_guard lock(mu);
+        all.insert(all.end(), classes.begin(), classes.end());
+        received[t.rank()] = std::move(members);
+      });
+      std::sort(all.begin(), all.end(), [](const HolderClass& a, const HolderClass& b) { return a.first_gram < b.first_gram; });
+      ASSERT_EQ(all.size(), want.size());
+      for (std::size_t i = 0; i < want.size(); ++i) {
+        EXPECT_EQ(all[i].holders, want[i].holders);
+        EXPECT_EQ(all[i].first_gram, want[i].first_gram);
+        EXPECT_EQ(all[i].grams, want[i].grams);
+        std::vector<std::uint64_t> servers;
+        for (const auto d : want[i].holders) servers.push_back(d * 7);
+        EXPECT_EQ(all[i].servers, servers);
+      }
+      for (int r = 0; r < n; ++r) {
+        std::vector<ClassMember> expect;
+        for (const auto& w : want) {
+          const bool mine = std::any_of(w.holders.begin(), w.holders.end(),
+                                        [&](std::uint64_t d) { return owner_of_key(d, n) == r; });
+          if (mine)
+            for (const auto d : w.holders) expect.push_back({static_cast<std::uint32_t>(r), w.first_gram, d, d * 7, w.grams});
+        }
+        const auto& got = received[r];
+        ASSERT_EQ(got.size(), expect.size()) << "rank " << r;
+        for (std::size_t i = 0; i < got.size(); ++i) {
+          EXPECT_EQ(got[i].rank, expect[i].rank);
+          EXPECT_EQ(got[i].first_gram, expect[i].first_gram);
+          EXPECT_EQ(got[i].doc, expect[i].doc);
+          EXPECT_EQ(got[i].server, expect[i].server);
+          EXPECT_EQ(got[i].grams, expect[i].grams);
+        }
+      }
+    }
+}
+
 }  // namespace
 }  // namespace crd::quilts

@@ -40,7 +40,10 @@ QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local,
   const std::size_t pivot_m = static_cast<std::size_t>(std::find(ms.begin(), ms.end(), params.m) - ms.begin());
 
   auto docs = own_documents(transport, std::move(local), config);
-  auto classes = holder_classes(transport, patch_postings(transport, docs, ms.back(), config), config);
+  auto holdings = patch_postings(transport, docs, ms.back(), config);
+  result.counters.add("quilts.holdings", holdings.size());
+  auto classes = holder_classes(transport, std::move(holdings), config);
+  result.counters.add("quilts.classes", classes.size());
   std::vector<std::uint64_t> gram_counts;  // |grams(d)|: the sets themselves are done with
   gram_counts.reserve(docs.size());
   for (auto& d : docs) {
@@ -49,6 +52,7 @@ QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local,
   }
   const auto members = classes_by_document(transport, classes, config);
   std::vector<HolderClass>().swap(classes);
+  result.counters.add("quilts.class_members", members.size());
   // The classes holding each of this rank's documents: (document, the class's run in `members`).
   std::vector<std::size_t> run_start;  // class r: members[run_start[r] .. run_start[r + 1])
   for (std::size_t i = 0; i < members.size(); ++i)
@@ -64,6 +68,18 @@ QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local,
     for (std::size_t i = run_start[r]; i < run_start[r + 1]; ++i)
       if (owner_of_key(members[i].doc, transport.size()) == transport.rank()) held.push_back({members[i].doc, r});
   std::sort(held.begin(), held.end());
+  // The cover's candidates: every document named by a class here, by a dense index in id order.
+  std::vector<std::uint64_t> candidate_ids;
+  candidate_ids.reserve(members.size());
+  for (const auto& m : members) candidate_ids.push_back(m.doc);
+  std::sort(candidate_ids.begin(), candidate_ids.end());
+  candidate_ids.erase(std::unique(candidate_ids.begin(), candidate_ids.end()), candidate_ids.end());
+  candidate_ids.shrink_to_fit();
+  std::vector<std::uint32_t> candidate(members.size());
+  for (std::size_t i = 0; i < members.size(); ++i)
+    candidate[i] = static_cast<std::uint32_t>(
+        std::lower_bound(candidate_ids.begin(), candidate_ids.end(), members[i].doc) - candidate_ids.begin());
+  CoverScratch scratch(candidate_ids.size());
 
   // Per (m, c, θ): quilted pages and their sources, summed over ranks below.
   const std::size_t cells = ms.size() * cs.size() * thetas.size();
@@ -88,13 +104,14 @@ QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local,
       const auto cls = static_cast<std::uint32_t>(mine.size());
       mine.push_back({members[run_start[r]].grams, static_cast<std::uint32_t>(run_start[r + 1] - run_start[r])});
       for (std::size_t i = run_start[r]; i < run_start[r + 1]; ++i)
-        if (members[i].doc != d.id) others.push_back({members[i].doc, members[i].server, cls});
+        if (members[i].doc != d.id) others.push_back({candidate[i], cls, members[i].server});
     }
+    result.counters.add("quilts.cover_pairs", others.size());
     const std::uint64_t n = gram_counts[di];
     Cover pivot;
     for (std::size_t mi = 0; mi < ms.size(); ++mi) {
       const CoverRules rules{ms[mi], params.min_source_share, params.foreign != Foreign::Off};
-      Cover cover = greedy_cover(d.server, mine, others, rules);
+      Cover cover = greedy_cover(d.server, mine, others, candidate_ids, rules, scratch);
       for (std::size_t ci = 0; ci < cs.size(); ++ci)
         for (std::size_t ti = 0; ti < thetas.size(); ++ti)
           if (is_quilted(n, cover, cs[ci], thetas[ti])) {

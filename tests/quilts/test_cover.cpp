@@ -24,15 +24,25 @@ struct Fixture {
   Cover cover(const CoverRules& rules) const {
     std::map<std::set<std::uint64_t>, std::uint64_t> classes;  // others → grams
     for (const auto& [g, others] : grams) ++classes[std::set<std::uint64_t>(others.begin(), others.end())];
+    std::set<std::uint64_t> all;
+    for (const auto& [set, weight] : classes) all.insert(set.begin(), set.end());
+    const std::vector<std::uint64_t> ids(all.begin(), all.end());
     std::vector<HeldClass> held;
     std::vector<OtherHolder> others;
     for (const auto& [set, weight] : classes) {
       const auto cls = static_cast<std::uint32_t>(held.size());
       held.push_back({weight, static_cast<std::uint32_t>(set.size() + 1)});
-      for (const auto d : set) others.push_back({d, server(d), cls});
+      for (const auto d : set)
+        others.push_back({static_cast<std::uint32_t>(std::lower_bound(ids.begin(), ids.end(), d) - ids.begin()), cls,
+                          server(d)});
     }
     std::reverse(others.begin(), others.end());  // any order
-    return greedy_cover(100, held, others, rules);
+    // Two covers with one scratch: the second finds its counters zero again.
+    CoverScratch scratch(ids.size());
+    const Cover first = greedy_cover(100, held, others, ids, rules, scratch);
+    const Cover again = greedy_cover(100, held, others, ids, rules, scratch);
+    EXPECT_EQ(again.sources, first.sources);
+    return first;
   }
 
   // The paper's greedy, gram by gram, every gain recomputed every step.

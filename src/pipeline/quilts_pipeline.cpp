@@ -10,12 +10,14 @@
 #include "crd/quilts/grams.hpp"
 #include "crd/quilts/site.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
+#include "memory_budget.hpp"
 
 namespace crd::pipeline {
 
 void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& params, comm::Transport& transport) {
   CommonOptions common = common_options;
   std::vector<quilts::Document> docs;
+  std::uint64_t docs_bytes = 0;  // what `docs` holds, for --memory
   Counters skipped;
   common.scan.chunk_pages = false;
   common.scan.on_page = [&](std::string_view key, const io::Document& doc) {
@@ -28,13 +30,23 @@ void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& 
 
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
-    ScanPhase scan = run_scan_phase(common, DiscoverOptions{}, false, transport, timer, file);
+    // --memory counts the documents' gram sets with the scan's tables: a budget they do not fit
+    // stops the scan and fails naming a rank count (passes do not divide them).
+    ScanPhase scan =
+        run_scan_phase(common, DiscoverOptions{}, false, transport, timer, file, false, [&] { return docs_bytes; });
     scan.shard.counters.merge(skipped);
 
     shuffle::ExchangeStats stats;
     const shuffle::ShuffleConfig config{common.round_bytes, &stats};
     timer.start("quilts");
-    auto found = quilts::find_quilts(transport, std::move(docs), params, config);
+    const MemoryBudget budget(common.memory_budget, common.round_bytes, transport.rank(), transport.size());
+    const std::uint64_t tables = MemoryBudget::tables_bytes(scan.shard);
+    quilts::MemoryPlan plan;
+    if (budget.budget() != 0) {
+      plan.passes = [&](std::uint64_t kept, std::uint64_t divided) { return budget.slices(transport, tables + kept, divided); };
+      plan.check = [&](const std::string& step, std::uint64_t bytes) { budget.check_peak(transport, step, tables + bytes); };
+    }
+    auto found = quilts::find_quilts(transport, std::move(docs), params, config, plan);
     scan.shard.counters.merge(found.counters);
 
     timer.start("write");

@@ -31,8 +31,16 @@ bool is_quilted(std::uint64_t grams, const Cover& cover, std::uint32_t c, double
 
 }  // namespace
 
+std::uint64_t held_bytes(const Document& d) {
+  return kDocumentBytes + d.url.capacity() + d.grams.capacity() * sizeof(std::uint64_t);
+}
+
+std::uint64_t held_bytes(const HolderClass& c) {
+  return sizeof(HolderClass) + (c.holders.capacity() + c.servers.capacity()) * sizeof(std::uint64_t);
+}
+
 QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local, const QuiltParams& params,
-                        const shuffle::ShuffleConfig& config) {
+                        const shuffle::ShuffleConfig& config, const MemoryPlan& memory) {
   QuiltResult result;
   const auto ms = params.m_values();
   const auto cs = params.c_values();
@@ -40,15 +48,47 @@ QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local,
   const std::size_t pivot_m = static_cast<std::size_t>(std::find(ms.begin(), ms.end(), params.m) - ms.begin());
 
   auto docs = own_documents(transport, std::move(local), config);
-  auto holdings = patch_postings(transport, docs, ms.back(), config);
-  result.counters.add("quilts.holdings", holdings.size());
-  auto classes = holder_classes(transport, std::move(holdings), config);
+  std::uint64_t docs_bytes = 0, grams = 0;
+  for (const auto& d : docs) {
+    docs_bytes += held_bytes(d);
+    grams += d.grams.size();
+  }
+  result.counters.add("quilts.grams", grams);
+  result.passes = memory.passes ? memory.passes(docs_bytes, kPassBytesPerGram * grams) : 1;
+  // Stages 2–5 a slice of the grams at a time: a class split between passes is two classes with
+  // one holder list, which every cover takes or leaves together, so the covers are the same.
+  std::vector<HolderClass> classes;
+  std::uint64_t classes_bytes = 0;
+  for (std::uint32_t p = 0; p < result.passes; ++p) {
+    auto holdings = patch_postings(transport, docs, ms.back(), config, {p, result.passes});
+    result.counters.add("quilts.holdings", holdings.size());
+    auto slice = holder_classes(transport, std::move(holdings), config);
+    for (auto& c : slice) {
+      classes_bytes += held_bytes(c);
+      classes.push_back(std::move(c));
+    }
+    // The classes stay for the covers; passes do not divide them.
+    if (memory.check && p + 1 < result.passes)
+      memory.check("grouping the holder classes",
+                   docs_bytes + classes_bytes + kPassBytesPerGram * grams / result.passes);
+  }
   result.counters.add("quilts.classes", classes.size());
   std::vector<std::uint64_t> gram_counts;  // |grams(d)|: the sets themselves are done with
   gram_counts.reserve(docs.size());
   for (auto& d : docs) {
     gram_counts.push_back(d.grams.size());
     std::vector<std::uint64_t>().swap(d.grams);
+  }
+  if (memory.check) {
+    std::uint64_t sent = 0;  // members stage 6 sends: each class once per rank owning a holder
+    std::vector<int> ranks;
+    for (const auto& c : classes) {
+      ranks.clear();
+      for (const auto d : c.holders) ranks.push_back(owner_of_key(d, transport.size()));
+      std::sort(ranks.begin(), ranks.end());
+      sent += c.holders.size() * static_cast<std::uint64_t>(std::unique(ranks.begin(), ranks.end()) - ranks.begin());
+    }
+    memory.check("sending the holder classes", docs_bytes - grams * sizeof(std::uint64_t) + classes_bytes + kMemberBytes * sent);
   }
   const auto members = classes_by_document(transport, classes, config);
   std::vector<HolderClass>().swap(classes);

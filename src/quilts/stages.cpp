@@ -52,12 +52,13 @@ std::vector<Document> own_documents(comm::Transport& transport, std::vector<Docu
 }
 
 std::vector<Holding> patch_postings(comm::Transport& transport, const std::vector<Document>& owned, std::uint32_t max_m,
-                                    const shuffle::ShuffleConfig& config) {
+                                    const shuffle::ShuffleConfig& config, GramSlice slice) {
   // 2. Document frequencies; the contributors say which ranks to answer.
   std::vector<GramCount> counts;
   for (const auto& d : owned)
     if (!d.collided)
-      for (const auto g : d.grams) counts.push_back({g, 1});
+      for (const auto g : d.grams)
+        if (slice.holds(g)) counts.push_back({g, 1});
   shuffle::Contributors from;
   const auto df = shuffle::reduce_by_key(
       transport, std::move(counts), [](const GramCount& r) { return r.gram; }, by_gram,

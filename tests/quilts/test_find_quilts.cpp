@@ -59,7 +59,7 @@ struct Sorted {
 };
 
 // Every page read on rank i % n; s0 read a second time on the last rank (same URL, same text).
-Sorted run(int nranks, const QuiltParams& params, std::size_t round_bytes) {
+Sorted run(int nranks, const QuiltParams& params, std::size_t round_bytes, std::uint32_t passes = 1) {
   const auto pages = corpus();
   Sorted all;
   std::mutex mu;
@@ -69,7 +69,10 @@ Sorted run(int nranks, const QuiltParams& params, std::size_t round_bytes) {
       if (static_cast<int>(i) % nranks == t.rank()) local.push_back(document(pages[i], params));
     if (t.rank() == nranks - 1) local.push_back(document(pages[0], params));
     shuffle::ExchangeStats stats;
-    auto r = find_quilts(t, std::move(local), params, {round_bytes, &stats});
+    MemoryPlan plan;
+    plan.passes = [&](std::uint64_t, std::uint64_t) { return passes; };
+    auto r = find_quilts(t, std::move(local), params, {round_bytes, &stats}, plan);
+    EXPECT_EQ(r.passes, passes);
     std::lock_guard lock(mu);
     all.pages.insert(all.pages.end(), r.pages.begin(), r.pages.end());
     all.sources.insert(all.sources.end(), r.sources.begin(), r.sources.end());
@@ -212,6 +215,62 @@ TEST(FindQuilts, TwoUrlsWithOneIdAreDroppedAndCounted) {
   });
 }
 
+
+// Passes over the gram space (--memory): the same rows for 1, 2, 3 and 7 passes at 1–3 ranks,
+// also in one-record rounds; the quilt keeps exactly its five sources and what each covered.
+TEST(FindQuilts, PassesOverTheGramSpaceGiveTheSameRows) {
+  QuiltParams p;
+  p.sweep_m = {2};
+  p.sweep_c = {1, 6};
+  const auto base = run(1, p, std::size_t{64} << 20);
+  for (const std::uint32_t passes : {2u, 3u, 7u})
+    for (int n = 1; n <= 3; ++n) {
+      SCOPED_TRACE(testing::Message() << passes << " passes, " << n << " ranks");
+      const auto s = run(n, p, n == 2 ? 1 : 4096, passes);
+      ASSERT_EQ(s.pages.size(), base.pages.size());
+      for (std::size_t i = 0; i < s.pages.size(); ++i) {
+        EXPECT_EQ(s.pages[i].url, base.pages[i].url);
+        EXPECT_EQ(s.pages[i].grams, base.pages[i].grams);
+        EXPECT_EQ(s.pages[i].patch_grams, base.pages[i].patch_grams);
+        EXPECT_EQ(s.pages[i].sources, base.pages[i].sources);
+        EXPECT_EQ(s.pages[i].quilted, base.pages[i].quilted);
+      }
+      const SourceList want{{"blog.q.example/src0", 36}, {"www.s1.example/src1", 36}, {"www.s2.example/src2", 36},
+                            {"www.s3.example/src3", 36}, {"www.s4.example/src4", 36}};
+      EXPECT_EQ(sources_of(s, "www.q.example/quilt"), want);
+      ASSERT_EQ(s.sweep.size(), base.sweep.size());
+      for (std::size_t i = 0; i < s.sweep.size(); ++i) EXPECT_EQ(s.sweep[i].quilted, base.sweep[i].quilted);
+    }
+}
+
+// --memory's checks see each step's projected bytes; one that throws stops the search there.
+TEST(FindQuilts, MemoryChecksNameTheirSteps) {
+  comm::run_local(2, [&](comm::Transport& t) {
+    std::vector<Document> local;
+    for (std::size_t i = 0; i < corpus().size(); ++i)
+      if (static_cast<int>(i) % 2 == t.rank()) local.push_back(document(corpus()[i], QuiltParams{}));
+    std::vector<std::string> steps;
+    std::uint64_t kept_seen = 0, divided_seen = 0;
+    MemoryPlan plan;
+    plan.passes = [&](std::uint64_t kept, std::uint64_t divided) {
+      kept_seen = kept;
+      divided_seen = divided;
+      return 2u;
+    };
+    plan.check = [&](const std::string& step, std::uint64_t bytes) {
+      steps.push_back(step);
+      EXPECT_GT(bytes, 0u);
+    };
+    const auto r = find_quilts(t, std::move(local), QuiltParams{}, {4096, nullptr}, plan);
+    EXPECT_EQ(steps, (std::vector<std::string>{"grouping the holder classes", "sending the holder classes"}));
+    EXPECT_EQ(divided_seen, kPassBytesPerGram * r.counters.get("quilts.grams"));
+    EXPECT_GT(kept_seen, r.counters.get("quilts.grams") * 8);
+    plan.check = [](const std::string& step, std::uint64_t) { throw std::runtime_error(step); };
+    std::vector<Document> again;
+    if (t.rank() == 0) again.push_back(document(corpus()[0], QuiltParams{}));
+    EXPECT_THROW(find_quilts(t, std::move(again), QuiltParams{}, {4096, nullptr}, plan), std::runtime_error);
+  });
+}
 
 // Stages 5 and 6 on hand-made gram sets at 1–3 ranks, one record per shuffle round too: a passage
 // copied into the same documents is one class weighing its grams, whatever ranks its grams and

@@ -27,10 +27,21 @@ int owner_of_key(std::uint64_t key, int nranks);
 std::vector<Document> own_documents(comm::Transport& transport, std::vector<Document> local,
                                     const shuffle::ShuffleConfig& config);
 
-// Stages 2–4 over this rank's owned documents (collided ones left out). Returns the holdings of
-// the grams this rank owns with 2 ≤ df ≤ max_m, ascending by (gram, doc).
+// A pass over the gram space: slice `index` of `count` equal slices, by the gram's low 32 bits (the
+// owner takes the leading bits, so every pass spreads over every rank).
+struct GramSlice {
+  std::uint32_t index = 0;
+  std::uint32_t count = 1;
+  bool holds(std::uint64_t gram) const {
+    return count == 1 || ((gram & 0xFFFFFFFFull) * count >> 32) == index;
+  }
+};
+
+// Stages 2–4 over this rank's owned documents (collided ones left out), for the grams of `slice`
+// only. Returns the holdings of the grams this rank owns with 2 ≤ df ≤ max_m, ascending by
+// (gram, doc).
 std::vector<Holding> patch_postings(comm::Transport& transport, const std::vector<Document>& owned, std::uint32_t max_m,
-                                    const shuffle::ShuffleConfig& config);
+                                    const shuffle::ShuffleConfig& config, GramSlice slice = {});
 
 // Stage 5. The holder classes of `holdings` (patch_postings' result): the grams of equal holder
 // lists grouped here, then combined at the owner of their hash. Returns this rank's classes,

@@ -26,6 +26,7 @@ void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& 
     if (grams.skipped != quilts::GramSkip::None) return;
     docs.push_back({neardup::term_token(key), std::string(key), quilts::server_id(key, params.foreign), 0,
                     std::move(grams.grams)});
+    docs_bytes += quilts::held_bytes(docs.back());
   };
 
   PhaseTimer timer;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <tuple>
 
 #include "crd/quilts/cover.hpp"
 #include "crd/quilts/stages.hpp"
@@ -27,6 +28,27 @@ struct CitedSource {
 bool is_quilted(std::uint64_t grams, const Cover& cover, std::uint32_t c, double theta) {
   return grams > 0 && static_cast<double>(cover.patch_grams) >= theta * static_cast<double>(grams) &&
          cover.sources.size() >= c;
+}
+
+// Two passes' classes, each ascending by (hash, holders), as one: a list in both is one class.
+std::vector<HolderClass> merge_classes(std::vector<HolderClass> a, std::vector<HolderClass> b) {
+  if (a.empty()) return b;
+  std::vector<HolderClass> out;
+  out.reserve(a.size() + b.size());
+  const auto key = [](const HolderClass& c) { return std::tie(c.hash, c.holders); };
+  std::size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (j == b.size() || (i < a.size() && key(a[i]) < key(b[j]))) {
+      out.push_back(std::move(a[i++]));
+    } else if (i == a.size() || key(b[j]) < key(a[i])) {
+      out.push_back(std::move(b[j++]));
+    } else {
+      a[i].first_gram = std::min(a[i].first_gram, b[j].first_gram);
+      a[i].grams += b[j++].grams;
+      out.push_back(std::move(a[i++]));
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -55,18 +77,16 @@ QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local,
   }
   result.counters.add("quilts.grams", grams);
   result.passes = memory.passes ? memory.passes(docs_bytes, kPassBytesPerGram * grams) : 1;
-  // Stages 2–5 a slice of the grams at a time: a class split between passes is two classes with
-  // one holder list, which every cover takes or leaves together, so the covers are the same.
+  // Stages 2–5 a slice of the grams at a time. A holder list has one owner in every pass, so each
+  // pass's classes merge into those of the passes before: the classes are those of one pass.
   std::vector<HolderClass> classes;
   std::uint64_t classes_bytes = 0;
   for (std::uint32_t p = 0; p < result.passes; ++p) {
     auto holdings = patch_postings(transport, docs, ms.back(), config, {p, result.passes});
     result.counters.add("quilts.holdings", holdings.size());
-    auto slice = holder_classes(transport, std::move(holdings), config);
-    for (auto& c : slice) {
-      classes_bytes += held_bytes(c);
-      classes.push_back(std::move(c));
-    }
+    classes = merge_classes(std::move(classes), holder_classes(transport, std::move(holdings), config));
+    classes_bytes = 0;
+    for (const auto& c : classes) classes_bytes += held_bytes(c);
     // The classes stay for the covers; passes do not divide them.
     if (memory.check && p + 1 < result.passes)
       memory.check("grouping the holder classes",

@@ -76,7 +76,9 @@ QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local,
     grams += d.grams.size();
   }
   result.counters.add("quilts.grams", grams);
-  result.passes = memory.passes ? memory.passes(docs_bytes, kPassBytesPerGram * grams) : 1;
+  // A pass takes at most half the room beside the documents: the classes it builds take the rest.
+  result.passes = memory.passes ? memory.passes(docs_bytes, 2 * kPassBytesPerGram * grams) : 1;
+  if (transport.rank() == 0) result.counters.add("quilts.gram_passes", result.passes);  // once per job
   // Stages 2–5 a slice of the grams at a time. A holder list has one owner in every pass, so each
   // pass's classes merge into those of the passes before: the classes are those of one pass.
   std::vector<HolderClass> classes;

@@ -263,7 +263,7 @@ TEST(FindQuilts, MemoryChecksNameTheirSteps) {
     };
     const auto r = find_quilts(t, std::move(local), QuiltParams{}, {4096, nullptr}, plan);
     EXPECT_EQ(steps, (std::vector<std::string>{"grouping the holder classes", "sending the holder classes"}));
-    EXPECT_EQ(divided_seen, kPassBytesPerGram * r.counters.get("quilts.grams"));
+    EXPECT_EQ(divided_seen, 2 * kPassBytesPerGram * r.counters.get("quilts.grams"));
     EXPECT_GT(kept_seen, r.counters.get("quilts.grams") * 8);
     plan.check = [](const std::string& step, std::uint64_t) { throw std::runtime_error(step); };
     std::vector<Document> again;

@@ -82,6 +82,7 @@ std::vector<Holding> patch_postings(comm::Transport& transport, const std::vecto
     if (d.collided) continue;
     auto at = candidates.begin();
     for (const auto g : d.grams) {
+      if (!slice.holds(g)) continue;
       at = std::lower_bound(at, candidates.end(), g);
       if (at == candidates.end()) break;
       if (*at == g) lists.push_back({g, d.id, d.server});

@@ -48,10 +48,10 @@ void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& 
       plan.passes = [&](std::uint64_t kept, std::uint64_t divided) { return budget.slices(transport, tables + kept, divided); };
       plan.check = [&](const std::string& step, std::uint64_t bytes) { budget.check_peak(transport, step, tables + bytes); };
     } else {
-      // Unbudgeted, a pass's tables stay about the size of the documents (at least 64 MiB): the
+      // Unbudgeted, a pass's tables stay about the size of the documents (at least 256 MiB): the
       // pass tables were 10× the documents, and a pass costs one more reading of the gram sets.
       plan.passes = [&](std::uint64_t kept, std::uint64_t divided) {
-        const std::uint64_t room = std::max<std::uint64_t>(kept, std::uint64_t{64} << 20);
+        const std::uint64_t room = std::max<std::uint64_t>(kept, std::uint64_t{256} << 20);
         return static_cast<std::uint32_t>(
             transport.max(std::clamp<std::uint64_t>((divided + room - 1) / room, 1, MemoryBudget::kMaxPasses)));
       };

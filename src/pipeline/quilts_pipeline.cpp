@@ -58,6 +58,7 @@ void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& 
     }
     auto found = quilts::find_quilts(transport, std::move(docs), params, config, plan);
     scan.shard.counters.merge(found.counters);
+    scan.passes = found.passes;  // /run/resources counting.passes: over the gram space
 
     timer.start("write");
     namespace schema = output::schema;

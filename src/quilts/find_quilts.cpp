@@ -78,7 +78,6 @@ QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local,
   result.counters.add("quilts.grams", grams);
   // A pass takes at most half the room beside the documents: the classes it builds take the rest.
   result.passes = memory.passes ? memory.passes(docs_bytes, 2 * kPassBytesPerGram * grams) : 1;
-  if (transport.rank() == 0) result.counters.add("quilts.gram_passes", result.passes);  // once per job
   // Stages 2–5 a slice of the grams at a time. A holder list has one owner in every pass, so each
   // pass's classes merge into those of the passes before: the classes are those of one pass.
   std::vector<HolderClass> classes;
@@ -114,7 +113,6 @@ QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local,
   }
   const auto members = classes_by_document(transport, classes, config);
   std::vector<HolderClass>().swap(classes);
-  result.counters.add("quilts.class_members", members.size());
   // The classes holding each of this rank's documents: (document, the class's run in `members`).
   std::vector<std::size_t> run_start;  // class r: members[run_start[r] .. run_start[r + 1])
   for (std::size_t i = 0; i < members.size(); ++i)

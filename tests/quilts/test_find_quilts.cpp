@@ -84,6 +84,17 @@ Sorted run(int nranks, const QuiltParams& params, std::size_t round_bytes, std::
   return all;
 }
 
+void expect_same_pages(const Sorted& s, const Sorted& base) {
+  ASSERT_EQ(s.pages.size(), base.pages.size());
+  for (std::size_t i = 0; i < s.pages.size(); ++i) {
+    EXPECT_EQ(s.pages[i].url, base.pages[i].url);
+    EXPECT_EQ(s.pages[i].grams, base.pages[i].grams);
+    EXPECT_EQ(s.pages[i].patch_grams, base.pages[i].patch_grams);
+    EXPECT_EQ(s.pages[i].sources, base.pages[i].sources);
+    EXPECT_EQ(s.pages[i].quilted, base.pages[i].quilted);
+  }
+}
+
 const PageRow& row(const Sorted& s, const std::string& url) {
   const auto it = std::find_if(s.pages.begin(), s.pages.end(), [&](const PageRow& p) { return p.url == url; });
   EXPECT_NE(it, s.pages.end()) << url;
@@ -132,13 +143,7 @@ TEST(FindQuilts, SameRowsAtOneToFourRanksAndInOneRecordRounds) {
     for (const std::size_t round : {std::size_t{1}, std::size_t{64} << 20}) {
       SCOPED_TRACE(testing::Message() << n << " ranks, round_bytes " << round);
       const auto s = run(n, p, round);
-      ASSERT_EQ(s.pages.size(), base.pages.size());
-      for (std::size_t i = 0; i < s.pages.size(); ++i) {
-        EXPECT_EQ(s.pages[i].url, base.pages[i].url);
-        EXPECT_EQ(s.pages[i].patch_grams, base.pages[i].patch_grams);
-        EXPECT_EQ(s.pages[i].sources, base.pages[i].sources);
-        EXPECT_EQ(s.pages[i].quilted, base.pages[i].quilted);
-      }
+      expect_same_pages(s, base);
       ASSERT_EQ(s.sources.size(), base.sources.size());
       for (std::size_t i = 0; i < s.sources.size(); ++i) {
         EXPECT_EQ(s.sources[i].page, base.sources[i].page);
@@ -227,14 +232,7 @@ TEST(FindQuilts, PassesOverTheGramSpaceGiveTheSameRows) {
     for (int n = 1; n <= 3; ++n) {
       SCOPED_TRACE(testing::Message() << passes << " passes, " << n << " ranks");
       const auto s = run(n, p, n == 2 ? 1 : 4096, passes);
-      ASSERT_EQ(s.pages.size(), base.pages.size());
-      for (std::size_t i = 0; i < s.pages.size(); ++i) {
-        EXPECT_EQ(s.pages[i].url, base.pages[i].url);
-        EXPECT_EQ(s.pages[i].grams, base.pages[i].grams);
-        EXPECT_EQ(s.pages[i].patch_grams, base.pages[i].patch_grams);
-        EXPECT_EQ(s.pages[i].sources, base.pages[i].sources);
-        EXPECT_EQ(s.pages[i].quilted, base.pages[i].quilted);
-      }
+      expect_same_pages(s, base);
       const SourceList want{{"blog.q.example/src0", 36}, {"www.s1.example/src1", 36}, {"www.s2.example/src2", 36},
                             {"www.s3.example/src3", 36}, {"www.s4.example/src4", 36}};
       EXPECT_EQ(sources_of(s, "www.q.example/quilt"), want);

@@ -8,6 +8,7 @@
 
 #include "crd/base/uint128.hpp"
 #include "crd/neardup/fingerprint.hpp"
+#include "radix_sort.hpp"
 
 namespace crd::quilts {
 namespace {
@@ -54,11 +55,19 @@ std::vector<Document> own_documents(comm::Transport& transport, std::vector<Docu
 std::vector<Holding> patch_postings(comm::Transport& transport, const std::vector<Document>& owned, std::uint32_t max_m,
                                     const shuffle::ShuffleConfig& config, GramSlice slice) {
   // 2. Document frequencies; the contributors say which ranks to answer.
-  std::vector<GramCount> counts;
+  // Pre-combined here (sorted, runs folded), so reduce_by_key neither sorts nor folds them again.
+  std::vector<std::uint64_t> held;
   for (const auto& d : owned)
     if (!d.collided)
       for (const auto g : d.grams)
-        if (slice.holds(g)) counts.push_back({g, 1});
+        if (slice.holds(g)) held.push_back(g);
+  radix_sort_by(held, [](std::uint64_t g) { return g; });
+  std::vector<GramCount> counts;
+  for (std::size_t i = 0; i < held.size(); ++i) {
+    if (i == 0 || held[i] != held[i - 1]) counts.push_back({held[i], 0});
+    ++counts.back().df;
+  }
+  std::vector<std::uint64_t>().swap(held);
   shuffle::Contributors from;
   const auto df = shuffle::reduce_by_key(
       transport, std::move(counts), [](const GramCount& r) { return r.gram; }, by_gram,
@@ -88,7 +97,10 @@ std::vector<Holding> patch_postings(comm::Transport& transport, const std::vecto
       if (*at == g) lists.push_back({g, d.id, d.server});
     }
   }
-  // Flat records keyed (gram, doc), unique, so nothing combines: no list per record to allocate.
+  // Built by ascending document (own_documents' order): a stable sort by gram orders them by
+  // (gram, doc), the key below. Flat records keyed (gram, doc), unique, so nothing combines: no
+  // list per record to allocate.
+  radix_sort_by(lists, [](const Holding& h) { return h.gram; });
   return shuffle::reduce_by_key(
       transport, std::move(lists), [](const Holding& h) { return std::pair(h.gram, h.doc); },
       [](const std::pair<std::uint64_t, std::uint64_t>& key, int nranks) { return owner_of_key(key.first, nranks); },

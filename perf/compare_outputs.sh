@@ -3,9 +3,12 @@
 # dataset under /discovery, /detection and /labels byte for byte (perf/compare_results.py; /run
 # holds timings and is left out). Covers `crd run` and `crd discover` at 1 and 3 ranks, `crd run`
 # with a tiny shuffle buffer (many rounds) and with --badness chunks, `crd label`, and
-# `crd detect --labels` (both badness modes, and the partitioned join), the labels coming from the old binary's discovery.
+# `crd detect --labels` (both badness modes, and the partitioned join), the labels coming from the old binary's discovery;
+# `crd quilts` (/quilts: at 1 and 2 ranks, the sweep, --foreign-sourced domain with φ, tiny rounds) and
+# `crd neardup` (/neardup: both methods).
 #
 #   perf/compare_outputs.sh OLD_CRD NEW_CRD INPUT…
+#   CRD_COMPARE_ONLY='quilts|neardup' perf/compare_outputs.sh …   (only the jobs whose names match)
 #
 # Exit 0 when every pair is identical; prints one line per comparison.
 set -euo pipefail
@@ -19,8 +22,13 @@ failed=0
 
 # job NAME RANKS COMMAND ARGS…: runs both binaries, then compares their results.
 job() {
-  local name=$1 ranks=$2
+  local name=$1 ranks=$2 groups=()
   shift 2
+  [[ -z "${CRD_COMPARE_ONLY:-}" || "$name" =~ ${CRD_COMPARE_ONLY} ]] || return 0
+  case "$1" in
+    quilts) groups=(--group /quilts) ;;
+    neardup) groups=(--group /neardup) ;;
+  esac
   for which in old new; do
     local bin=$old
     [ "$which" = new ] && bin=$new
@@ -28,7 +36,7 @@ job() {
       > "$tmp/$name.$which.log" 2>&1 || { echo "$name ($which): crd failed"; cat "$tmp/$name.$which.log"; exit 1; }
   done
   printf '%-28s ' "$name"
-  /usr/bin/python3 "$root/perf/compare_results.py" "$tmp/$name.old.h5" "$tmp/$name.new.h5" || failed=1
+  /usr/bin/python3 "$root/perf/compare_results.py" "$tmp/$name.old.h5" "$tmp/$name.new.h5" "${groups[@]}" || failed=1
 }
 
 for n in 1 3; do
@@ -42,5 +50,14 @@ for n in 1 3; do
   job "detect.np$n" "$n" detect "$@" --labels "$tmp/discover.np1.old.h5"
   job "detect.np$n.badness-chunks" "$n" detect "$@" --labels "$tmp/discover.np1.old.h5" --badness chunks
   job "detect.np$n.partitioned" "$n" detect "$@" --labels "$tmp/discover.np1.old.h5" --join partitioned
+done
+for n in 1 2; do
+  job "quilts.np$n" "$n" quilts "$@"
+  job "quilts.np$n.sweep" "$n" quilts "$@" --sweep-m 2,10,20,100 --sweep-c 2,8 --sweep-theta 0.3,0.7
+done
+job quilts.np2.foreign-share 2 quilts "$@" --foreign-sourced domain --min-source-share 0.05
+job quilts.np2.tiny-rounds 2 quilts "$@" --shuffle-buffer 4K
+for method in minhash simhash; do
+  job "neardup.np2.$method" 2 neardup "$@" --method "$method"
 done
 exit $failed

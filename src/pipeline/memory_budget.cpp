@@ -123,6 +123,18 @@ void MemoryBudget::check_peak(comm::Transport& transport, const std::string& wha
                    " ranks or raise --memory");
 }
 
+std::uint32_t MemoryBudget::slices(comm::Transport& transport, std::uint64_t kept, std::uint64_t divided) const {
+  if (budget_ == 0) return 1;
+  std::uint64_t n = kMaxPasses + 1;
+  if (budget_ > fixed_bytes() + kept) {
+    const std::uint64_t room = budget_ - fixed_bytes() - kept;
+    n = std::max<std::uint64_t>(1, std::min<std::uint64_t>((divided + room - 1) / room, kMaxPasses + 1));
+  }
+  n = transport.max(n);
+  if (n > kMaxPasses) check_peak(transport, "holding the documents", kept + divided / kMaxPasses);
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(n, kMaxPasses));
+}
+
 std::uint64_t MemoryBudget::ranks_for(std::uint64_t peak) const {
   return static_cast<std::uint64_t>(
       std::ceil(static_cast<double>(peak) * nranks_ / static_cast<double>(budget_ - fixed_bytes())));

@@ -50,6 +50,11 @@ class MemoryBudget {
   // rank; the message names a rank count that would fit.
   void check_peak(comm::Transport& transport, const std::string& what, std::uint64_t bytes) const;
 
+  // Collective: how many slices a step must be cut into so that `kept` (what it holds throughout)
+  // plus a slice of `divided` fits the budget on every rank (1 when unlimited). Fails like
+  // check_peak when `kept` alone does not fit, or not even kMaxPasses slices do.
+  std::uint32_t slices(comm::Transport& transport, std::uint64_t kept, std::uint64_t divided) const;
+
   std::uint64_t budget() const { return budget_; }
   // True once scan_fits said no: the shard is incomplete and must not be checkpointed.
   bool stopped() const { return projected_ > 0; }

@@ -1,6 +1,7 @@
 // The quilts pipeline: scan (each text page → its gram set) → find_quilts → sort → write.
 #include "crd/pipeline/quilts_pipeline.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include "crd/neardup/fingerprint.hpp"
@@ -10,6 +11,7 @@
 #include "crd/quilts/grams.hpp"
 #include "crd/quilts/site.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
+#include "memory_budget.hpp"
 #include "page_list.hpp"
 
 namespace crd::pipeline {
@@ -19,6 +21,7 @@ void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& 
   CommonOptions common = common_options;
   const PageList excluded = exclude_pages.empty() ? PageList{} : PageList::load(exclude_pages);
   std::vector<quilts::Document> docs;
+  std::uint64_t docs_bytes = 0;  // what `docs` holds, for --memory
   Counters skipped;
   common.scan.chunk_pages = false;
   common.scan.on_page = [&](std::string_view key, const io::Document& doc) {
@@ -31,18 +34,38 @@ void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& 
     if (grams.skipped != quilts::GramSkip::None) return;
     docs.push_back({neardup::term_token(key), std::string(key), quilts::server_id(key, params.foreign), 0,
                     std::move(grams.grams)});
+    docs_bytes += quilts::held_bytes(docs.back());
   };
 
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
-    ScanPhase scan = run_scan_phase(common, DiscoverOptions{}, false, transport, timer, file);
+    // --memory counts the documents' gram sets with the scan's tables: a budget they do not fit
+    // stops the scan and fails naming a rank count (passes do not divide them).
+    ScanPhase scan =
+        run_scan_phase(common, DiscoverOptions{}, false, transport, timer, file, false, [&] { return docs_bytes; });
     scan.shard.counters.merge(skipped);
 
     shuffle::ExchangeStats stats;
     const shuffle::ShuffleConfig config{common.round_bytes, &stats};
     timer.start("quilts");
-    auto found = quilts::find_quilts(transport, std::move(docs), params, config);
+    const MemoryBudget budget(common.memory_budget, common.round_bytes, transport.rank(), transport.size());
+    const std::uint64_t tables = MemoryBudget::tables_bytes(scan.shard);
+    quilts::MemoryPlan plan;
+    if (budget.budget() != 0) {
+      plan.passes = [&](std::uint64_t kept, std::uint64_t divided) { return budget.slices(transport, tables + kept, divided); };
+      plan.check = [&](const std::string& step, std::uint64_t bytes) { budget.check_peak(transport, step, tables + bytes); };
+    } else {
+      // Unbudgeted, a pass's tables stay about the size of the documents (at least 256 MiB): the
+      // pass tables were 10× the documents, and a pass costs one more reading of the gram sets.
+      plan.passes = [&](std::uint64_t kept, std::uint64_t divided) {
+        const std::uint64_t room = std::max<std::uint64_t>(kept, std::uint64_t{256} << 20);
+        return static_cast<std::uint32_t>(
+            transport.max(std::clamp<std::uint64_t>((divided + room - 1) / room, 1, MemoryBudget::kMaxPasses)));
+      };
+    }
+    auto found = quilts::find_quilts(transport, std::move(docs), params, config, plan);
     scan.shard.counters.merge(found.counters);
+    scan.passes = found.passes;  // /run/resources counting.passes: over the gram space
 
     timer.start("write");
     namespace schema = output::schema;

@@ -1,9 +1,10 @@
-// The quilt search: the exchanges of stages.hpp, each document's covers at its owner (one per
-// swept m), the sweep's counts, and the sources' URLs fetched from their owners.
+// The quilt search: the exchanges of stages.hpp, each document's covers at its owner over its
+// holder classes (one per swept m), the sweep's counts, and the sources' URLs fetched from their owners.
 #include "crd/quilts/find_quilts.hpp"
 
 #include <algorithm>
 #include <stdexcept>
+#include <tuple>
 
 #include "crd/quilts/cover.hpp"
 #include "crd/quilts/stages.hpp"
@@ -29,40 +30,148 @@ bool is_quilted(std::uint64_t grams, const Cover& cover, std::uint32_t c, double
          cover.sources.size() >= c;
 }
 
+// Two passes' classes, each ascending by (hash, holders), as one: a list in both is one class.
+std::vector<HolderClass> merge_classes(std::vector<HolderClass> a, std::vector<HolderClass> b) {
+  if (a.empty()) return b;
+  std::vector<HolderClass> out;
+  out.reserve(a.size() + b.size());
+  const auto key = [](const HolderClass& c) { return std::tie(c.hash, c.holders); };
+  std::size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (j == b.size() || (i < a.size() && key(a[i]) < key(b[j]))) {
+      out.push_back(std::move(a[i++]));
+    } else if (i == a.size() || key(b[j]) < key(a[i])) {
+      out.push_back(std::move(b[j++]));
+    } else {
+      a[i].first_gram = std::min(a[i].first_gram, b[j].first_gram);
+      a[i].grams += b[j++].grams;
+      out.push_back(std::move(a[i++]));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
+std::uint64_t held_bytes(const Document& d) {
+  return kDocumentBytes + d.url.capacity() + d.grams.capacity() * sizeof(std::uint64_t);
+}
+
+std::uint64_t held_bytes(const HolderClass& c) {
+  return sizeof(HolderClass) + (c.holders.capacity() + c.servers.capacity()) * sizeof(std::uint64_t);
+}
+
 QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local, const QuiltParams& params,
-                        const shuffle::ShuffleConfig& config) {
+                        const shuffle::ShuffleConfig& config, const MemoryPlan& memory) {
   QuiltResult result;
   const auto ms = params.m_values();
   const auto cs = params.c_values();
   const auto thetas = params.theta_values();
   const std::size_t pivot_m = static_cast<std::size_t>(std::find(ms.begin(), ms.end(), params.m) - ms.begin());
 
-  const auto docs = own_documents(transport, std::move(local), config);
-  auto mentions = mentions_by_document(transport, patch_postings(transport, docs, ms.back(), config), config);
+  auto docs = own_documents(transport, std::move(local), config);
+  std::uint64_t docs_bytes = 0, grams = 0;
+  for (const auto& d : docs) {
+    docs_bytes += held_bytes(d);
+    grams += d.grams.size();
+  }
+  result.counters.add("quilts.grams", grams);
+  // A pass takes at most half the room beside the documents: the classes it builds take the rest.
+  result.passes = memory.passes ? memory.passes(docs_bytes, 2 * kPassBytesPerGram * grams) : 1;
+  // Stages 2–5 a slice of the grams at a time. A holder list has one owner in every pass, so each
+  // pass's classes merge into those of the passes before: the classes are those of one pass.
+  std::vector<HolderClass> classes;
+  std::uint64_t classes_bytes = 0;
+  for (std::uint32_t p = 0; p < result.passes; ++p) {
+    auto holdings = patch_postings(transport, docs, ms.back(), config, {p, result.passes});
+    result.counters.add("quilts.holdings", holdings.size());
+    classes = merge_classes(std::move(classes), holder_classes(transport, std::move(holdings), config));
+    classes_bytes = 0;
+    for (const auto& c : classes) classes_bytes += held_bytes(c);
+    // The classes stay for the covers; passes do not divide them.
+    if (memory.check && p + 1 < result.passes)
+      memory.check("grouping the holder classes",
+                   docs_bytes + classes_bytes + kPassBytesPerGram * grams / result.passes);
+  }
+  result.counters.add("quilts.classes", classes.size());
+  std::vector<std::uint64_t> gram_counts;  // |grams(d)|: the sets themselves are done with
+  gram_counts.reserve(docs.size());
+  for (auto& d : docs) {
+    gram_counts.push_back(d.grams.size());
+    std::vector<std::uint64_t>().swap(d.grams);
+  }
+  if (memory.check) {
+    std::uint64_t sent = 0;  // members stage 6 sends: each class once per rank owning a holder
+    std::vector<int> ranks;
+    for (const auto& c : classes) {
+      ranks.clear();
+      for (const auto d : c.holders) ranks.push_back(owner_of_key(d, transport.size()));
+      std::sort(ranks.begin(), ranks.end());
+      sent += c.holders.size() * static_cast<std::uint64_t>(std::unique(ranks.begin(), ranks.end()) - ranks.begin());
+    }
+    memory.check("sending the holder classes", docs_bytes - grams * sizeof(std::uint64_t) + classes_bytes + kMemberBytes * sent);
+  }
+  const auto members = classes_by_document(transport, classes, config);
+  std::vector<HolderClass>().swap(classes);
+  // The classes holding each of this rank's documents: (document, the class's run in `members`).
+  std::vector<std::size_t> run_start;  // class r: members[run_start[r] .. run_start[r + 1])
+  for (std::size_t i = 0; i < members.size(); ++i)
+    if (i == 0 || members[i].first_gram != members[i - 1].first_gram) run_start.push_back(i);
+  run_start.push_back(members.size());
+  struct Held {
+    std::uint64_t doc;
+    std::size_t run;
+    auto operator<=>(const Held&) const = default;
+  };
+  std::vector<Held> held;
+  for (std::size_t r = 0; r + 1 < run_start.size(); ++r)
+    for (std::size_t i = run_start[r]; i < run_start[r + 1]; ++i)
+      if (owner_of_key(members[i].doc, transport.size()) == transport.rank()) held.push_back({members[i].doc, r});
+  std::sort(held.begin(), held.end());
+  // The cover's candidates: every document named by a class here, by a dense index in id order.
+  std::vector<std::uint64_t> candidate_ids;
+  candidate_ids.reserve(members.size());
+  for (const auto& m : members) candidate_ids.push_back(m.doc);
+  std::sort(candidate_ids.begin(), candidate_ids.end());
+  candidate_ids.erase(std::unique(candidate_ids.begin(), candidate_ids.end()), candidate_ids.end());
+  candidate_ids.shrink_to_fit();
+  std::vector<std::uint32_t> candidate(members.size());
+  for (std::size_t i = 0; i < members.size(); ++i)
+    candidate[i] = static_cast<std::uint32_t>(
+        std::lower_bound(candidate_ids.begin(), candidate_ids.end(), members[i].doc) - candidate_ids.begin());
+  CoverScratch scratch(candidate_ids.size());
 
   // Per (m, c, θ): quilted pages and their sources, summed over ranks below.
   const std::size_t cells = ms.size() * cs.size() * thetas.size();
   std::vector<std::uint64_t> quilted(cells, 0), source_sum(cells, 0);
   std::uint64_t pages = 0;
   std::vector<CitedSource> cited;
+  std::vector<HeldClass> mine;
+  std::vector<OtherHolder> others;
   std::size_t next = 0;
-  for (const Document& d : docs) {
+  for (std::size_t di = 0; di < docs.size(); ++di) {
+    const Document& d = docs[di];
     if (d.collided) {
       result.counters.add("quilts.documents.url_hash_collision");
       continue;
     }
     ++pages;
-    while (next < mentions.size() && mentions[next].doc < d.id) ++next;
-    std::size_t end = next;
-    while (end < mentions.size() && mentions[end].doc == d.id) ++end;
-    const std::span<const Mention> mine(mentions.data() + next, end - next);
-    const std::uint64_t n = d.grams.size();
+    while (next < held.size() && held[next].doc < d.id) ++next;
+    mine.clear();
+    others.clear();
+    for (; next < held.size() && held[next].doc == d.id; ++next) {
+      const std::size_t r = held[next].run;
+      const auto cls = static_cast<std::uint32_t>(mine.size());
+      mine.push_back({members[run_start[r]].grams, static_cast<std::uint32_t>(run_start[r + 1] - run_start[r])});
+      for (std::size_t i = run_start[r]; i < run_start[r + 1]; ++i)
+        if (members[i].doc != d.id) others.push_back({candidate[i], cls, members[i].server});
+    }
+    result.counters.add("quilts.cover_pairs", others.size());
+    const std::uint64_t n = gram_counts[di];
     Cover pivot;
     for (std::size_t mi = 0; mi < ms.size(); ++mi) {
       const CoverRules rules{ms[mi], params.min_source_share, params.foreign != Foreign::Off};
-      Cover cover = greedy_cover(d.server, mine, rules);
+      Cover cover = greedy_cover(d.server, mine, others, candidate_ids, rules, scratch);
       for (std::size_t ci = 0; ci < cs.size(); ++ci)
         for (std::size_t ti = 0; ti < thetas.size(); ++ti)
           if (is_quilted(n, cover, cs[ci], thetas[ti])) {
@@ -80,7 +189,6 @@ QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local,
       for (const auto& s : pivot.sources) cited.push_back({s.doc, {{d.url, s.covered}}});
   }
   result.counters.add("quilts.documents", pages);
-  std::vector<Mention>().swap(mentions);
 
   // The sources' URLs, from their owners (a source is a document, owned where its id says).
   const auto named = shuffle::group_by_key(

@@ -1,4 +1,4 @@
-// crd quilts' five exchanges (stages.hpp).
+// crd quilts' six exchanges (stages.hpp).
 #include "crd/quilts/stages.hpp"
 
 #include <algorithm>
@@ -7,6 +7,8 @@
 #include <utility>
 
 #include "crd/base/uint128.hpp"
+#include "crd/neardup/fingerprint.hpp"
+#include "radix_sort.hpp"
 
 namespace crd::quilts {
 namespace {
@@ -51,12 +53,21 @@ std::vector<Document> own_documents(comm::Transport& transport, std::vector<Docu
 }
 
 std::vector<Holding> patch_postings(comm::Transport& transport, const std::vector<Document>& owned, std::uint32_t max_m,
-                                    const shuffle::ShuffleConfig& config) {
+                                    const shuffle::ShuffleConfig& config, GramSlice slice) {
   // 2. Document frequencies; the contributors say which ranks to answer.
-  std::vector<GramCount> counts;
+  // Pre-combined here (sorted, runs folded), so reduce_by_key neither sorts nor folds them again.
+  std::vector<std::uint64_t> held;
   for (const auto& d : owned)
     if (!d.collided)
-      for (const auto g : d.grams) counts.push_back({g, 1});
+      for (const auto g : d.grams)
+        if (slice.holds(g)) held.push_back(g);
+  radix_sort_by(held, [](std::uint64_t g) { return g; });
+  std::vector<GramCount> counts;
+  for (std::size_t i = 0; i < held.size(); ++i) {
+    if (i == 0 || held[i] != held[i - 1]) counts.push_back({held[i], 0});
+    ++counts.back().df;
+  }
+  std::vector<std::uint64_t>().swap(held);
   shuffle::Contributors from;
   const auto df = shuffle::reduce_by_key(
       transport, std::move(counts), [](const GramCount& r) { return r.gram; }, by_gram,
@@ -80,45 +91,96 @@ std::vector<Holding> patch_postings(comm::Transport& transport, const std::vecto
     if (d.collided) continue;
     auto at = candidates.begin();
     for (const auto g : d.grams) {
+      if (!slice.holds(g)) continue;
       at = std::lower_bound(at, candidates.end(), g);
       if (at == candidates.end()) break;
       if (*at == g) lists.push_back({g, d.id, d.server});
     }
   }
-  // Flat records keyed (gram, doc), unique, so nothing combines: no list per record to allocate.
+  // Built by ascending document (own_documents' order): a stable sort by gram orders them by
+  // (gram, doc), the key below. Flat records keyed (gram, doc), unique, so nothing combines: no
+  // list per record to allocate.
+  radix_sort_by(lists, [](const Holding& h) { return h.gram; });
   return shuffle::reduce_by_key(
       transport, std::move(lists), [](const Holding& h) { return std::pair(h.gram, h.doc); },
       [](const std::pair<std::uint64_t, std::uint64_t>& key, int nranks) { return owner_of_key(key.first, nranks); },
       [](Holding&, const Holding&) {}, config);
 }
 
-std::vector<Mention> mentions_by_document(comm::Transport& transport, std::vector<Holding> holdings,
-                                          const shuffle::ShuffleConfig& config) {
-  std::vector<std::size_t> runs{0};  // a gram's posting list: holdings[runs[i] .. runs[i + 1])
-  std::size_t n = 0;
-  for (std::size_t i = 1; i <= holdings.size(); ++i)
-    if (i == holdings.size() || holdings[i].gram != holdings[i - 1].gram) {
-      const std::size_t df = i - runs.back();
-      n += df * (df - 1);
-      runs.push_back(i);
-    }
-  std::vector<Mention> out;
-  out.reserve(n);
-  for (std::size_t r = 0; r + 1 < runs.size(); ++r) {
-    const auto df = static_cast<std::uint32_t>(runs[r + 1] - runs[r]);
-    for (std::size_t a = runs[r]; a < runs[r + 1]; ++a)
-      for (std::size_t b = runs[r]; b < runs[r + 1]; ++b)
-        if (a != b) out.push_back({holdings[a].doc, holdings[a].gram, holdings[b].doc, holdings[b].server, df});
+std::vector<HolderClass> holder_classes(comm::Transport& transport, std::vector<Holding> holdings,
+                                        const shuffle::ShuffleConfig& config) {
+  // A gram's posting list: holdings[start .. start + df), its hash beside it.
+  struct Run {
+    std::uint64_t hash;
+    std::size_t start;
+    std::uint32_t df;
+  };
+  std::vector<Run> runs;
+  for (std::size_t i = 0, j = 0; i < holdings.size(); i = j) {
+    for (j = i + 1; j < holdings.size() && holdings[j].gram == holdings[i].gram;) ++j;
+    std::uint64_t h = neardup::mix64(j - i);
+    for (std::size_t k = i; k < j; ++k) h = neardup::mix64(h ^ holdings[k].doc);
+    runs.push_back({h, i, static_cast<std::uint32_t>(j - i)});
   }
+  const auto docs_less = [&](const Run& a, const Run& b) {
+    return std::lexicographical_compare(
+        holdings.begin() + static_cast<std::ptrdiff_t>(a.start),
+        holdings.begin() + static_cast<std::ptrdiff_t>(a.start + a.df),
+        holdings.begin() + static_cast<std::ptrdiff_t>(b.start), holdings.begin() + static_cast<std::ptrdiff_t>(b.start + b.df),
+        [](const Holding& x, const Holding& y) { return x.doc < y.doc; });
+  };
+  // Equal lists next to each other, each group's runs by gram (stable: the runs came by gram).
+  std::stable_sort(runs.begin(), runs.end(), [&](const Run& a, const Run& b) {
+    if (a.hash != b.hash) return a.hash < b.hash;
+    return docs_less(a, b);
+  });
+  std::vector<HolderClass> local;
+  for (std::size_t i = 0, j = 0; i < runs.size(); i = j) {
+    for (j = i + 1; j < runs.size() && runs[j].hash == runs[i].hash && !docs_less(runs[i], runs[j]);) ++j;
+    HolderClass c;
+    c.hash = runs[i].hash;
+    c.holders.reserve(runs[i].df);
+    c.servers.reserve(runs[i].df);
+    for (std::size_t k = runs[i].start; k < runs[i].start + runs[i].df; ++k) {
+      c.holders.push_back(holdings[k].doc);
+      c.servers.push_back(holdings[k].server);
+    }
+    c.first_gram = holdings[runs[i].start].gram;
+    c.grams = j - i;
+    local.push_back(std::move(c));
+  }
+  std::vector<Run>().swap(runs);
   std::vector<Holding>().swap(holdings);
-  // Keys are unique (a document holds a gram once), so nothing combines; the key orders each
-  // owner's result by document, then gram.
   return shuffle::reduce_by_key(
-      transport, std::move(out), [](const Mention& m) { return std::tuple(m.doc, m.gram, m.other); },
-      [](const std::tuple<std::uint64_t, std::uint64_t, std::uint64_t>& key, int nranks) {
-        return owner_of_key(std::get<0>(key), nranks);
+      transport, std::move(local), [](const HolderClass& c) { return std::tie(c.hash, c.holders); },
+      [](const auto& key, int nranks) { return owner_of_key(std::get<0>(key), nranks); },
+      [](HolderClass& into, const HolderClass& from) {
+        into.first_gram = std::min(into.first_gram, from.first_gram);
+        into.grams += from.grams;
       },
-      [](Mention&, const Mention&) {}, config);
+      config);
+}
+
+std::vector<ClassMember> classes_by_document(comm::Transport& transport, const std::vector<HolderClass>& classes,
+                                             const shuffle::ShuffleConfig& config) {
+  std::vector<ClassMember> out;
+  std::vector<int> ranks;
+  for (const auto& c : classes) {
+    ranks.clear();
+    for (const auto d : c.holders) ranks.push_back(owner_of_key(d, transport.size()));
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    for (const int r : ranks)
+      for (std::size_t i = 0; i < c.holders.size(); ++i)
+        out.push_back({static_cast<std::uint32_t>(r), c.first_gram, c.holders[i], c.servers[i], c.grams});
+  }
+  // Keys are unique (a class lists a holder once, and a gram is in one class), so nothing combines.
+  return shuffle::reduce_by_key(
+      transport, std::move(out), [](const ClassMember& m) { return std::tuple(m.rank, m.first_gram, m.doc); },
+      [](const std::tuple<std::uint32_t, std::uint64_t, std::uint64_t>& key, int) {
+        return static_cast<int>(std::get<0>(key));
+      },
+      [](ClassMember&, const ClassMember&) {}, config);
 }
 
 }  // namespace crd::quilts

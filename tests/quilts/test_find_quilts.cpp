@@ -59,7 +59,7 @@ struct Sorted {
 };
 
 // Every page read on rank i % n; s0 read a second time on the last rank (same URL, same text).
-Sorted run(int nranks, const QuiltParams& params, std::size_t round_bytes) {
+Sorted run(int nranks, const QuiltParams& params, std::size_t round_bytes, std::uint32_t passes = 1) {
   const auto pages = corpus();
   Sorted all;
   std::mutex mu;
@@ -69,7 +69,10 @@ Sorted run(int nranks, const QuiltParams& params, std::size_t round_bytes) {
       if (static_cast<int>(i) % nranks == t.rank()) local.push_back(document(pages[i], params));
     if (t.rank() == nranks - 1) local.push_back(document(pages[0], params));
     shuffle::ExchangeStats stats;
-    auto r = find_quilts(t, std::move(local), params, {round_bytes, &stats});
+    MemoryPlan plan;
+    plan.passes = [&](std::uint64_t, std::uint64_t) { return passes; };
+    auto r = find_quilts(t, std::move(local), params, {round_bytes, &stats}, plan);
+    EXPECT_EQ(r.passes, passes);
     std::lock_guard lock(mu);
     all.pages.insert(all.pages.end(), r.pages.begin(), r.pages.end());
     all.sources.insert(all.sources.end(), r.sources.begin(), r.sources.end());
@@ -79,6 +82,17 @@ Sorted run(int nranks, const QuiltParams& params, std::size_t round_bytes) {
   std::sort(all.pages.begin(), all.pages.end(), shuffle::FieldLess{});
   std::sort(all.sources.begin(), all.sources.end(), shuffle::FieldLess{});
   return all;
+}
+
+void expect_same_pages(const Sorted& s, const Sorted& base) {
+  ASSERT_EQ(s.pages.size(), base.pages.size());
+  for (std::size_t i = 0; i < s.pages.size(); ++i) {
+    EXPECT_EQ(s.pages[i].url, base.pages[i].url);
+    EXPECT_EQ(s.pages[i].grams, base.pages[i].grams);
+    EXPECT_EQ(s.pages[i].patch_grams, base.pages[i].patch_grams);
+    EXPECT_EQ(s.pages[i].sources, base.pages[i].sources);
+    EXPECT_EQ(s.pages[i].quilted, base.pages[i].quilted);
+  }
 }
 
 const PageRow& row(const Sorted& s, const std::string& url) {
@@ -129,13 +143,7 @@ TEST(FindQuilts, SameRowsAtOneToFourRanksAndInOneRecordRounds) {
     for (const std::size_t round : {std::size_t{1}, std::size_t{64} << 20}) {
       SCOPED_TRACE(testing::Message() << n << " ranks, round_bytes " << round);
       const auto s = run(n, p, round);
-      ASSERT_EQ(s.pages.size(), base.pages.size());
-      for (std::size_t i = 0; i < s.pages.size(); ++i) {
-        EXPECT_EQ(s.pages[i].url, base.pages[i].url);
-        EXPECT_EQ(s.pages[i].patch_grams, base.pages[i].patch_grams);
-        EXPECT_EQ(s.pages[i].sources, base.pages[i].sources);
-        EXPECT_EQ(s.pages[i].quilted, base.pages[i].quilted);
-      }
+      expect_same_pages(s, base);
       ASSERT_EQ(s.sources.size(), base.sources.size());
       for (std::size_t i = 0; i < s.sources.size(); ++i) {
         EXPECT_EQ(s.sources[i].page, base.sources[i].page);
@@ -210,6 +218,132 @@ TEST(FindQuilts, TwoUrlsWithOneIdAreDroppedAndCounted) {
       EXPECT_EQ(p.patch_grams, 3u);  // the two c.example pages share grams 1..3; id 42's are not counted
     }
   });
+}
+
+
+// Passes over the gram space (--memory): the same rows for 1, 2, 3 and 7 passes at 1–3 ranks,
+// also in one-record rounds; the quilt keeps exactly its five sources and what each covered.
+TEST(FindQuilts, PassesOverTheGramSpaceGiveTheSameRows) {
+  QuiltParams p;
+  p.sweep_m = {2};
+  p.sweep_c = {1, 6};
+  const auto base = run(1, p, std::size_t{64} << 20);
+  for (const std::uint32_t passes : {2u, 3u, 7u})
+    for (int n = 1; n <= 3; ++n) {
+      SCOPED_TRACE(testing::Message() << passes << " passes, " << n << " ranks");
+      const auto s = run(n, p, n == 2 ? 1 : 4096, passes);
+      expect_same_pages(s, base);
+      const SourceList want{{"blog.q.example/src0", 36}, {"www.s1.example/src1", 36}, {"www.s2.example/src2", 36},
+                            {"www.s3.example/src3", 36}, {"www.s4.example/src4", 36}};
+      EXPECT_EQ(sources_of(s, "www.q.example/quilt"), want);
+      ASSERT_EQ(s.sweep.size(), base.sweep.size());
+      for (std::size_t i = 0; i < s.sweep.size(); ++i) EXPECT_EQ(s.sweep[i].quilted, base.sweep[i].quilted);
+    }
+}
+
+// --memory's checks see each step's projected bytes; one that throws stops the search there.
+TEST(FindQuilts, MemoryChecksNameTheirSteps) {
+  comm::run_local(2, [&](comm::Transport& t) {
+    std::vector<Document> local;
+    for (std::size_t i = 0; i < corpus().size(); ++i)
+      if (static_cast<int>(i) % 2 == t.rank()) local.push_back(document(corpus()[i], QuiltParams{}));
+    std::vector<std::string> steps;
+    std::uint64_t kept_seen = 0, divided_seen = 0;
+    MemoryPlan plan;
+    plan.passes = [&](std::uint64_t kept, std::uint64_t divided) {
+      kept_seen = kept;
+      divided_seen = divided;
+      return 2u;
+    };
+    plan.check = [&](const std::string& step, std::uint64_t bytes) {
+      steps.push_back(step);
+      EXPECT_GT(bytes, 0u);
+    };
+    const auto r = find_quilts(t, std::move(local), QuiltParams{}, {4096, nullptr}, plan);
+    EXPECT_EQ(steps, (std::vector<std::string>{"grouping the holder classes", "sending the holder classes"}));
+    EXPECT_EQ(divided_seen, 2 * kPassBytesPerGram * r.counters.get("quilts.grams"));
+    EXPECT_GT(kept_seen, r.counters.get("quilts.grams") * 8);
+    plan.check = [](const std::string& step, std::uint64_t) { throw std::runtime_error(step); };
+    std::vector<Document> again;
+    if (t.rank() == 0) again.push_back(document(corpus()[0], QuiltParams{}));
+    EXPECT_THROW(find_quilts(t, std::move(again), QuiltParams{}, {4096, nullptr}, plan), std::runtime_error);
+  });
+}
+
+// Stages 5 and 6 on hand-made gram sets at 1–3 ranks, one record per shuffle round too: a passage
+// copied into the same documents is one class weighing its grams, whatever ranks its grams and
+// holders lie on; each rank receives, whole, exactly the classes holding a document it owns.
+TEST(QuiltStages, HolderClassesAndTheirRoutes) {
+  // Documents 0..3 and grams spread over the ranks by their leading bits (owner_of_key).
+  const auto doc = [](std::uint64_t i) { return (i << 62) | (10 + i); };
+  const auto gram = [](std::uint64_t g) { return (g << 58) | g; };  // ascending with g < 64
+  const auto grams = [&](std::vector<std::uint64_t> gs) {
+    for (auto& g : gs) g = gram(g);
+    return gs;
+  };
+  // Grams 1..10 in documents 0 and 1; 20..24 in 0, 1, 2; 30 and 31 in 1, 2 (one class); 40 in 0
+  // alone (no class); 50 in all four.
+  const std::vector<std::pair<std::uint64_t, std::vector<std::uint64_t>>> sets{
+      {doc(0), grams({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 21, 22, 23, 24, 40, 50})},
+      {doc(1), grams({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 21, 22, 23, 24, 30, 31, 50})},
+      {doc(2), grams({20, 21, 22, 23, 24, 30, 31, 50})},
+      {doc(3), grams({50})}};
+  struct Want {
+    std::vector<std::uint64_t> holders;
+    std::uint64_t first_gram, grams;
+  };
+  const std::vector<Want> want{{{doc(0), doc(1)}, gram(1), 10},
+                               {{doc(0), doc(1), doc(2)}, gram(20), 5},
+                               {{doc(1), doc(2)}, gram(30), 2},
+                               {{doc(0), doc(1), doc(2), doc(3)}, gram(50), 1}};
+  for (int n = 1; n <= 3; ++n)
+    for (const std::size_t round : {std::size_t{1}, std::size_t{1} << 20}) {
+      SCOPED_TRACE(testing::Message() << n << " ranks, round_bytes " << round);
+      std::mutex mu;
+      std::vector<HolderClass> all;
+      std::map<int, std::vector<ClassMember>> received;
+      comm::run_local(n, [&](comm::Transport& t) {
+        std::vector<Document> local;
+        for (std::size_t i = 0; i < sets.size(); ++i)
+          if (static_cast<int>(i) % n == t.rank())
+            local.push_back({sets[i].first, "d" + std::to_string(i), sets[i].first * 7, 0, sets[i].second});
+        const shuffle::ShuffleConfig config{round, nullptr};
+        const auto docs = own_documents(t, std::move(local), config);
+        auto classes = holder_classes(t, patch_postings(t, docs, 50, config), config);
+        auto members = classes_by_document(t, classes, config);
+        std::lock_guard lock(mu);
+        all.insert(all.end(), classes.begin(), classes.end());
+        received[t.rank()] = std::move(members);
+      });
+      std::sort(all.begin(), all.end(), [](const HolderClass& a, const HolderClass& b) { return a.first_gram < b.first_gram; });
+      ASSERT_EQ(all.size(), want.size());
+      for (std::size_t i = 0; i < want.size(); ++i) {
+        EXPECT_EQ(all[i].holders, want[i].holders);
+        EXPECT_EQ(all[i].first_gram, want[i].first_gram);
+        EXPECT_EQ(all[i].grams, want[i].grams);
+        std::vector<std::uint64_t> servers;
+        for (const auto d : want[i].holders) servers.push_back(d * 7);
+        EXPECT_EQ(all[i].servers, servers);
+      }
+      for (int r = 0; r < n; ++r) {
+        std::vector<ClassMember> expect;
+        for (const auto& w : want) {
+          const bool mine = std::any_of(w.holders.begin(), w.holders.end(),
+                                        [&](std::uint64_t d) { return owner_of_key(d, n) == r; });
+          if (mine)
+            for (const auto d : w.holders) expect.push_back({static_cast<std::uint32_t>(r), w.first_gram, d, d * 7, w.grams});
+        }
+        const auto& got = received[r];
+        ASSERT_EQ(got.size(), expect.size()) << "rank " << r;
+        for (std::size_t i = 0; i < got.size(); ++i) {
+          EXPECT_EQ(got[i].rank, expect[i].rank);
+          EXPECT_EQ(got[i].first_gram, expect[i].first_gram);
+          EXPECT_EQ(got[i].doc, expect[i].doc);
+          EXPECT_EQ(got[i].server, expect[i].server);
+          EXPECT_EQ(got[i].grams, expect[i].grams);
+        }
+      }
+    }
 }
 
 }  // namespace

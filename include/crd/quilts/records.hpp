@@ -34,17 +34,33 @@ struct Holding {
   static constexpr auto fields() { return std::tuple(&Holding::gram, &Holding::doc, &Holding::server); }
 };
 
-// One other holder of one of a document's candidate patch grams, at the document's owner: stage
-// 5's record, flat (no nested lists), so routing it costs no allocation. A gram of df holders
-// gives each holder df − 1 of them.
-struct Mention {
-  std::uint64_t doc = 0;
-  std::uint64_t gram = 0;
-  std::uint64_t other = 0;
-  std::uint64_t other_server = 0;
-  std::uint32_t df = 0;
+// A holder class: the candidate patch grams whose holder sets are identical (the grams of a copied
+// passage share their holders), `grams` of them, the smallest being `first_gram`, the class's id
+// (a gram is in one class only). Formed at the grams' owners and combined at the owner of `hash`
+// (of the holders), so the holder list travels once per class, not once per gram.
+struct HolderClass {
+  std::uint64_t hash = 0;                // of the holders (mix64 over df and the ids): routes the class
+  std::vector<std::uint64_t> holders;    // document ids, ascending (df = their number)
+  std::vector<std::uint64_t> servers;    // each holder's server, parallel
+  std::uint64_t first_gram = 0;
+  std::uint64_t grams = 0;
   static constexpr auto fields() {
-    return std::tuple(&Mention::doc, &Mention::gram, &Mention::other, &Mention::other_server, &Mention::df);
+    return std::tuple(&HolderClass::hash, &HolderClass::holders, &HolderClass::servers, &HolderClass::first_gram,
+                      &HolderClass::grams);
+  }
+};
+
+// One holder of a class, sent to a rank owning some holder of it: stage 6's record, flat. Each
+// such rank receives the whole class once, ordered by (class, holder): a run per class.
+struct ClassMember {
+  std::uint32_t rank = 0;  // the receiving rank
+  std::uint64_t first_gram = 0;
+  std::uint64_t doc = 0;
+  std::uint64_t server = 0;
+  std::uint64_t grams = 0;
+  static constexpr auto fields() {
+    return std::tuple(&ClassMember::rank, &ClassMember::first_gram, &ClassMember::doc, &ClassMember::server,
+                      &ClassMember::grams);
   }
 };
 

@@ -5,8 +5,10 @@
 //   3. the owner answers every rank that sent it a gram with 2 ≤ df ≤ max m (the candidate patch
 //      grams) by routing (rank, gram) to that rank;
 //   4. posting lists: (gram → documents holding it), for candidate grams only, at the gram's owner;
-//   5. mentions_by_document: each list to the owner of every document on it (as flat (document,
-//      gram, other holder) records), where the cover is built.
+//   5. holder_classes: the grams whose holder lists are equal grouped into one weighted class, at
+//      the owner of the list's hash (a copied passage's grams share their holders);
+//   6. classes_by_document: each class once to every rank that owns one of its holders, where the
+//      covers are built.
 // Owner of a 64-bit key (document id or gram): scale_to_rank(key, nranks). All are collective.
 #pragma once
 
@@ -25,14 +27,31 @@ int owner_of_key(std::uint64_t key, int nranks);
 std::vector<Document> own_documents(comm::Transport& transport, std::vector<Document> local,
                                     const shuffle::ShuffleConfig& config);
 
-// Stages 2–4 over this rank's owned documents (collided ones left out). Returns the holdings of
-// the grams this rank owns with 2 ≤ df ≤ max_m, ascending by (gram, doc).
-std::vector<Holding> patch_postings(comm::Transport& transport, const std::vector<Document>& owned, std::uint32_t max_m,
-                                    const shuffle::ShuffleConfig& config);
+// A pass over the gram space: slice `index` of `count` equal slices, by the gram's low 32 bits (the
+// owner takes the leading bits, so every pass spreads over every rank).
+struct GramSlice {
+  std::uint32_t index = 0;
+  std::uint32_t count = 1;
+  bool holds(std::uint64_t gram) const {
+    return count == 1 || ((gram & 0xFFFFFFFFull) * count >> 32) == index;
+  }
+};
 
-// Stage 5. Returns the mentions of this rank's documents, ascending by (doc, gram, other):
-// documents without any candidate patch gram have none.
-std::vector<Mention> mentions_by_document(comm::Transport& transport, std::vector<Holding> holdings,
-                                          const shuffle::ShuffleConfig& config);
+// Stages 2–4 over this rank's owned documents (collided ones left out), for the grams of `slice`
+// only. Returns the holdings of the grams this rank owns with 2 ≤ df ≤ max_m, ascending by
+// (gram, doc).
+std::vector<Holding> patch_postings(comm::Transport& transport, const std::vector<Document>& owned, std::uint32_t max_m,
+                                    const shuffle::ShuffleConfig& config, GramSlice slice = {});
+
+// Stage 5. The holder classes of `holdings` (patch_postings' result): the grams of equal holder
+// lists grouped here, then combined at the owner of their hash. Returns this rank's classes,
+// ascending by (hash, holders); each class's grams are counted once over all ranks.
+std::vector<HolderClass> holder_classes(comm::Transport& transport, std::vector<Holding> holdings,
+                                        const shuffle::ShuffleConfig& config);
+
+// Stage 6. Every class to each rank owning one of its holders, once per rank. Returns the members
+// of the classes holding this rank's documents, ascending by (first_gram, doc): one run per class.
+std::vector<ClassMember> classes_by_document(comm::Transport& transport, const std::vector<HolderClass>& classes,
+                                             const shuffle::ShuffleConfig& config);
 
 }  // namespace crd::quilts

@@ -22,11 +22,7 @@ using output::ProvenanceRow;
 
 constexpr std::uint64_t kRefsPerPage = 20;  // labeled chunks listed per page (the labeled column counts all)
 
-std::string fixed(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4f", v);
-  return buf;
-}
+std::string fixed(double v) { return format_number(v, "%.4f"); }
 
 std::string score_figure(const std::vector<double>& values, const std::string& title, const std::string& x_label,
                          double mean, double threshold) {

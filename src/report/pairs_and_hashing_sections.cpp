@@ -17,11 +17,7 @@ namespace attr = output::schema::attr;
 using output::ConfusionRow;
 using output::SimilarityPairRow;
 
-std::string sci(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
-}
+std::string sci(double v) { return format_number(v, "%.3g"); }
 
 }  // namespace
 

@@ -23,11 +23,7 @@ using quilts::SweepRow;
 
 constexpr std::size_t kSourcesListed = 10;  // sources listed per page, the greedy cover's first (the count column counts all)
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
-}
+std::string number(double v) { return format_number(v, "%.4g"); }
 
 // A home page (`host`, `host/`, `host/index.html`…): seed 003's commonest false positive, a blog's
 // front page quilted from its own posts.

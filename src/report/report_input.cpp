@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <numeric>
 #include <string_view>
 
@@ -75,6 +76,12 @@ std::string config_value(const output::ResultReader& r, const std::string& name)
     if (eq != std::string_view::npos && line.substr(0, eq) == name) return std::string(line.substr(eq + 3));
   }
   return "";
+}
+
+std::string format_number(double v, const char* format) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
 }
 
 std::string_view host_of(std::string_view key) { return key.substr(0, key.find('/')); }

@@ -50,6 +50,8 @@ std::string truncation_note(std::uint64_t shown, std::uint64_t total, const std:
 std::string config_value(const output::ResultReader& r, const std::string& name);
 // The host of a URL key (`host/path`, as crd writes pages): the text before the first '/'.
 std::string_view host_of(std::string_view key);
+// `v` printed with a printf format for one double ("%.4f", "%.3g").
+std::string format_number(double v, const char* format);
 // 1234567 → "1,234,567".
 std::string grouped(std::uint64_t n);
 

@@ -289,33 +289,11 @@
     });
     bar.appendChild(this.filterInput);
     if (spec.pruning) {
-      this.showSelect = el("select", "show");
-      for (const [value, label] of [["all", "all chunks"], ["benign", "marked benign"], ["unmarked", "not benign"],
-        ["uncategorized", "no category"]]) {
-        const o = el("option", null, label);
-        o.value = value;
-        this.showSelect.appendChild(o);
-      }
-      this.showSelect.addEventListener("change", () => {
-        this.show = this.showSelect.value;
-        this.page = 0;
-        this.update();
-      });
-      bar.appendChild(this.showSelect);
+      bar.appendChild(this.showMenu([["all", "all chunks"], ["benign", "marked benign"], ["unmarked", "not benign"],
+        ["uncategorized", "no category"]]));
     }
     if (spec.marks) {
-      this.showSelect = el("select", "show");
-      for (const [value, label] of [["all", "all rows"], ["marked", "marked"], ["unmarked", "not marked"]]) {
-        const o = el("option", null, label);
-        o.value = value;
-        this.showSelect.appendChild(o);
-      }
-      this.showSelect.addEventListener("change", () => {
-        this.show = this.showSelect.value;
-        this.page = 0;
-        this.update();
-      });
-      bar.appendChild(this.showSelect);
+      bar.appendChild(this.showMenu([["all", "all rows"], ["marked", "marked"], ["unmarked", "not marked"]]));
       const ext = spec.marks.format === "urls" ? ".txt" : ".csv";
       bar.appendChild(button("Export marks", () => {
         download(spec.marks.name + "-" + DATA.runId + ext, rowMarksText(spec.id),
@@ -358,6 +336,22 @@
     scroller.appendChild(table);
     box.appendChild(scroller);
     this.slot.appendChild(box);
+  };
+
+  // The "show" menu that narrows a marked table to some of its rows: [value, label] pairs.
+  TableView.prototype.showMenu = function (choices) {
+    this.showSelect = el("select", "show");
+    for (const [value, label] of choices) {
+      const o = el("option", null, label);
+      o.value = value;
+      this.showSelect.appendChild(o);
+    }
+    this.showSelect.addEventListener("change", () => {
+      this.show = this.showSelect.value;
+      this.page = 0;
+      this.update();
+    });
+    return this.showSelect;
   };
 
   TableView.prototype.sortBy = function (key) {

@@ -148,7 +148,7 @@ TABLES_OF = {  # the tables each command writes
     "quilts": _RUN_TABLES + [QUILT_PAGES, QUILT_SOURCES, QUILT_SWEEP],
     "compare-hashing": _RUN_TABLES + [CONFUSION],
     # discover and run write the count tables too with --keep-counts; merge always does.
-    "merge": _RUN_TABLES + _DISCOVERY_TABLES + [CHUNK_COUNTS, FILE_COUNTS],
+    "merge": _RUN_TABLES + _DISCOVERY_TABLES + [CHUNK_COUNTS, FILE_COUNTS, MERGE_INPUTS],
 }
 
 

@@ -330,7 +330,7 @@ class SchemaMatchesDocs(unittest.TestCase):
         prose, index = self.doc.split("## Path index", 1)
         documented = {m.rstrip("/") for m in re.findall(r"`(/[a-z_/]+)`", prose)}
         groups = {"/run", self.r.DISCOVERY, self.r.DETECTION, self.r.NEARDUP, self.r.QUILTS,
-                  self.r.COMPARE_HASHING}
+                  self.r.COMPARE_HASHING, "/merge"}
         self.assertEqual(documented - groups, set(self.r.TABLES))
         indexed = {m.rsplit("/", 1)[0] for m in re.findall(r"^\| `(/[a-z_/]+)` \|", index, re.M)}
         self.assertEqual(indexed, set(self.r.TABLES))

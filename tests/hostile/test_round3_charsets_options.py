@@ -113,9 +113,12 @@ class InDocumentCharsets(unittest.TestCase):
         self.check("sentence")
         counters, _, pages, _ = ci.run_summary(self.runs["sentence", 2][1])
         undecodable = [name for name, _, _, decoded in PAGES if not decoded]
-        self.assertEqual(counters.get("skipped.sentence.invalid_utf8", 0), len(undecodable))
+        # A page the sniffing cannot decode loses only its sentences holding U+FFFD (issue 35: the
+        # counter counts sentences), never a declared page.
+        self.assertGreaterEqual(counters.get("skipped.sentence.invalid_utf8", 0), len(undecodable))
         for name, _, _, decoded in PAGES:
-            self.assertEqual(pages.get(key(name), 0) > 0, decoded, name)
+            if decoded:
+                self.assertGreater(pages.get(key(name), 0), 0, name)
 
 
     def page_files(self):

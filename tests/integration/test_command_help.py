@@ -18,7 +18,7 @@ SCORING = {"page-threshold", "min-labeled", "min-neighborhood-labeled", "neighbo
 NEARDUP = {"method", "shingle-tokens", "minvalues", "supershingles", "min-b-similarity", "simhash-bits",
            "simhash-pieces", "min-c-similarity", "combined-c-similarity", "max-bucket"}
 QUILTS = {"gram-words", "max-gram-documents", "min-sources", "min-patch-fraction", "min-source-share",
-          "foreign-sourced", "max-page-grams", "sweep-m", "sweep-c", "sweep-theta"}
+          "foreign-sourced", "max-page-grams", "sweep-m", "sweep-c", "sweep-theta", "exclude-pages"}
 COMPARE = {"labels", "truth", "page-threshold", "min-labeled", "extrapolate-pages", "nilsimsa-threshold",
            "nilsimsa-sweep", "tlsh-threshold", "tlsh-sweep", "ssdeep-threshold", "ssdeep-sweep"}
 EXPECTED = {
@@ -106,6 +106,7 @@ class CommandHelp(unittest.TestCase):
             "rank": (["--rank", "worst"], "rank"),
             "depth": (["--depth", "-2"], "depth"),
             "truth": (["--truth", t("no-truth.txt")], "no-truth.txt"),
+            "exclude-pages": (["--exclude-pages", t("no-exclude.txt")], "no-exclude.txt"),
             "extrapolate-pages": (["--extrapolate-pages", "-1"], "extrapolate-pages"),
             "nilsimsa-threshold": (["--nilsimsa-threshold", "129"], "nilsimsa-threshold"),
             "nilsimsa-sweep": (["--nilsimsa-sweep", "x"], "nilsimsa-sweep"),

@@ -1,6 +1,6 @@
 // docs/schema.md against include/crd/output/schema.hpp, and real result files against both: the
 // path index lists exactly the header's datasets and attributes with their types, every path the
-// prose names exists in the header, and `crd run` / `crd label` / `crd neardup` / `crd quilts` write every one with that type.
+// prose names exists in the header, and `crd run` / `crd label` / `crd neardup` / `crd quilts` / `crd merge` write every one with that type.
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
@@ -157,13 +157,16 @@ TEST(SchemaDoc, RealFilesHoldEveryPathWithItsType) {
   std::ofstream(dir + "/truth.txt") << "example.org/a\n";
   run_crd("compare-hashing " + corpus + " --labels " + dir + "/label.h5 --truth " + dir + "/truth.txt -o " + dir +
           "/compare.h5 > /dev/null");
+  run_crd("merge " + dir + "/run.h5 --chunk-threshold 1 -o " + dir + "/merge.h5");
   const ResultReader run(dir + "/run.h5");
   const ResultReader label(dir + "/label.h5");
   const ResultReader neardup(dir + "/neardup.h5");
   const ResultReader compare(dir + "/compare.h5");
   const ResultReader quilts(dir + "/quilts.h5");
   const ResultReader pairs(dir + "/pairs.h5");
+  const ResultReader merge(dir + "/merge.h5");
   auto file_for = [&](const std::string& group) -> const ResultReader& {
+    if (group.rfind(schema::kMergeInputs.group, 0) == 0) return merge;
     if (group.rfind(schema::kDetectionPairs.group, 0) == 0) return pairs;
     if (group.rfind(schema::kNeardup, 0) == 0) return neardup;
     if (group.rfind(schema::kQuilts, 0) == 0) return quilts;

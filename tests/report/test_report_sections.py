@@ -218,6 +218,12 @@ class QuiltsSection(SectionsCase):
         self.assertNotIn("quilt.example/quilt.html", urls2)
         self.assertEqual(sorted(set(urls) - set(urls2)), ["quilt.example/quilt.html"])
         self.assertEqual(counters.get("quilts.pages.excluded"), 1)
+        # A FIFO given as the list is refused at once, never waited on.
+        fifo = self.tmp("exclude.fifo")
+        os.mkfifo(fifo)
+        p = ci.run_crd(["quilts", self.corpus, "-o", self.tmp("q3.h5"), "--exclude-pages", fifo], check=False,
+                       timeout=60)
+        self.assertEqual((p.returncode, p.stderr), (2, "crd quilts: error: page list '%s' is not a regular file\n" % fifo))
         self.assertEqual(self.console_errors(), [])
 
 

@@ -47,16 +47,21 @@ void add_similarity_pairs_section(const ReportInput& in, ReportPage& page) {
   t.sort_key = "first";
   t.truncated_note = truncation_note(rows.size(), first.size(), "pairs", "fraction of page");
   if (!t.truncated_note.empty()) t.inspect_command = inspect_command(in.path, first.size());
-  UnitHistogram h;
-  h.title = "Similarity pairs by fraction of the page";
-  h.x_label = "fraction of the flagged page found in the labeled document";
-  h.values = first;
+  UnitHistogram by_page;
+  by_page.title = "Similarity pairs by fraction of the page";
+  by_page.x_label = "fraction of the flagged page found in the labeled document";
+  by_page.values = first;
+  UnitHistogram by_document;
+  by_document.title = "Similarity pairs by fraction of the document";
+  by_document.x_label = "fraction of the labeled document found in the flagged page";
+  by_document.values = second;
   const std::string html =
       heading("Similarity pairs") +
       "<p class=\"hint\">Each flagged page with the labeled documents it overlaps most, as ⟨fraction of page, "
       "fraction of document⟩ (seed 004 §6): ⟨1, small⟩ is a page copied whole out of a longer document, "
       "⟨small, 1⟩ a short document quoted whole in the page.</p>" +
-      "<figure>" + render_unit_histogram(h) + "</figure>" + table_slot("simpairs");
+      "<div class=\"grid2\"><figure>" + render_unit_histogram(by_page) + "</figure><figure>" +
+      render_unit_histogram(by_document) + "</figure></div>" + table_slot("simpairs");
   page.add_table(t);
   page.add_section("pairs", "Similarity pairs", html);
 }

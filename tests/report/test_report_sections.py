@@ -4,6 +4,7 @@
 # hostile page name among them. Each section renders without console errors, its tables hold what
 # h5py reads from the result, sort and filter as h5py's data says, show hostile text as text, and
 # its marks export what a rerun reads (`crd quilts --exclude-pages`).
+import json
 import os
 import re
 import sys
@@ -35,10 +36,35 @@ def plain_text_pages(tree, limit):
     return out[:limit]
 
 
+def plant_quilt(root, page, sites, first):
+    """A post of 60 words on each of `sites` and `page` stitched from all of them; the words carry
+    the site's index (from `first`), so no two quilts share a passage."""
+    words = "quill needle thread patch seam stitch cotton linen velvet satin wool felt".split()
+    passages = []
+    for i, site in enumerate(sites, start=first):
+        text = " ".join("%s%d %s" % (words[(i * 7 + j) % len(words)], i, words[j % len(words)]) for j in range(60))
+        passages.append(text)
+        os.makedirs(os.path.join(root, site), exist_ok=True)
+        with open(os.path.join(root, site, "post.html"), "w") as f:
+            f.write("<html><body><p>%s</p><p>own words of %s only here</p></body></html>" % (text, site))
+    os.makedirs(os.path.join(root, os.path.dirname(page)), exist_ok=True)
+    with open(os.path.join(root, page), "w") as f:
+        f.write("<html><body>%s</body></html>" % "".join("<p>%s</p>" % t for t in passages))
+
+
+def report_data(html):
+    """The page's JSON data (tables by id) as crd report wrote it."""
+    with open(html, encoding="utf-8") as f:
+        page = f.read()
+    start = page.index('<script type="application/json" id="crd-data">') + len('<script type="application/json" id="crd-data">')
+    data = json.loads(page[start:page.index("</script>", start)])
+    return {t["id"]: t for t in data["tables"]}
+
+
 def build_corpus(root):
     """sphinx-doc's pages under docs.example, a mirror of 12 of them on mirror.example (one word
-    changed per page, so near- but not exactly duplicate), a hostile page name, and a quilt stitched
-    from passages of four source sites."""
+    changed per page, so near- but not exactly duplicate), a hostile page name, a quilt stitched
+    from passages of four source sites and one of twelve."""
     tree = ci.sphinx_html()
     pages = plain_text_pages(tree, 40)
     for rel, body in pages:
@@ -52,17 +78,9 @@ def build_corpus(root):
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "wb") as f:
             f.write(body.replace(b"Sphinx", b"Sphynx", 1))
-    words = "quill needle thread patch seam stitch cotton linen velvet satin wool felt".split()
-    passages = {}
-    for i, site in enumerate(QUILT_SOURCES):
-        text = " ".join("%s%d %s" % (words[(i * 7 + j) % len(words)], i, words[j % len(words)]) for j in range(60))
-        passages[site] = text
-        os.makedirs(os.path.join(root, site), exist_ok=True)
-        with open(os.path.join(root, site, "post.html"), "w") as f:
-            f.write("<html><body><p>%s</p><p>own words of %s only here</p></body></html>" % (text, site))
-    os.makedirs(os.path.join(root, "quilt.example"), exist_ok=True)
-    with open(os.path.join(root, "quilt.example", "quilt.html"), "w") as f:
-        f.write("<html><body>%s</body></html>" % "".join("<p>%s</p>" % t for t in passages.values()))
+    plant_quilt(root, "quilt.example/quilt.html", QUILT_SOURCES, 0)
+    # A quilt of 12 sources: more than the report lists per page (quilts_section.cpp, 10).
+    plant_quilt(root, "patchwork.example/big.html", ["src%d.example" % k for k in range(12)], len(QUILT_SOURCES))
     return root
 
 
@@ -267,6 +285,65 @@ class PairsAndHashing(SectionsCase):
         self.assertIn("extrapolated FP (estimate)", legend)
         self.assertEqual(self.console_errors(), [])
         self.full_screenshot("report-compare-hashing.png")
+
+
+class TopLimits(unittest.TestCase):
+    """The report's row limits, made tiny or overrun, keep the right rows (no browser needed)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = ci.TempDir("report-limits")
+        cls.corpus = build_corpus(cls.tmp("corpus"))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_top_keeps_the_closest_pairs(self):
+        result = self.tmp("nd.h5")
+        ci.run_crd(ci.quiet(["neardup", self.corpus, "-o", result]), nranks=NRANKS)
+        with h5py.File(result, "r") as f:
+            pa, pb = strings(f, "neardup/pairs/page_a"), strings(f, "neardup/pairs/page_b")
+            b = [int(v) for v in f["neardup/pairs/b_sim"][:]]
+            c = [int(v) for v in f["neardup/pairs/c_sim"][:]]
+        self.assertGreater(len(pa), 3)
+        html = self.tmp("nd.html")
+        ci.run_crd(["report", result, "-o", html, "--top", "3"])
+        t = report_data(html)["ndpairs"]
+        best = sorted(range(len(pa)), key=lambda i: (-c[i], -b[i], i))[:3]
+        self.assertEqual(t["data"]["page_a"], [pa[i] for i in best])
+        self.assertEqual(t["data"]["page_b"], [pb[i] for i in best])
+        self.assertEqual(t["data"]["c_sim"], [c[i] for i in best])
+        self.assertEqual(t["total"], len(pa))
+        self.assertIn("crd inspect", t["inspect"])
+
+    def test_sources_beyond_the_listed_ten_and_top_one(self):
+        result = self.tmp("q.h5")
+        ci.run_crd(ci.quiet(["quilts", self.corpus, "-o", result]), nranks=NRANKS)
+        with h5py.File(result, "r") as f:
+            urls = strings(f, "quilts/pages/url")
+            frac = [float(v) for v in f["quilts/pages/patchfrac"][:]]
+            quilted = [int(v) for v in f["quilts/pages/quilted"][:]]
+            mine = {s: int(g) for p, s, g in zip(strings(f, "quilts/sources/page"), strings(f, "quilts/sources/source"),
+                                                 f["quilts/sources/grams_covered"][:]) if p == "patchwork.example/big.html"}
+        self.assertEqual(len(mine), 12)
+        html = self.tmp("q.html")
+        ci.run_crd(["report", result, "-o", html])
+        tables = report_data(html)
+        q, src = tables["quilted"], tables["qsources"]
+        row = q["data"]["url"].index("patchwork.example/big.html")
+        self.assertEqual(q["data"]["sources"][row], 12)  # the count column counts all
+        listed = q["data"]["cover"][row]
+        self.assertEqual(len(listed), 10)
+        self.assertEqual([src["data"]["rank"][k] for k in listed], list(range(1, 11)))
+        shown = [src["data"]["source"][k] for k in listed]
+        self.assertTrue(set(shown) <= set(mine))
+        self.assertEqual([src["data"]["grams_covered"][k] for k in listed], sorted(mine.values(), reverse=True)[:10])
+        # --top 1: the one quilted page with the highest patchfrac.
+        ci.run_crd(["report", result, "-o", html, "--top", "1"])
+        q = report_data(html)["quilted"]
+        best = max((f, u) for u, f, k in zip(urls, frac, quilted) if k)
+        self.assertEqual(q["data"]["url"], [best[1]])
 
 
 try:

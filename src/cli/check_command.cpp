@@ -12,9 +12,7 @@
 
 #include "crd/chunk/chunker.hpp"
 #include "commands.hpp"
-#include "label_lookup.hpp"
-#include "option_groups.hpp"
-#include "option_values.hpp"
+#include "crd/pipeline/label_lookup.hpp"
 #include "text_format.hpp"
 #include "crd/base/error.hpp"
 #include "crd/base/printable.hpp"
@@ -31,7 +29,7 @@ namespace {
 struct Match {
   std::uint32_t position;
   std::string text;
-  const LabelSource* label;
+  const pipeline::LabelSource* label;
 };
 
 // A page as read: at most `limit` bytes are kept. A longer page (or an endless stream, such as
@@ -83,35 +81,20 @@ Page read_page(const std::string& path, std::uint64_t limit) {
 
 }  // namespace
 
-int check_command(int argc, char** argv) {
-  pipeline::CommonOptions common;
-  pipeline::DiscoverOptions stop_options;
-  std::vector<std::string> label_paths;
-  detect::Threshold threshold{false, 0};  // check scores single pages: no distribution for "auto"
-  std::uint64_t min_labeled = 1;
-  std::uint64_t show = 5;
-  std::string config_path;
-  po::options_description visible(
-      "crd check --labels L.h5 [options] PAGE… (- = stdin)\n\n"
-      "Check single pages against a labeled set (no MPI job): labeled/total chunks, containment,\n"
-      "and the matched chunks' text. A page larger than --max-record-bytes is not checked (reported\n"
-      "and counted); a directory is refused: give its page files");
-  visible.add(chunking_options(common)).add(discovery_options(stop_options, false));
-  visible.add_options()
-      ("labels", po::value<std::vector<std::string>>(&label_paths)->required(), "labeled set(s): crd result files")
-      ("page-threshold", threshold_value(threshold, "page-threshold"), "flag a page whose containment exceeds this")
-      ("min-labeled", count_value(min_labeled), "and that has at least this many labeled chunks")
-      ("show", count_value(show), "matched chunks printed per page")
-      ("config", po::value<std::string>(&config_path), "read options from this INI file (command line wins)")
-      ("help,h", "show this help");
-  if (print_help(argc, argv, visible)) return 0;
-  const auto pages = parse_command(argc, argv, visible, "no page given (a file, or - for stdin)", "config").inputs;
-  if (threshold.automatic) throw UsageError("option --page-threshold: check scores single pages; give a number");
+void check_check(const Settings& s) {
+  if (s.check.threshold.automatic) throw UsageError("option --page-threshold: check scores single pages; give a number");
+}
 
+int run_check(Invocation& in) {
+  const Settings& s = in.settings;
+  const pipeline::CommonOptions& common = s.common;
+  const std::vector<std::string>& pages = in.inputs;
+  const detect::Threshold threshold = s.check.threshold;
+  const pipeline::DiscoverOptions& stop_options = s.discover;
   const discover::StopItems stop(stop_options.stop_chunks, stop_options.min_chunk_length);
   const discover::LabelRules stop_rules = stop.chunk_rules();
 
-  const LabelLookup labels = load_label_lookup(label_paths, pipeline::chunking_identity(common.scan));
+  const pipeline::LabelLookup labels = pipeline::load_label_lookup(s.labels, pipeline::chunking_identity(common.scan));
 
   auto chunker = chunk::make_chunker(common.scan.chunker, common.scan.chunking);
   Sha1 sha1;
@@ -133,7 +116,7 @@ int check_command(int argc, char** argv) {
     const std::string_view skipped = chunker->chunk(page, "", [&](std::string_view normalized) {
       const Digest d = sha1(normalized);
       if (stop_rules.is_stop(d, normalized.size())) return;
-      if (const LabelSource* label = labels.find(d)) matches.push_back({chunks, std::string(normalized), label});
+      if (const pipeline::LabelSource* label = labels.find(d)) matches.push_back({chunks, std::string(normalized), label});
       ++chunks;
     });
     if (!skipped.empty()) {
@@ -143,14 +126,14 @@ int check_command(int argc, char** argv) {
     }
     const auto labeled = static_cast<std::uint32_t>(matches.size());
     const double containment = detect::containment(labeled, chunks);
-    const bool flagged = detect::page_flagged(containment, labeled, threshold.value, min_labeled);
+    const bool flagged = detect::page_flagged(containment, labeled, threshold.value, s.check.min_labeled);
     flagged_pages += flagged ? 1 : 0;
     const auto dropped = chunker->dropped_parts();
     const std::string dropped_note =
         dropped.count == 0 ? "" : " (" + std::to_string(dropped.count) + " left out: " + printable(dropped.reason) + ")";
     std::printf("%s: %zu/%u labeled chunks%s, containment %.4f%s\n", shown.c_str(), matches.size(), chunks,
                 dropped_note.c_str(), containment, flagged ? "  FLAGGED" : "");
-    for (std::size_t k = 0; k < std::min<std::uint64_t>(show, matches.size()); ++k) {
+    for (std::size_t k = 0; k < std::min<std::uint64_t>(s.check.show, matches.size()); ++k) {
       const Match& m = matches[k];
       std::printf("  chunk %u: \"%s\"  [%s%s row %llu]\n", m.position, one_line(m.text, 90).c_str(),
                   printable(m.label->path).c_str(), printable(m.label->group).c_str(), static_cast<unsigned long long>(m.label->row));

@@ -9,8 +9,6 @@
 #include "inspect_merge.hpp"
 #include "inspect_neardup.hpp"
 #include "inspect_quilts.hpp"
-#include "option_groups.hpp"
-#include "option_values.hpp"
 #include "text_format.hpp"
 #include "crd/base/error.hpp"
 #include "crd/base/printable.hpp"
@@ -77,18 +75,7 @@ void print_table(const output::ResultReader& r, const output::Table<LabelRow>& t
   }
 }
 
-// crd inspect --rank KEY [--depth D]: how the neighborhood list is ordered and filtered.
-enum class RankKey { Badness, Labeled, Pages };
-constexpr std::array<EnumName<RankKey>, 3> enum_names(RankKey) {
-  return {{{"badness", RankKey::Badness}, {"labeled", RankKey::Labeled}, {"pages", RankKey::Pages}}};
-}
-
-struct Ranking {
-  RankKey by = RankKey::Badness;
-  int depth = -1;              // only neighborhoods of this depth; -1 = all
-};
-
-void print_detection(const output::ResultReader& r, std::size_t top, const Ranking& ranking) {
+void print_detection(const output::ResultReader& r, std::size_t top, const InspectSettings& ranking) {
   if (!r.has(schema::kDetection)) return;
   const std::string g = schema::kDetection;
   const auto& pages = schema::kPages;
@@ -125,11 +112,11 @@ void print_detection(const output::ResultReader& r, std::size_t top, const Ranki
   // Key descending; rows are stored by prefix, so the stable sort breaks ties by prefix ascending
   // (analysis/crd_results.py rank_neighborhoods ranks the same way).
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    if (ranking.by == RankKey::Labeled) return hood_labeled[a] > hood_labeled[b];
-    if (ranking.by == RankKey::Pages) return hood_pages[a] > hood_pages[b];
+    if (ranking.rank == RankKey::Labeled) return hood_labeled[a] > hood_labeled[b];
+    if (ranking.rank == RankKey::Pages) return hood_pages[a] > hood_pages[b];
     return badness[a] > badness[b];
   });
-  std::printf("\nneighborhoods by %s%s:\n", name_of(ranking.by),
+  std::printf("\nneighborhoods by %s%s:\n", name_of(ranking.rank),
               ranking.depth < 0 ? "" : (" at depth " + std::to_string(ranking.depth)).c_str());
   for (std::size_t k = 0; k < std::min(top, order.size()); ++k) {
     const std::size_t i = order[k];
@@ -184,21 +171,10 @@ void print_pairs(const output::ResultReader& r, std::size_t top) {
 
 }  // namespace
 
-int inspect_command(int argc, char** argv) {
-  std::uint64_t top = 10;
-  Ranking ranking;
-  po::options_description visible(
-      "crd inspect RESULT.h5 [--top N] [--rank badness|labeled|pages] [--depth D]\n\n"
-      "Human summary of a crd result file");
-  visible.add_options()("top", count_value(top), "rows shown per table")(
-      "rank", choice_value(ranking.by, "rank"), "order neighborhoods by this, largest first (ties by prefix)")(
-      "depth", po::value<int>(&ranking.depth)->default_value(ranking.depth)->notifier([](int v) {
-        if (v < -1) throw UsageError("option --depth: must be ≥ -1 (-1 = every depth)");
-      }),
-      "list only neighborhoods of this depth (0 = hosts, 1 = host/a, the paper's path length 1)")(
-      "help,h", "show this help");
-  if (print_help(argc, argv, visible)) return 0;
-  for (const auto& path : parse_command(argc, argv, visible, kNoResultFile).inputs) {
+int run_inspect(Invocation& in) {
+  const InspectSettings& settings = in.settings.inspect;
+  const std::uint64_t top = settings.top;
+  for (const auto& path : in.inputs) {
     output::ResultReader r(path);
     std::printf("%s: crd %s result, crd %s, %llu ranks, created %s\n", printable(path).c_str(),
                 printable(r.attribute_string(schema::kRoot, attr::kCommand.name)).c_str(),
@@ -210,7 +186,7 @@ int inspect_command(int argc, char** argv) {
     print_table(r, schema::kDiscoveryChunks, "labeled chunks", top);
     print_table(r, schema::kDiscoveryFiles, "labeled files", top);
     print_table(r, schema::kLabels, "labels (informed)", top);
-    print_detection(r, top, ranking);
+    print_detection(r, top, settings);
     print_pairs(r, top);
     print_neardup(r, top);
     print_quilts(r, top);

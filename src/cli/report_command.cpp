@@ -7,12 +7,10 @@
 #include <cstring>
 
 #include "commands.hpp"
-#include "option_groups.hpp"
 #include "crd/base/error.hpp"
 #include "crd/base/file_kind.hpp"
 #include "crd/pipeline/output_check.hpp"
 #include "crd/output/result_reader.hpp"
-#include "option_values.hpp"
 #include "crd/report/build_report.hpp"
 
 namespace crd::cli {
@@ -50,25 +48,13 @@ void write_whole_file(const std::string& path, const std::string& text) {
 
 }  // namespace
 
-int report_command(int argc, char** argv) {
-  report::ReportOptions options;
-  std::string out;
-  po::options_description visible(
-      "crd report RESULT.h5 -o REPORT.html [--top N]\n\n"
-      "A self-contained HTML review of a result (no MPI job, no network): run summary, figures,\n"
-      "sortable tables, and the paper's human-assisted pruning (mark benign chunks, export a stop list)");
-  visible.add_options()
-      ("output,o", po::value<std::string>(&out)->required(), "the HTML file to write")
-      ("top", count_value(options.top),
-       "rows kept per table (the top by the table's ranking); the page says when rows were left out")
-      ("help,h", "show this help");
-  if (print_help(argc, argv, visible)) return 0;
-  const auto inputs = parse_command(argc, argv, visible, kNoResultFile).inputs;
+int run_report(Invocation& in) {
+  const std::vector<std::string>& inputs = in.inputs;
+  const std::string& out = in.settings.common.output;
   if (inputs.size() != 1) throw UsageError("give exactly one result file (got " + std::to_string(inputs.size()) + ")");
-  if (options.top == 0) throw UsageError("option --top: must be at least 1");
   if (const std::string problem = pipeline::output_problem(out, inputs); !problem.empty()) throw UsageError(problem);
   const output::ResultReader reader(inputs[0]);
-  write_whole_file(out, report::build_report(reader, inputs[0], options));
+  write_whole_file(out, report::build_report(reader, inputs[0], in.settings.report));
   return 0;
 }
 

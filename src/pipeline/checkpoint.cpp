@@ -91,23 +91,11 @@ void Checkpoints::remove_all() {
   fs::remove(dir_, ec);  // succeeds once the last rank's files are gone
 }
 
-bool changes_results(std::string_view option) {
-  static constexpr std::string_view kRunOnly[] = {"output", "config",         "work-dir",          "resume",
-                                                  "memory", "shuffle-buffer", "progress-interval", "reader-thread"};
-  for (const std::string_view run_only : kRunOnly)
-    if (option == run_only) return false;
-  return true;
-}
-
-std::string job_fingerprint(const std::string& command, const std::string& config_ini, int nranks,
+std::string job_fingerprint(const std::string& command, const std::string& results_config, int nranks,
                             const std::vector<io::InputFile>& files, const std::vector<std::string>& side_files) {
   std::ostringstream text;
   text << command << '\n' << nranks << '\n';
-  std::istringstream lines(config_ini);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    if (changes_results(line.substr(0, line.find(" =")))) text << line << '\n';
-  }
+  text << results_config;
   const auto identify = [&](const std::string& path, std::uint64_t size) {
     std::error_code ec;
     const auto mtime = fs::last_write_time(path, ec).time_since_epoch().count();

@@ -50,7 +50,7 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
       common.work_dir.empty()
           ? std::string()
           : shuffle::broadcast_from_rank0(
-                transport, transport.rank() == 0 ? job_fingerprint(common.info.command, common.info.config_ini,
+                transport, transport.rank() == 0 ? job_fingerprint(common.info.command, common.info.results_config,
                                                                    transport.size(), inputs.files, common.side_inputs)
                                                  : std::string());
   p.checkpoints.emplace(transport, common.work_dir, fingerprint, common.resume);

@@ -61,15 +61,13 @@ class Checkpoints {
   std::string save_error_;  // the first failed save of this rank
 };
 
-// The job fingerprint (40 hex digits). side_files: the other files the job reads whose content
+// The job fingerprint (40 hex digits). results_config: the effective options that change what the
+// job computes (RunInfo::results_config); those that change only how it runs (-o, --memory,
+// --work-dir…; the CLI's option registry marks them) stay out, so a job resumed with another of
+// them still finds its checkpoints. side_files: the other files the job reads whose content
 // changes its result (--stop-chunks, --labels), by path, size and modification time as inputs are.
-std::string job_fingerprint(const std::string& command, const std::string& config_ini, int nranks,
+std::string job_fingerprint(const std::string& command, const std::string& results_config, int nranks,
                             const std::vector<io::InputFile>& files, const std::vector<std::string>& side_files = {});
-
-// False for the options that change only how a job runs, not what it computes (-o, --config,
-// --work-dir, --resume, --memory, --shuffle-buffer, --progress-interval, --reader-thread): they stay
-// out of the fingerprint, so a job resumed with another of them still finds its checkpoints.
-bool changes_results(std::string_view option);
 
 // Testing hook: if the environment names this rank and point (CRD_FAULT="RANK:POINT"), the process
 // kills itself with SIGKILL there, as a crashed node would; with "RANK:POINT:throw" it throws, as a

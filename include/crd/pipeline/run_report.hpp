@@ -36,6 +36,7 @@ struct RunInfo {
   std::string command;      // discover, label, detect, run
   std::string command_line; // argv joined
   std::string config_ini;   // effective options
+  std::string results_config;  // its lines of options that change results (the CLI's option registry says which)
 };
 
 // Collective. Writes the root attributes and /run (counters, resources, timings, errors).

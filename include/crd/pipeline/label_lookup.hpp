@@ -8,7 +8,7 @@
 
 #include "crd/discover/digest_map.hpp"
 
-namespace crd::cli {
+namespace crd::pipeline {
 
 // Where a label was read: the file, its labeled group, and the row in that group.
 struct LabelSource {
@@ -27,9 +27,9 @@ struct LabelLookup {
   }
 };
 
-// Reads the labeled group of every file (pipeline::labels_group); a hash in several files keeps
+// Reads the labeled group of every file (labels_group); a hash in several files keeps
 // its first source. Throws UsageError for a file that holds no labeled set, or one chunked unlike
-// `chunking` (the command's chunking identity: pipeline::check_labels_chunking).
+// `chunking` (the command's chunking identity: check_labels_chunking).
 LabelLookup load_label_lookup(const std::vector<std::string>& paths, const std::string& chunking);
 
-}  // namespace crd::cli
+}  // namespace crd::pipeline

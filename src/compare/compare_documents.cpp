@@ -1,5 +1,5 @@
 // Reading documents into sentences, and finding the pairs that share one.
-#include "compare_documents.hpp"
+#include "crd/compare/compare_documents.hpp"
 
 #include <algorithm>
 #include <unordered_map>
@@ -8,7 +8,7 @@
 #include "crd/io/document.hpp"
 #include "crd/io/inputs.hpp"
 
-namespace crd::cli {
+namespace crd::compare {
 
 std::vector<SentenceDocument> read_sentence_documents(const std::vector<std::string>& inputs,
                                                       const ReadSettings& settings, Counters& counters) {
@@ -76,4 +76,4 @@ std::vector<DocumentPair> overlapping_pairs(const std::vector<SentenceDocument>&
   return out;
 }
 
-}  // namespace crd::cli
+}  // namespace crd::compare

@@ -11,7 +11,7 @@
 #include "crd/discover/label_rules.hpp"
 #include "crd/hash/digest.hpp"
 
-namespace crd::cli {
+namespace crd::compare {
 
 // One document: a file given, or one record of an archive given.
 struct SentenceDocument {
@@ -48,4 +48,4 @@ struct DocumentPair {
 std::vector<DocumentPair> overlapping_pairs(const std::vector<SentenceDocument>& documents, std::uint64_t max_bucket,
                                             Counters& counters);
 
-}  // namespace crd::cli
+}  // namespace crd::compare

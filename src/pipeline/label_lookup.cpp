@@ -1,5 +1,5 @@
 // load_label_lookup: the hash column of each labeled group, first occurrence wins.
-#include "label_lookup.hpp"
+#include "crd/pipeline/label_lookup.hpp"
 
 #include <algorithm>
 
@@ -8,14 +8,14 @@
 #include "crd/output/table_io.hpp"
 #include "crd/pipeline/label_set.hpp"
 
-namespace crd::cli {
+namespace crd::pipeline {
 
 LabelLookup load_label_lookup(const std::vector<std::string>& paths, const std::string& chunking) {
   LabelLookup out;
   for (const auto& path : paths) {
     output::ResultReader reader(path);
-    const std::string group = pipeline::labels_group(reader);
-    pipeline::check_labels_chunking(reader, group, chunking);
+    const std::string group = labels_group(reader);
+    check_labels_chunking(reader, group, chunking);
     const auto hashes = reader.read_matrix(output::Table<discover::LabelRow>{group.c_str()}.column(&discover::LabelRow::hash));
     for (std::size_t i = 0; i * 20 < hashes.size(); ++i) {
       Digest d;
@@ -31,4 +31,4 @@ LabelLookup load_label_lookup(const std::vector<std::string>& paths, const std::
   return out;
 }
 
-}  // namespace crd::cli
+}  // namespace crd::pipeline

@@ -1,0 +1,145 @@
+// The option sets (option_sets.hpp): which field each option fills, per set.
+#include "option_sets.hpp"
+
+namespace crd::cli::sets {
+
+void input(OptionBinder& b, Settings& s) {
+  b.add("skip-missing", s.common.expand.skip_missing);
+  b.add("max-depth", s.common.scan.recursion.max_depth);
+  b.add("max-repeat", s.common.scan.recursion.max_repeat);
+  b.add("reader-thread", s.common.reader_thread);
+}
+
+void samples(OptionBinder& b, Settings& s) { b.add("sample-bytes", s.common.scan.sample_bytes); }
+
+void reading(OptionBinder& b, Settings& s) { b.add("max-record-bytes", s.common.scan.read.max_record_bytes); }
+
+void chunking(OptionBinder& b, Settings& s) {
+  b.add("chunker", s.common.scan.chunker);
+  b.add("gram-words", s.common.scan.chunking.gram_words);
+  b.add("window", s.common.scan.chunking.window);
+  b.add("tags", s.common.scan.chunking.tags);
+  b.add("boundary-match", s.common.scan.chunking.boundary_match);
+}
+
+void keep_counts(OptionBinder& b, Settings& s) { b.add("keep-counts", s.discover.keep_counts); }
+
+void thresholds(OptionBinder& b, Settings& s) {
+  b.add("chunk-threshold", s.discover.chunk_threshold);
+  b.add("file-threshold", s.discover.file_threshold);
+  b.add("chunk-top", s.discover.chunk_top);
+  b.add("file-top", s.discover.file_top);
+}
+
+void stop_items(OptionBinder& b, Settings& s) {
+  b.add("stop-chunks", s.discover.stop_chunks);
+  b.add("min-chunk-length", s.discover.min_chunk_length);
+}
+
+void detect_labels(OptionBinder& b, Settings& s) {
+  b.add("labels", s.detect.labels);
+  b.add("join", s.detect.join);
+  b.add("replicate-max", s.detect.replicate_max);
+  b.add("pairs", s.detect.pairs);
+}
+
+void scoring(OptionBinder& b, Settings& s) {
+  detect::DetectOptions& t = s.detect.detect;
+  b.add("page-threshold", t.page_threshold);
+  b.add("min-labeled", t.min_labeled);
+  b.add("min-neighborhood-labeled", t.min_neighborhood_labeled);
+  b.add("neighborhood-threshold", t.neighborhood_threshold);
+  b.add("badness", t.badness);
+  b.add("max-neighborhood-depth", t.max_neighborhood_depth);
+  b.add("provenance-samples", t.provenance_samples);
+}
+
+void neardup(OptionBinder& b, Settings& s) {
+  auto& sketch = s.neardup.sketch;
+  auto& rules = s.neardup.rules;
+  b.add("method", rules.method);
+  b.add("shingle-tokens", sketch.k);
+  b.add("minvalues", sketch.m);
+  b.add("supershingles", sketch.m_prime);
+  b.add("min-b-similarity", rules.min_b_similarity);
+  b.add("simhash-bits", sketch.b);
+  b.add("simhash-pieces", sketch.pieces);
+  b.add("min-c-similarity", rules.min_c_similarity);
+  b.add("combined-c-similarity", rules.combined_c_similarity);
+  b.add("max-bucket", rules.max_bucket);
+}
+
+void quilts(OptionBinder& b, Settings& s) {
+  quilts::QuiltParams& p = s.quilts;
+  b.add("gram-words", p.k);
+  b.add("max-gram-documents", p.m);
+  b.add("min-sources", p.c);
+  b.add("min-patch-fraction", p.theta);
+  b.add("min-source-share", p.min_source_share);
+  b.add("foreign-sourced", p.foreign);
+  b.add("max-page-grams", p.max_page_grams);
+  b.add("exclude-pages", s.exclude_pages);
+  b.add("sweep-m", p.sweep_m);
+  b.add("sweep-c", p.sweep_c);
+  b.add("sweep-theta", p.sweep_theta);
+}
+
+void hashing(OptionBinder& b, Settings& s) {
+  compare::CompareOptions& o = s.hashing;
+  b.add("labels", o.labels);
+  b.add("truth", o.truth);
+  b.add("page-threshold", o.page_threshold);
+  b.add("min-labeled", o.min_labeled);
+  b.add("extrapolate-pages", o.extrapolate_pages);
+  b.add("nilsimsa-threshold", o.sweep.nilsimsa_threshold);
+  b.add("nilsimsa-sweep", o.sweep.nilsimsa_sweep);
+  b.add("tlsh-threshold", o.sweep.tlsh_threshold);
+  b.add("tlsh-sweep", o.sweep.tlsh_sweep);
+  b.add("ssdeep-threshold", o.sweep.ssdeep_threshold);
+  b.add("ssdeep-sweep", o.sweep.ssdeep_sweep);
+}
+
+void check(OptionBinder& b, Settings& s) {
+  b.add("labels", s.labels);
+  b.add("page-threshold", s.check.threshold);
+  b.add("min-labeled", s.check.min_labeled);
+  b.add("show", s.check.show);
+}
+
+void compare(OptionBinder& b, Settings& s) {
+  b.add("labels", s.labels);
+  b.add("granularity", s.compare.granularity);
+  b.add("show", s.compare.show);
+  b.add("max-bucket", s.compare.max_bucket);
+  b.add("json", s.compare.json);
+}
+
+void inspect(OptionBinder& b, Settings& s) {
+  b.add("top", s.inspect.top);
+  b.add("rank", s.inspect.rank);
+  b.add("depth", s.inspect.depth);
+}
+
+void report(OptionBinder& b, Settings& s) {
+  b.add("output", s.common.output);
+  b.add("top", s.report.top);
+}
+
+void checkpoints(OptionBinder& b, Settings& s) {
+  b.add("work-dir", s.common.work_dir);
+  b.add("resume", s.common.resume);
+}
+
+void output(OptionBinder& b, Settings& s) {
+  b.add("output", s.common.output);
+  b.add("shuffle-buffer", s.common.round_bytes);
+  b.add("memory", s.common.memory_budget);
+  b.add("progress-interval", s.common.progress_interval);
+}
+
+void config(OptionBinder& b, Settings& s) {
+  b.add("config", s.config_path);
+  b.add("verbose", s.verbose);
+}
+
+}  // namespace crd::cli::sets

@@ -6,7 +6,8 @@
 
 #include <limits>
 
-#include "option_groups.hpp"
+#include "command_parse.hpp"
+#include "commands.hpp"
 #include "crd/base/error.hpp"
 #include "crd/pipeline/chunking_identity.hpp"
 
@@ -47,23 +48,22 @@ TEST(ParseBytes, RefusesNegativeMalformedAndOverflowingSizes) {
 
 // The options of every command, parsed as the commands parse them: a negative or malformed
 // number is a usage error naming the option.
+// crd run's options (every corpus, chunking, discovery, detection and run-control option).
 struct Parsed {
-  pipeline::CommonOptions common;
-  pipeline::DiscoverOptions discover;
-  pipeline::DetectPipelineOptions detect;
-  std::string config;
+  Settings s;
+  pipeline::CommonOptions& common = s.common;
+  pipeline::DiscoverOptions& discover = s.discover;
+  pipeline::DetectPipelineOptions& detect = s.detect;
 };
 
-void parse(Parsed& p, std::vector<std::string> args) {
-  po::options_description visible;
-  visible.add(corpus_options(p.common, true)).add(chunking_options(p.common)).add(discovery_options(p.discover, true)).add(detection_options(p.detect, false));
-  visible.add(run_options(p.common, p.config));
+ParsedCommand parse(Parsed& p, std::vector<std::string> args) {
+  const OptionBinder options = bind_options(*find_command("run"), p.s);
   args.insert(args.begin(), "crd-test");
   args.push_back("-o");
   args.push_back("out.h5");
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
-  parse_command(static_cast<int>(argv.size()), argv.data(), visible, nullptr, "config");
+  return parse_command(static_cast<int>(argv.size()), argv.data(), options, nullptr);
 }
 
 std::string usage_error(std::vector<std::string> args) {
@@ -126,21 +126,20 @@ TEST(Options, WinnowGramWordsAndWindowLandInTheChunkingIdentity) {
   Parsed scan;
   parse(scan, {"--window", "3"});
   EXPECT_EQ(pipeline::chunking_identity(scan.common.scan), "chunker=scan tags=p,div boundary-match=tag normalization=1");
-  EXPECT_EQ(usage_error({"--window", "0"}), "option --window: '0' is not a whole number 1..1000");
-  EXPECT_EQ(usage_error({"--gram-words", "1001"}), "option --gram-words: '1001' is not a whole number 1..1000");
+  EXPECT_EQ(usage_error({"--window", "0"}), "option --window: 0 is not in 1..1000");
+  EXPECT_EQ(usage_error({"--gram-words", "1001"}), "option --gram-words: 1001 is not in 1..1000");
 }
 
 TEST(Options, EffectiveConfigKeepsSizesAsWritten) {
-  po::options_description visible;
   Parsed p;
-  visible.add(corpus_options(p.common, true)).add(chunking_options(p.common)).add(discovery_options(p.discover, true)).add(run_options(p.common, p.config));
-  std::vector<std::string> args{"crd-test", "--memory", "8G", "--chunk-threshold", "7", "-o", "o.h5"};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  const auto parsed = parse_command(static_cast<int>(argv.size()), argv.data(), visible, nullptr, "config");
+  const auto parsed = parse(p, {"--memory", "8G", "--chunk-threshold", "7"});
   EXPECT_NE(parsed.config_ini.find("memory = 8G\n"), std::string::npos) << parsed.config_ini;
   EXPECT_NE(parsed.config_ini.find("chunk-threshold = 7\n"), std::string::npos) << parsed.config_ini;
   EXPECT_NE(parsed.config_ini.find("max-record-bytes = 64M\n"), std::string::npos) << parsed.config_ini;
+  // The checkpoint identity keeps what changes results only (the registry's effect).
+  EXPECT_NE(parsed.results_config.find("chunk-threshold = 7\n"), std::string::npos) << parsed.results_config;
+  for (const char* run_only : {"memory =", "output =", "shuffle-buffer =", "progress-interval =", "reader-thread ="})
+    EXPECT_EQ(parsed.results_config.find(run_only), std::string::npos) << run_only << "\n" << parsed.results_config;
 }
 
 }  // namespace

@@ -12,7 +12,9 @@ CHUNKING = {"chunker", "tags", "boundary-match", "gram-words", "window"}
 CORPUS = {"skip-missing", "max-depth", "max-repeat", "max-record-bytes", "reader-thread"} | CHUNKING
 STOP = {"stop-chunks", "min-chunk-length"}
 THRESHOLDS = {"chunk-threshold", "file-threshold", "chunk-top", "file-top"}
-RUN_CONTROL = {"output", "config", "shuffle-buffer", "work-dir", "resume", "memory", "progress-interval", "help"}
+# Every command reads --config (a config may hold any crd option) and --verbose (issue 32).
+CONFIG = {"config", "verbose", "help"}
+RUN_CONTROL = {"output", "shuffle-buffer", "work-dir", "resume", "memory", "progress-interval"} | CONFIG
 SCORING = {"page-threshold", "min-labeled", "min-neighborhood-labeled", "neighborhood-threshold", "badness", "max-neighborhood-depth",
            "provenance-samples"}
 NEARDUP = {"method", "shingle-tokens", "minvalues", "supershingles", "min-b-similarity", "simhash-bits",
@@ -27,7 +29,7 @@ EXPECTED = {
     # detect's labels bring their samples: it keeps none of its own, so --sample-bytes does nothing.
     "detect": CORPUS | STOP | {"labels", "join", "replicate-max", "pairs"} | SCORING | RUN_CONTROL,
     "run": CORPUS | {"sample-bytes", "keep-counts"} | THRESHOLDS | STOP | SCORING | RUN_CONTROL,
-    "check": CHUNKING | {"max-record-bytes", "labels", "page-threshold", "min-labeled", "show", "config", "help"} | STOP,
+    "check": CHUNKING | {"max-record-bytes", "labels", "page-threshold", "min-labeled", "show"} | STOP | CONFIG,
     # neardup tokenizes instead of chunking, and keeps no checkpoints (its sketches live in memory).
     "neardup": CORPUS - CHUNKING | NEARDUP | RUN_CONTROL - {"work-dir", "resume"},
     # quilts tokenizes like neardup and keeps no checkpoints (its grams live in memory).
@@ -37,9 +39,9 @@ EXPECTED = {
     # merge reads result files, not a corpus: only the labeling and run control (no checkpoints).
     "merge": THRESHOLDS | STOP | RUN_CONTROL - {"work-dir", "resume"},
     # compare reads documents in one process: chunking and stop options, no corpus cleaning or run control.
-    "compare": CHUNKING | {"max-record-bytes", "labels", "granularity", "show", "max-bucket", "json", "help"} | STOP,
-    "inspect": {"top", "rank", "depth", "help"},
-    "report": {"output", "top", "help"},
+    "compare": CHUNKING | {"max-record-bytes", "labels", "granularity", "show", "max-bucket", "json"} | STOP | CONFIG,
+    "inspect": {"top", "rank", "depth"} | CONFIG,
+    "report": {"output", "top"} | CONFIG,
 }
 OPTION = re.compile(r"^  (?:-\w \[ )?--([a-z][a-z-]*)")
 
@@ -137,6 +139,7 @@ class CommandHelp(unittest.TestCase):
             "granularity": (["--granularity", "0"], "granularity"),
             "pairs": (["--pairs", "-1"], "pairs"),
             "json": (["--json=yes"], "json"),
+            "verbose": (["--verbose=yes"], "verbose"),
         }
 
     @classmethod

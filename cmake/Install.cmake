@@ -4,6 +4,8 @@
 #   P/share/crd/slurm/*.sbatch       the Slurm templates (they run `crd` from PATH)
 #   P/share/crd/analysis/            the Python result reader, the plotting script, the notebook
 #   P/share/doc/crd/                 README.md and docs/
+#   P/share/bash-completion/completions/crd   bash completion, generated from the command table
+#                                    by the crd just built (`crd --completion bash`)
 #   P/share/modulefiles/crd/VERSION.lua   an Lmod modulefile: PATH and CRD_HOME (= P/share/crd),
 #                                    computed from the modulefile's own location, so a moved
 #                                    prefix still works
@@ -25,6 +27,13 @@ install(FILES ${PROJECT_SOURCE_DIR}/analysis/crd_results.py ${PROJECT_SOURCE_DIR
 install(PROGRAMS ${PROJECT_SOURCE_DIR}/analysis/plot_results.py DESTINATION ${CRD_INSTALL_HOME}/analysis)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs FILES_MATCHING PATTERN "*.md")
+
+set(CRD_COMPLETION ${PROJECT_BINARY_DIR}/completion/crd)
+add_custom_command(TARGET crd POST_BUILD
+                   COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/completion
+                   COMMAND sh -c "\"$0\" --completion bash > \"$1\"" $<TARGET_FILE:crd> ${CRD_COMPLETION}
+                   VERBATIM)
+install(FILES ${CRD_COMPLETION} DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
 
 configure_file(${PROJECT_SOURCE_DIR}/cmake/crd-modulefile.lua.in ${PROJECT_BINARY_DIR}/modulefile/${PROJECT_VERSION}.lua
                @ONLY)

@@ -88,6 +88,16 @@ class Installed(unittest.TestCase):
         self.assertEqual(len(modulefiles), 1, modulefiles)
         self.assertRegex(modulefiles[0], r"^\d+\.\d+\.\d+\.lua$")
 
+    def test_bash_completion_is_installed_and_completes_commands_and_options(self):
+        # Issue 32: generated from the command table by the crd built; bash-completion finds it here.
+        path = self.p("share/bash-completion/completions/crd")
+        with open(path) as f:
+            self.assertEqual(f.read(), run([self.p("bin/crd"), "--completion", "bash"]).stdout)
+        for words, expected in ((["crd", "neard"], "neardup"), (["crd", "neardup", "--min-b"], "--min-b-similarity")):
+            script = 'source "%s"; COMP_WORDS=(%s); COMP_CWORD=%d; _crd; echo "${COMPREPLY[@]}"' % (
+                path, " ".join(words), len(words) - 1)
+            self.assertEqual(run(["bash", "-c", script]).stdout.split(), [expected])
+
     def test_slurm_templates_use_crd_from_path_and_nothing_of_the_source_tree(self):
         source = os.path.realpath(ci.source_dir())
         for name in os.listdir(self.p("share/crd/slurm")):

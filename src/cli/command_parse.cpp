@@ -6,9 +6,9 @@
 #include <set>
 #include <sstream>
 
-#include "preset_lookup.hpp"
 #include "crd/base/error.hpp"
 #include "crd/base/human_bytes.hpp"
+#include "preset_lookup.hpp"
 
 namespace crd::cli {
 namespace po = boost::program_options;
@@ -29,7 +29,8 @@ std::string read_config_file(const std::string& path) {
   if (in.bad()) throw UsageError("cannot read config file '" + path + "'");
   text.resize(static_cast<std::size_t>(in.gcount()));
   if (text.size() > kMaxConfigBytes)
-    throw UsageError("config file '" + path + "' is larger than " + human_bytes(kMaxConfigBytes) + ": not a crd config");
+    throw UsageError("config file '" + path + "' is larger than " + human_bytes(kMaxConfigBytes) +
+                     ": not a crd config");
   return text;
 }
 

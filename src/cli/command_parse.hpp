@@ -13,11 +13,11 @@ namespace crd::cli {
 
 struct ParsedCommand {
   boost::program_options::variables_map vm;
-  std::vector<std::string> inputs;  // the positional arguments
-  std::string config_ini;           // effective options, INI (/config)
-  std::string results_config;       // its lines of options that change results (checkpoint identity)
-  std::string config_file;          // the --config file read ("" = none)
-  std::vector<std::string> ignored; // options of other crd commands in the config file, in file order
+  std::vector<std::string> inputs;   // the positional arguments
+  std::string config_ini;            // effective options, INI (/config)
+  std::string results_config;        // its lines of options that change results (checkpoint identity)
+  std::string config_file;           // the --config file read ("" = none)
+  std::vector<std::string> ignored;  // options of other crd commands in the config file, in file order
 };
 
 // Throws UsageError with a one-line message; UsageError(no_inputs) when there is no positional

@@ -26,8 +26,8 @@ enum class Frame { Job, Local };
 // What a command's run function gets once its options are parsed.
 struct Invocation {
   Settings& settings;
-  std::vector<std::string> inputs;   // Local commands; a Job's are in settings.common.inputs
-  comm::Transport* transport;        // Job commands only
+  std::vector<std::string> inputs;  // Local commands; a Job's are in settings.common.inputs
+  comm::Transport* transport;       // Job commands only
 };
 
 struct Command {
@@ -36,11 +36,11 @@ struct Command {
   const char* synopsis;     // "crd discover [options] INPUT… -o OUT.h5"
   const char* description;  // the paragraph under the synopsis in the command's --help
   Frame frame;
-  std::vector<OptionSet> sets;              // the options it reads, by set (--help lists them)
-  std::vector<std::string_view> required;   // options it cannot run without
-  const char* no_inputs;                    // the usage error when no positional input is given
-  void (*defaults)(Settings&);              // its own defaults, before binding (nullptr: none)
-  void (*check)(const Settings&);           // refuses option combinations (UsageError), before the job starts
+  std::vector<OptionSet> sets;             // the options it reads, by set (--help lists them)
+  std::vector<std::string_view> required;  // options it cannot run without
+  const char* no_inputs;                   // the usage error when no positional input is given
+  void (*defaults)(Settings&);             // its own defaults, before binding (nullptr: none)
+  void (*check)(const Settings&);          // refuses option combinations (UsageError), before the job starts
   int (*run)(Invocation&);
 };
 

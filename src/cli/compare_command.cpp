@@ -3,13 +3,13 @@
 #include <cstdio>
 
 #include "commands.hpp"
-#include "text_format.hpp"
 #include "crd/base/printable.hpp"
 #include "crd/compare/sentence_comparison.hpp"
 #include "crd/detect/similarity.hpp"
 #include "crd/discover/discovery.hpp"
 #include "crd/pipeline/chunking_identity.hpp"
 #include "crd/report/json_writer.hpp"
+#include "text_format.hpp"
 
 namespace crd::cli {
 namespace {
@@ -19,7 +19,8 @@ using compare::SentenceComparison;
 
 std::string distribution_text(const std::vector<bool>& bits, std::uint32_t k) {
   std::string out;
-  for (const std::uint32_t n : detect::overlap_distribution(bits, k)) out += (out.empty() ? "" : " ") + std::to_string(n);
+  for (const std::uint32_t n : detect::overlap_distribution(bits, k))
+    out += (out.empty() ? "" : " ") + std::to_string(n);
   return out;
 }
 
@@ -28,7 +29,8 @@ void json_distribution(report::JsonWriter& j, const char* key, const std::vector
   j.key(key).array(std::span<const std::uint32_t>(d));
 }
 
-void print_pair(const std::vector<compare::SentenceDocument>& docs, const compare::DocumentPair& p, const CompareSettings& s) {
+void print_pair(const std::vector<compare::SentenceDocument>& docs, const compare::DocumentPair& p,
+                const CompareSettings& s) {
   const compare::SentenceDocument& a = docs[p.a];
   const compare::SentenceDocument& b = docs[p.b];
   std::printf("[%u] ~ [%u]: %zu matching sentences, similarity <%.3f, %.3f>\n", p.a, p.b, p.overlap.matching.size(),
@@ -43,8 +45,8 @@ void print_pair(const std::vector<compare::SentenceDocument>& docs, const compar
   }
 }
 
-void json_pair(report::JsonWriter& j, const std::vector<compare::SentenceDocument>& docs, const compare::DocumentPair& p,
-               const CompareSettings& s) {
+void json_pair(report::JsonWriter& j, const std::vector<compare::SentenceDocument>& docs,
+               const compare::DocumentPair& p, const CompareSettings& s) {
   j.begin_object().key("a").value(std::uint64_t{p.a}).key("b").value(std::uint64_t{p.b});
   j.key("matching").value(std::uint64_t{p.overlap.matching.size()});
   j.key("similarity").begin_array().value(p.overlap.pair.first).value(p.overlap.pair.second).end_array();
@@ -53,7 +55,11 @@ void json_pair(report::JsonWriter& j, const std::vector<compare::SentenceDocumen
   j.key("sentences").begin_array();
   for (std::size_t m = 0; m < p.overlap.matching.size(); ++m) {
     const std::uint32_t i = p.overlap.matching[m];
-    j.begin_object().key("position_a").value(std::uint64_t{i}).key("position_b").value(std::uint64_t{p.overlap.matching_b[m]});
+    j.begin_object()
+        .key("position_a")
+        .value(std::uint64_t{i})
+        .key("position_b")
+        .value(std::uint64_t{p.overlap.matching_b[m]});
     j.key("text").value(docs[p.a].texts[i]).end_object();
   }
   j.end_array().end_object();
@@ -106,16 +112,17 @@ void print_labels(const SentenceComparison& c, const CompareSettings& s) {
   compare::LabelUrls urls;
   for (std::size_t d = 0; d < c.hits.size(); ++d) {
     const auto& hits = c.hits[d];
-    std::printf("[%zu] against the labels: %zu of %zu sentences labeled (%.3f)\n", d, hits.size(), docs[d].hashes.size(),
-                detect::similarity_term(hits.size(), docs[d].hashes.size()));
+    std::printf("[%zu] against the labels: %zu of %zu sentences labeled (%.3f)\n", d, hits.size(),
+                docs[d].hashes.size(), detect::similarity_term(hits.size(), docs[d].hashes.size()));
     for (const auto& ld : labeled_documents(docs[d], hits, urls))
-      std::printf("  from %s: %zu sentences, overlap (k=%u): %s\n", ld.url.empty() ? "(no sample URL)" : printable(ld.url).c_str(),
-                  ld.positions.size(), s.granularity, distribution_text(ld.bits, s.granularity).c_str());
+      std::printf("  from %s: %zu sentences, overlap (k=%u): %s\n",
+                  ld.url.empty() ? "(no sample URL)" : printable(ld.url).c_str(), ld.positions.size(), s.granularity,
+                  distribution_text(ld.bits, s.granularity).c_str());
     for (std::size_t m = 0; m < std::min<std::uint64_t>(s.show, hits.size()); ++m) {
       const LabelHit& h = hits[m];
-      std::printf("  sentence %u: \"%s\"  [%s%s row %llu]\n", h.position, one_line(docs[d].texts[h.position], 90).c_str(),
-                  printable(h.label->path).c_str(), printable(h.label->group).c_str(),
-                  static_cast<unsigned long long>(h.label->row));
+      std::printf("  sentence %u: \"%s\"  [%s%s row %llu]\n", h.position,
+                  one_line(docs[d].texts[h.position], 90).c_str(), printable(h.label->path).c_str(),
+                  printable(h.label->group).c_str(), static_cast<unsigned long long>(h.label->row));
     }
   }
 }
@@ -129,7 +136,8 @@ void print_summary(const SentenceComparison& c, const CompareSettings& s) {
   if (const std::uint64_t skipped = c.skipped(); skipped > 0) {
     std::printf(", %llu skipped:", static_cast<unsigned long long>(skipped));
     for (const auto& [name, value] : c.counters.values())
-      if (name.rfind("skipped.", 0) == 0) std::printf(" %s=%llu", name.c_str() + 8, static_cast<unsigned long long>(value));
+      if (name.rfind("skipped.", 0) == 0)
+        std::printf(" %s=%llu", name.c_str() + 8, static_cast<unsigned long long>(value));
   }
   std::printf("\n");
 }
@@ -142,9 +150,9 @@ int run_compare(Invocation& in) {
   const discover::StopItems stop(s.discover.stop_chunks, s.discover.min_chunk_length);
   const discover::LabelRules stop_rules = stop.chunk_rules();
   const pipeline::LabelLookup labels = pipeline::load_label_lookup(s.labels, pipeline::chunking_identity(scan));
-  const SentenceComparison c = compare::compare_sentences(
-      in.inputs, {scan.chunker, scan.chunking, scan.read.max_record_bytes, &stop_rules}, s.compare.max_bucket,
-      s.labels.empty() ? nullptr : &labels);
+  const SentenceComparison c =
+      compare::compare_sentences(in.inputs, {scan.chunker, scan.chunking, scan.read.max_record_bytes, &stop_rules},
+                                 s.compare.max_bucket, s.labels.empty() ? nullptr : &labels);
   if (s.compare.json) {
     print_json(c, scan.chunker, s.compare, !s.labels.empty());
     return 0;

@@ -12,7 +12,7 @@
 #include "text_format.hpp"
 #include "crd/base/error.hpp"
 #include "crd/base/printable.hpp"
-#include "crd/output/chunker_used.hpp"
+#include "crd/output/result_summary.hpp"
 #include "crd/output/schema.hpp"
 
 namespace crd::cli {
@@ -75,31 +75,22 @@ void print_table(const output::ResultReader& r, const output::Table<LabelRow>& t
   }
 }
 
+void print_scores(const char* what, const output::ScoreSummary& s, std::uint64_t rows) {
+  // Files written before issue 15 lack the rule and clamp attributes.
+  std::printf("  %s mean %.4f σ %.4f threshold %.4f%s%s, %llu of %llu flagged\n", what, s.mean, s.sigma, s.threshold,
+              s.rule.empty() ? "" : (" (" + printable(s.rule) + ")").c_str(), s.clamped ? " CLAMPED below 1" : "",
+              static_cast<unsigned long long>(s.flagged), static_cast<unsigned long long>(rows));
+}
+
 void print_detection(const output::ResultReader& r, std::size_t top, const InspectSettings& ranking) {
-  if (!r.has(schema::kDetection)) return;
-  const std::string g = schema::kDetection;
+  const auto summary = output::read_detection_summary(r);
+  if (!summary) return;
   const auto& pages = schema::kPages;
   const auto& hoods = schema::kNeighborhoods;
-  std::printf("\ndetection: %llu labels, badness %s, join %s\n", static_cast<unsigned long long>(r.attribute_u64(g, attr::kLabelCount.name)),
-              printable(r.attribute_string(g, attr::kBadnessMode.name)).c_str(), printable(r.attribute_string(g, attr::kJoinMode.name)).c_str());
-  // Files written before issue 15 lack the rule, clamp and median attributes.
-  const auto rule = [&](const schema::Attribute& rule_attr, const schema::Attribute& clamped) {
-    std::string out;
-    if (schema::has_attribute(r, rule_attr)) out += " (" + printable(schema::attribute_string(r, rule_attr)) + ")";
-    if (schema::has_attribute(r, clamped) && schema::attribute_u64(r, clamped) != 0) out += " CLAMPED below 1";
-    return out;
-  };
-  std::printf("  pages:         mean %.4f σ %.4f threshold %.4f%s, %llu of %llu flagged\n", r.attribute_double(g, attr::kPageMean.name),
-              r.attribute_double(g, attr::kPageSigma.name), r.attribute_double(g, attr::kPageThreshold.name),
-              rule(attr::kPageThresholdRule, attr::kPageThresholdClamped).c_str(),
-              static_cast<unsigned long long>(r.attribute_u64(g, attr::kPagesFlagged.name)),
-              static_cast<unsigned long long>(r.rows(pages.column(&PageRow::url))));
-  std::printf("  neighborhoods: mean %.4f σ %.4f threshold %.4f%s, %llu of %llu flagged\n",
-              r.attribute_double(g, attr::kNeighborhoodMean.name), r.attribute_double(g, attr::kNeighborhoodSigma.name),
-              r.attribute_double(g, attr::kNeighborhoodThreshold.name),
-              rule(attr::kNeighborhoodThresholdRule, attr::kNeighborhoodThresholdClamped).c_str(),
-              static_cast<unsigned long long>(r.attribute_u64(g, attr::kNeighborhoodsFlagged.name)),
-              static_cast<unsigned long long>(r.rows(hoods.column(&NeighborhoodRow::prefix))));
+  std::printf("\ndetection: %llu labels, badness %s, join %s\n", static_cast<unsigned long long>(summary->label_count),
+              printable(summary->badness).c_str(), printable(summary->join).c_str());
+  print_scores("pages:        ", summary->pages, r.rows(pages.column(&PageRow::url)));
+  print_scores("neighborhoods:", summary->neighborhoods, r.rows(hoods.column(&NeighborhoodRow::prefix)));
 
   const auto badness = r.read_f64(hoods.column(&NeighborhoodRow::badness));
   const auto hood_pages = r.read_u64(hoods.column(&NeighborhoodRow::pages));
@@ -176,12 +167,11 @@ int run_inspect(Invocation& in) {
   const std::uint64_t top = settings.top;
   for (const auto& path : in.inputs) {
     output::ResultReader r(path);
+    const output::RunSummary run = output::read_run_summary(r);
     std::printf("%s: crd %s result, crd %s, %llu ranks, created %s\n", printable(path).c_str(),
-                printable(r.attribute_string(schema::kRoot, attr::kCommand.name)).c_str(),
-                printable(r.attribute_string(schema::kRoot, attr::kCrdVersion.name)).c_str(),
-                static_cast<unsigned long long>(r.attribute_u64(schema::kRoot, attr::kNranks.name)),
-                printable(r.attribute_string(schema::kRoot, attr::kCreated.name)).c_str());
-    std::printf("chunker: %s\n", printable(output::chunker_used(r)).c_str());
+                printable(run.command).c_str(), printable(run.crd_version).c_str(),
+                static_cast<unsigned long long>(run.nranks), printable(run.created).c_str());
+    std::printf("chunker: %s\n", printable(run.chunker).c_str());
     print_counters(r);
     print_table(r, schema::kDiscoveryChunks, "labeled chunks", top);
     print_table(r, schema::kDiscoveryFiles, "labeled files", top);

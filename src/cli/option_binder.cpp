@@ -158,8 +158,10 @@ void OptionBinder::add(std::string_view name, int& target) {
 void OptionBinder::add(std::string_view name, double& target) {
   const OptionSpec& spec = expect(name, {ValueKind::Number, ValueKind::Fraction});
   if (spec.kind == ValueKind::Fraction) {
-    return bind(spec, po::value<std::string>()->value_name("0..1")->default_value(fraction_text(target))->notifier(
-                          [&target, &spec](const std::string& s) {
+    return bind(spec, po::value<std::string>()
+                          ->value_name("0..1")
+                          ->default_value(fraction_text(target))
+                          ->notifier([&target, &spec](const std::string& s) {
                             const auto v = parse_fraction(s);
                             if (!v) refuse_value(spec, s, "a fraction in 0..1");
                             target = *v;
@@ -169,7 +171,8 @@ void OptionBinder::add(std::string_view name, double& target) {
   shown << target;
   bind(spec, po::value<double>()->default_value(target, shown.str())->notifier([&target, &spec](double v) {
     if (!std::isfinite(v) || v < static_cast<double>(spec.range.least))
-      throw UsageError("option --" + std::string(spec.name) + ": must be a finite number " + spec.range.text(spec.kind));
+      throw UsageError("option --" + std::string(spec.name) + ": must be a finite number " +
+                       spec.range.text(spec.kind));
     target = v;
   }));
 }
@@ -188,11 +191,12 @@ void OptionBinder::add(std::string_view name, std::vector<std::string>& target) 
     reads_.push_back({spec.effect, nullptr, &target});
     return bind(spec, po::value<std::vector<std::string>>(&target));
   }
-  bind(spec, po::value<std::string>()->default_value(join_names(target))->notifier([&target, &spec](const std::string& v) {
-    auto names = split_names(v);
-    if (names.empty()) throw UsageError("option --" + std::string(spec.name) + ": needs at least one name");
-    target = std::move(names);
-  }));
+  bind(spec,
+       po::value<std::string>()->default_value(join_names(target))->notifier([&target, &spec](const std::string& v) {
+         auto names = split_names(v);
+         if (names.empty()) throw UsageError("option --" + std::string(spec.name) + ": needs at least one name");
+         target = std::move(names);
+       }));
 }
 
 void OptionBinder::add(std::string_view name, std::vector<std::uint32_t>& target) {
@@ -213,8 +217,11 @@ void OptionBinder::add(std::string_view name, std::vector<double>& target) {
 
 void OptionBinder::add(std::string_view name, detect::Threshold& target) {
   const OptionSpec& spec = expect(name, {ValueKind::Threshold});
-  bind(spec, po::value<std::string>()->value_name("auto|robust[:K]|X")->default_value(target.to_string())->notifier(
-                 [&target, &spec](const std::string& v) { target = detect::Threshold::parse(v, spec.name); }));
+  bind(spec,
+       po::value<std::string>()
+           ->value_name("auto|robust[:K]|X")
+           ->default_value(target.to_string())
+           ->notifier([&target, &spec](const std::string& v) { target = detect::Threshold::parse(v, spec.name); }));
 }
 
 po::options_description OptionBinder::help(const std::string& caption) const {

@@ -12,11 +12,11 @@
 #include <string_view>
 #include <vector>
 
-#include "option_registry.hpp"
-#include "option_values.hpp"
 #include "crd/base/enum_names.hpp"
 #include "crd/base/error.hpp"
 #include "crd/detect/threshold.hpp"
+#include "option_registry.hpp"
+#include "option_values.hpp"
 
 namespace crd::cli {
 
@@ -27,25 +27,28 @@ class OptionBinder {
   // `required`: names the command cannot do without (boost reports them missing).
   explicit OptionBinder(std::vector<std::string_view> required = {}) : required_(std::move(required)) {}
 
-  void add(std::string_view name, bool& target);                       // Flag
-  void add(std::string_view name, std::uint64_t& target);              // Count, Size
-  void add(std::string_view name, std::uint32_t& target);              // Count (range within 32 bits)
-  void add(std::string_view name, int& target);                        // Integer
-  void add(std::string_view name, double& target);                     // Number, Fraction
-  void add(std::string_view name, std::string& target);                // Text, Path
-  void add(std::string_view name, std::vector<std::string>& target);   // PathList, NameList
-  void add(std::string_view name, std::vector<std::uint32_t>& target); // CountList
-  void add(std::string_view name, std::vector<double>& target);        // FractionList
-  void add(std::string_view name, detect::Threshold& target);          // Threshold
+  void add(std::string_view name, bool& target);                        // Flag
+  void add(std::string_view name, std::uint64_t& target);               // Count, Size
+  void add(std::string_view name, std::uint32_t& target);               // Count (range within 32 bits)
+  void add(std::string_view name, int& target);                         // Integer
+  void add(std::string_view name, double& target);                      // Number, Fraction
+  void add(std::string_view name, std::string& target);                 // Text, Path
+  void add(std::string_view name, std::vector<std::string>& target);    // PathList, NameList
+  void add(std::string_view name, std::vector<std::uint32_t>& target);  // CountList
+  void add(std::string_view name, std::vector<double>& target);         // FractionList
+  void add(std::string_view name, detect::Threshold& target);           // Threshold
   template <class E>
-    requires std::is_enum_v<E>
+  requires std::is_enum_v<E>
   void add(std::string_view name, E& target) {  // Choice
     const OptionSpec& spec = expect(name, {ValueKind::Choice});
     const std::string option = spec.name;
-    bind(spec, po::value<std::string>()->value_name(enum_choices_short<E>())->default_value(name_of(target))->notifier(
-                   [&target, option](const std::string& v) {
+    bind(spec, po::value<std::string>()
+                   ->value_name(enum_choices_short<E>())
+                   ->default_value(name_of(target))
+                   ->notifier([&target, option](const std::string& v) {
                      const std::optional<E> value = parse_enum<E>(v);
-                     if (!value) throw UsageError("option --" + option + ": expected " + enum_choices<E>() + ", got '" + v + "'");
+                     if (!value)
+                       throw UsageError("option --" + option + ": expected " + enum_choices<E>() + ", got '" + v + "'");
                      target = *value;
                    }));
   }
@@ -82,7 +85,7 @@ class OptionBinder {
   std::vector<Bound> bound_;
   struct ReadPaths {
     Effect effect;
-    const std::string* one;                  // Path
+    const std::string* one;                   // Path
     const std::vector<std::string>* several;  // PathList
   };
   std::vector<ReadPaths> reads_;

@@ -50,8 +50,8 @@ struct ValueRange {
 inline constexpr std::size_t kMaxListValues = 16;
 
 struct OptionSpec {
-  const char* name;   // the long name: --name on the command line, name = value in a config
-  char short_name;    // -o, -k; 0 = none
+  const char* name;  // the long name: --name on the command line, name = value in a config
+  char short_name;   // -o, -k; 0 = none
   ValueKind kind;
   ValueRange range;   // Count, Size, Integer, CountList; Number: range.least only
   const char* group;  // the heading it is listed under (registry order is listing order)

@@ -32,7 +32,8 @@ SentenceComparison compare_sentences(const std::vector<std::string>& inputs, con
 
 const std::string& LabelUrls::url_of(const pipeline::LabelSource& label) {
   auto& reader = readers_.try_emplace(label.path, label.path).first->second;
-  const std::string column = output::Table<discover::LabelRow>{label.group.c_str()}.column(&discover::LabelRow::sample_url);
+  const std::string column =
+      output::Table<discover::LabelRow>{label.group.c_str()}.column(&discover::LabelRow::sample_url);
   auto [it, inserted] = urls_.try_emplace(&label);
   if (inserted && reader.has(column)) it->second = reader.read_strings(column, label.row, 1).at(0);
   return it->second;  // "" for a group without sample URLs (/detection/labels)
@@ -53,7 +54,8 @@ std::vector<LabeledDocument> labeled_documents(const SentenceDocument& doc, cons
   }
   std::vector<LabeledDocument> out;
   for (auto& [url, entry] : by_url) out.push_back(std::move(entry));
-  std::stable_sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.positions.size() > y.positions.size(); });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& x, const auto& y) { return x.positions.size() > y.positions.size(); });
   return out;
 }
 

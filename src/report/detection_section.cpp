@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "crd/output/result_summary.hpp"
 #include "crd/output/schema.hpp"
 #include "report_page.hpp"
 #include "sections.hpp"
@@ -79,26 +80,25 @@ void add_detection_section(const ReportInput& in, ReportPage& page) {
   std::string html = heading("Detection");
   const std::uint64_t npages = r.rows(p.column(&PageRow::url)),
                       nhoods = r.rows(schema::kNeighborhoods.column(&NeighborhoodRow::prefix));
-  const auto u64 = [&](const schema::Attribute& a) { return schema::attribute_u64(r, a); };
-  const auto f64 = [&](const schema::Attribute& a) { return schema::attribute_double(r, a); };
-  html += facts({{"labels used", grouped(u64(attr::kLabelCount))},
-                 {"badness", schema::attribute_string(r, attr::kBadnessMode)},
-                 {"join", schema::attribute_string(r, attr::kJoinMode)},
-                 {"min labeled chunks", grouped(u64(attr::kMinLabeled))},
-                 {"pages flagged", grouped(u64(attr::kPagesFlagged)) + " of " + grouped(npages)},
-                 {"page mean / σ / threshold", fixed(f64(attr::kPageMean)) + " / " + fixed(f64(attr::kPageSigma)) +
-                                                   " / " + fixed(f64(attr::kPageThreshold))},
-                 {"neighborhoods flagged", grouped(u64(attr::kNeighborhoodsFlagged)) + " of " + grouped(nhoods)},
-                 {"neighborhood mean / σ / threshold", fixed(f64(attr::kNeighborhoodMean)) + " / " +
-                                                           fixed(f64(attr::kNeighborhoodSigma)) + " / " +
-                                                           fixed(f64(attr::kNeighborhoodThreshold))}});
+  const output::DetectionSummary d = *output::read_detection_summary(r);
+  html += facts({{"labels used", grouped(d.label_count)},
+                 {"badness", d.badness},
+                 {"join", d.join},
+                 {"min labeled chunks", grouped(d.min_labeled)},
+                 {"pages flagged", grouped(d.pages.flagged) + " of " + grouped(npages)},
+                 {"page mean / σ / threshold",
+                  fixed(d.pages.mean) + " / " + fixed(d.pages.sigma) + " / " + fixed(d.pages.threshold)},
+                 {"neighborhoods flagged", grouped(d.neighborhoods.flagged) + " of " + grouped(nhoods)},
+                 {"neighborhood mean / σ / threshold", fixed(d.neighborhoods.mean) + " / " +
+                                                           fixed(d.neighborhoods.sigma) + " / " +
+                                                           fixed(d.neighborhoods.threshold)}});
   const auto containment = r.read_f64(p.column(&PageRow::containment));
   html += "<div class=\"grid2\">" +
           score_figure(r.read_f64(schema::kNeighborhoods.column(&NeighborhoodRow::badness)),
-                       "Neighborhoods by badness (paper Fig. 12)", "badness", f64(attr::kNeighborhoodMean),
-                       f64(attr::kNeighborhoodThreshold)) +
-          score_figure(containment, "Pages by containment", "containment (labeled / chunks)", f64(attr::kPageMean),
-                       f64(attr::kPageThreshold)) +
+                       "Neighborhoods by badness (paper Fig. 12)", "badness", d.neighborhoods.mean,
+                       d.neighborhoods.threshold) +
+          score_figure(containment, "Pages by containment", "containment (labeled / chunks)", d.pages.mean,
+                       d.pages.threshold) +
           "</div>";
 
   html += heading("Worst neighborhoods", 3) +

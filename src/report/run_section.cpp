@@ -1,5 +1,5 @@
 // The run summary section: how the run went.
-#include "crd/output/chunker_used.hpp"
+#include "crd/output/result_summary.hpp"
 #include "crd/output/schema.hpp"
 #include "report_page.hpp"
 #include "sections.hpp"
@@ -42,12 +42,10 @@ TableSpec named_values(const output::ResultReader& r, const output::Table<NamedV
 void add_run_section(const ReportInput& in, ReportPage& page) {
   const auto& r = in.reader;
   std::string html = heading("Run");
-  std::vector<Fact> items{{"result", in.path},
-                          {"command", schema::attribute_string(r, attr::kCommand)},
-                          {"crd version", schema::attribute_string(r, attr::kCrdVersion)},
-                          {"created (UTC)", schema::attribute_string(r, attr::kCreated)},
-                          {"MPI ranks", std::to_string(schema::attribute_u64(r, attr::kNranks))},
-                          {"chunker", output::chunker_used(r)}};
+  const output::RunSummary run = output::read_run_summary(r);
+  std::vector<Fact> items{{"result", in.path},           {"command", run.command},
+                          {"crd version", run.crd_version}, {"created (UTC)", run.created},
+                          {"MPI ranks", std::to_string(run.nranks)}, {"chunker", run.chunker}};
   html += facts(items);
   html += "<h3>Command line</h3><pre class=\"cmd\">" + html_escape(schema::attribute_string(r, attr::kCommandLine)) +
           "</pre>";

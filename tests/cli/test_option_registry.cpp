@@ -2,8 +2,6 @@
 // some command; every command binds its options (a kind that does not fit its field is a
 // logic_error); a config file may hold any crd option: the command's own are read, other
 // commands' are ignored and listed, unknown names are refused with the closest match.
-#include "option_registry.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -13,6 +11,7 @@
 #include "command_parse.hpp"
 #include "commands.hpp"
 #include "crd/base/error.hpp"
+#include "option_registry.hpp"
 
 namespace crd::cli {
 namespace {

@@ -27,7 +27,7 @@ struct SentenceComparison {
   std::uint64_t all_pairs = 0;      // n(n − 1)/2
   // Per document, its labeled sentences in order (empty when no labeled set was given).
   std::vector<std::vector<LabelHit>> hits;
-  Counters counters;  // skipped.* and compare.capped_sentences
+  Counters counters;              // skipped.* and compare.capped_sentences
   std::uint64_t skipped() const;  // the sum of the skipped.* counters
 };
 

@@ -129,7 +129,7 @@ class Round3(unittest.TestCase):
         self.check_every_special_output(lambda out: ["report", self.result, "-o", out])
 
     def test_run_discover_label_detect_at_1_and_2_ranks(self):
-        # Every MPI command checks -o in one function (start_corpus_job): each is tried at 1 rank,
+        # Every MPI command checks -o in one function (start_job, cli/command_frame.cpp): each is tried at 1 rank,
         # and two of them under mpirun at 2 ranks, where rank 0 decides and every rank exits alike.
         cases = [(command, 1) for command in (["run"], ["discover"], ["label"], ["detect", "--labels", self.result])]
         cases += [(["run"], 2), (["detect", "--labels", self.result], 2)]

@@ -1,5 +1,5 @@
 // agree_on_errors (agreed_errors.hpp).
-#include "crd/pipeline/agreed_errors.hpp"
+#include "agreed_errors.hpp"
 
 #include <string>
 

@@ -6,7 +6,7 @@
 
 #include "crd/base/error.hpp"
 #include "crd/base/saturating.hpp"
-#include "crd/pipeline/agreed_errors.hpp"
+#include "agreed_errors.hpp"
 #include "crd/output/result_reader.hpp"
 #include "crd/output/schema.hpp"
 #include "label_file_shape.hpp"

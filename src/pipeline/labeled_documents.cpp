@@ -6,7 +6,7 @@
 #include <map>
 
 #include "crd/base/error.hpp"
-#include "crd/pipeline/agreed_errors.hpp"
+#include "agreed_errors.hpp"
 #include "crd/detect/similarity.hpp"
 #include "crd/discover/discovery.hpp"
 #include "crd/output/result_reader.hpp"

@@ -11,7 +11,7 @@
 #include "crd/base/error.hpp"
 #include "crd/output/result_reader.hpp"
 #include "crd/output/schema.hpp"
-#include "crd/pipeline/agreed_errors.hpp"
+#include "agreed_errors.hpp"
 #include "crd/pipeline/count_tables.hpp"
 #include "label_file_shape.hpp"
 

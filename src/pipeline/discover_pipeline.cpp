@@ -6,7 +6,7 @@
 #include "crd/output/schema.hpp"
 #include "checkpoint_codec.hpp"
 #include "crd/pipeline/chunking_identity.hpp"
-#include "crd/pipeline/count_tables.hpp"
+#include "count_tables.hpp"
 #include "hash_passes.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 

@@ -12,7 +12,7 @@
 #include "crd/output/result_reader.hpp"
 #include "crd/output/schema.hpp"
 #include "agreed_errors.hpp"
-#include "crd/pipeline/count_tables.hpp"
+#include "count_tables.hpp"
 #include "label_file_shape.hpp"
 
 namespace crd::pipeline {

@@ -1,5 +1,5 @@
 // Checking and reading crd merge's inputs (merge_inputs.hpp).
-#include "crd/pipeline/merge_inputs.hpp"
+#include "merge_inputs.hpp"
 
 #include <sys/stat.h>
 

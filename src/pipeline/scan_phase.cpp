@@ -12,7 +12,7 @@
 #include "crd/shuffle/collectives.hpp"
 #include "memory_budget.hpp"
 #include "crd/pipeline/output_check.hpp"
-#include "crd/pipeline/reader_thread_choice.hpp"
+#include "reader_thread_choice.hpp"
 #include "crd/pipeline/progress.hpp"
 
 namespace crd::pipeline {

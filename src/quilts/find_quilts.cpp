@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "crd/quilts/cover.hpp"
+#include "cover.hpp"
 #include "crd/quilts/stages.hpp"
 
 namespace crd::quilts {

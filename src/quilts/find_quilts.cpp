@@ -7,7 +7,7 @@
 #include <tuple>
 
 #include "cover.hpp"
-#include "crd/quilts/stages.hpp"
+#include "stages.hpp"
 
 namespace crd::quilts {
 namespace {

@@ -14,7 +14,7 @@
 #include "crd/quilts/find_quilts.hpp"
 #include "crd/quilts/grams.hpp"
 #include "crd/quilts/site.hpp"
-#include "crd/quilts/stages.hpp"
+#include "stages.hpp"
 
 namespace crd::quilts {
 namespace {

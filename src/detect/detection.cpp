@@ -93,8 +93,8 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
   s.flagged_neighborhoods = flagged[1];
 
   out.label_use = label_provenance(transport, keys, scores, labels, options, round_bytes, hood_labels);
-  out.pages = shuffle::sort_across_ranks(transport, std::move(page_rows), shuffle::FieldLess{}, round_bytes);
-  out.neighborhoods = shuffle::sort_across_ranks(transport, std::move(hoods), shuffle::FieldLess{}, round_bytes);
+  out.pages = shuffle::sort_across_ranks(transport, std::move(page_rows), FieldLess{}, round_bytes);
+  out.neighborhoods = shuffle::sort_across_ranks(transport, std::move(hoods), FieldLess{}, round_bytes);
   return out;
 }
 

@@ -96,13 +96,13 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
     std::uint64_t pairs_bytes = 0;
     for (const auto& pair : pairs) pairs_bytes += neardup::held_bytes(pair);
     budget.check_peak(transport, "sorting the candidate pairs", tables + sets_bytes + kReduceCopies * pairs_bytes);
-    pairs = shuffle::sort_across_ranks(transport, std::move(pairs), shuffle::FieldLess{}, common.round_bytes);
+    pairs = shuffle::sort_across_ranks(transport, std::move(pairs), FieldLess{}, common.round_bytes);
     timer.start("degree");
     auto degree = discover::build_histogram(transport, page_degrees(transport, pairs, config), common.round_bytes);
 
     timer.start("write");
     namespace schema = output::schema;
-    auto identical = shuffle::sort_across_ranks(transport, neardup::identity_rows(sets), shuffle::FieldLess{},
+    auto identical = shuffle::sort_across_ranks(transport, neardup::identity_rows(sets), FieldLess{},
                                                 common.round_bytes);
     std::uint64_t same = 0;
     for (const auto& p : pairs) same += p.same_site;

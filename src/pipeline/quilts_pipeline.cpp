@@ -69,9 +69,9 @@ void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& 
 
     timer.start("write");
     namespace schema = output::schema;
-    auto pages = shuffle::sort_across_ranks(transport, std::move(found.pages), shuffle::FieldLess{}, common.round_bytes);
+    auto pages = shuffle::sort_across_ranks(transport, std::move(found.pages), FieldLess{}, common.round_bytes);
     auto sources =
-        shuffle::sort_across_ranks(transport, std::move(found.sources), shuffle::FieldLess{}, common.round_bytes);
+        shuffle::sort_across_ranks(transport, std::move(found.sources), FieldLess{}, common.round_bytes);
     std::uint64_t quilted = 0;
     for (const auto& p : pages) quilted += p.quilted;
     quilted = transport.sum(quilted);

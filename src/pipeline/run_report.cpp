@@ -76,7 +76,7 @@ void write_timings(output::ResultFile& file, comm::Transport& transport, const P
 
 void write_errors(output::ResultFile& file, comm::Transport& transport,
                   const std::vector<io::ReadError>& local, std::size_t round_bytes) {
-  auto sorted = shuffle::sort_across_ranks(transport, local, shuffle::FieldLess{}, round_bytes);
+  auto sorted = shuffle::sort_across_ranks(transport, local, FieldLess{}, round_bytes);
   output::write_table(file, output::schema::kErrors, sorted);
 }
 

@@ -79,8 +79,8 @@ Sorted run(int nranks, const QuiltParams& params, std::size_t round_bytes, std::
     if (t.rank() == 0) all.sweep = r.sweep;
     all.rounds += stats.rounds;
   });
-  std::sort(all.pages.begin(), all.pages.end(), shuffle::FieldLess{});
-  std::sort(all.sources.begin(), all.sources.end(), shuffle::FieldLess{});
+  std::sort(all.pages.begin(), all.pages.end(), FieldLess{});
+  std::sort(all.sources.begin(), all.sources.end(), FieldLess{});
   return all;
 }
 

@@ -26,9 +26,9 @@
 #include "crd/base/uint128.hpp"
 #include "crd/base/prefault.hpp"
 #include "crd/comm/transport.hpp"
-#include "crd/shuffle/byte_codec.hpp"
+#include "crd/base/byte_codec.hpp"
 #include "crd/shuffle/exchange.hpp"
-#include "crd/shuffle/fields.hpp"
+#include "crd/base/fields.hpp"
 
 namespace crd::shuffle {
 

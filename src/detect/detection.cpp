@@ -5,6 +5,7 @@
 
 #include "exact_median.hpp"
 #include "exact_moments.hpp"
+#include "crd/comm/collectives.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
 
 namespace crd::detect {
@@ -15,7 +16,7 @@ namespace {
 ExactMoments global_moments(comm::Transport& transport, const ExactMoments& local) {
   std::vector<std::uint64_t> words;
   local.encode(words);
-  const std::vector<std::uint64_t> all = transport.allgather_pods(std::span<const std::uint64_t>(words));
+  const std::vector<std::uint64_t> all = comm::allgather_concat(transport, std::span<const std::uint64_t>(words));
   ExactMoments merged;
   for (std::size_t at = 0; at < all.size(); at += ExactMoments::kWords)
     merged.merge(ExactMoments::decode(std::span(all).subspan(at, ExactMoments::kWords)));

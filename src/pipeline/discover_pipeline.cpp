@@ -36,7 +36,7 @@ void run_discover(const CommonOptions& common, const DiscoverOptions& options,
                   comm::Transport& transport) {
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
-    ScanPhase scan = run_scan_phase(common, options, false, transport, timer, file, true);
+    ScanPhase scan = run_scan_phase(common, scan_request(options, {.out_of_core = true}), transport, timer, file);
 
     discover::ShuffleTotals shuffled;
     timer.start("discover");

@@ -8,6 +8,7 @@
 
 #include "cover.hpp"
 #include "stages.hpp"
+#include "crd/comm/collectives.hpp"
 
 namespace crd::quilts {
 namespace {
@@ -201,7 +202,7 @@ QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local,
     for (const auto& c : s.citations) result.sources.push_back({c.page, doc->url, c.covered});
   }
 
-  const std::uint64_t all_pages = transport.sum(pages);
+  const std::uint64_t all_pages = comm::sum(transport, pages);
   transport.allreduce(quilted, comm::ReduceOp::Sum);
   transport.allreduce(source_sum, comm::ReduceOp::Sum);
   for (std::size_t mi = 0; mi < ms.size(); ++mi)

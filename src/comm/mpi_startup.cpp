@@ -1,5 +1,5 @@
-// Start-up and shut-down costs of Open MPI on one node (include/crd/comm/mpi_startup.hpp).
-#include "crd/comm/mpi_startup.hpp"
+// Start-up and shut-down costs of Open MPI on one node (src/comm/mpi_startup.hpp).
+#include "mpi_startup.hpp"
 
 #include <arpa/inet.h>
 #include <dirent.h>

@@ -2,7 +2,7 @@
 #include "crd/comm/mpi_transport.hpp"
 
 #include "crd/comm/abort_cleanup.hpp"
-#include "crd/comm/mpi_startup.hpp"
+#include "mpi_startup.hpp"
 #include "crd/base/prefault.hpp"
 #include "crd/base/printable.hpp"
 

@@ -26,7 +26,7 @@
 #include "crd/pipeline/label_set.hpp"
 #include "crd/pipeline/progress.hpp"
 #include "crd/pipeline/scan_phase.hpp"
-#include "crd/shuffle/collectives.hpp"
+#include "crd/comm/collectives.hpp"
 #include "owner_scores.hpp"
 #include "page_confusion.hpp"
 #include "result_table.hpp"
@@ -43,8 +43,8 @@ TruthPrefixes load_truth(comm::Transport& transport, const std::string& path) {
     if (!in || !(s << in.rdbuf())) error = "cannot read truth file '" + path + "'";
     text = s.str();
   }
-  if (const std::string e = transport.first_error(error); !e.empty()) throw UsageError(e.substr(e.find(": ") + 2));
-  return TruthPrefixes::parse(transport.from_rank0(text), path);
+  if (const std::string e = comm::first_error(transport, error); !e.empty()) throw UsageError(e.substr(e.find(": ") + 2));
+  return TruthPrefixes::parse(comm::broadcast_from_rank0<std::string>(transport, text), path);
 }
 
 // Progress lines for the comparisons (--progress-interval), which took minutes against 62k labels.
@@ -93,14 +93,15 @@ void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::
       sketches.push_back(sketch(text));
       if (labels.all.find(d) != nullptr) label_texts.push_back({d, std::string(text)});
     };
-    pipeline::ScanPhase p = pipeline::run_scan_phase(scan_common, stop_options, true, transport, timer, file);
+    pipeline::ScanPhase p = pipeline::run_scan_phase(
+        scan_common, pipeline::scan_request(stop_options, {.keep_pages = true}), transport, timer, file);
 
     timer.start("sketch_labels");
     for (std::size_t i = 0; i < labels.owned.hashes.size(); ++i)
       if (labels.owned.samples[i].size() == labels.owned.lengths[i])  // the sample is the whole chunk
         label_texts.push_back({labels.owned.hashes[i], labels.owned.samples[i]});
     std::vector<std::optional<ChunkSketch>> by_label(labels.total);
-    for (const auto& part : shuffle::allgather(transport, label_texts)) {
+    for (const auto& part : comm::allgather(transport, label_texts)) {
       for (const LabelText& l : part) {
         const std::uint64_t id = *labels.all.find(l.digest);
         if (!by_label[id]) by_label[id] = sketch(l.text);  // the same bytes wherever found (same SHA-1)
@@ -144,8 +145,8 @@ void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::
     s::set_attribute(*file, s::attr::kComparePositives, positives);
     s::set_attribute(*file, s::attr::kCompareLabels, labels.total);
     s::set_attribute(*file, s::attr::kCompareLabelsWithText, static_cast<std::uint64_t>(label_sketches.size()));
-    s::set_attribute(*file, s::attr::kCompareChunks, transport.sum(p.shard.page_chunk_ids.size()));
-    s::set_attribute(*file, s::attr::kCompareChunksWithoutTlsh, transport.sum(without_tlsh));
+    s::set_attribute(*file, s::attr::kCompareChunks, comm::sum(transport, p.shard.page_chunk_ids.size()));
+    s::set_attribute(*file, s::attr::kCompareChunksWithoutTlsh, comm::sum(transport, without_tlsh));
     s::set_attribute(*file, s::attr::kCompareExtrapolatePages, options.extrapolate_pages);
     s::set_attribute(*file, s::attr::kCompareMinLabeled, options.min_labeled);
     if (transport.rank() != 0) rows.clear();  // one copy of the replicated table

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "crd/comm/collectives.hpp"
 #include "crd/shuffle/reduce_by_key.hpp"
 
 namespace crd::compare {
@@ -49,7 +50,7 @@ std::vector<BestScores> owner_best_scores(comm::Transport& transport, const std:
   answers.reserve(askers.ranks.size());
   // Each comparison is against every label sketch: against tens of thousands of labels this is
   // the long part of the job.
-  if (progress != nullptr) progress->begin(transport.sum(static_cast<std::uint64_t>(rows.size())));
+  if (progress != nullptr) progress->begin(comm::sum(transport, static_cast<std::uint64_t>(rows.size())));
   for (std::size_t row = 0; row < rows.size(); ++row) {
     if (progress != nullptr && row % CompareProgress::kProgressStep == 0) progress->done(row);
     const BestScores best = labels.best(rows[row].sketch);

@@ -5,6 +5,7 @@
 
 #include "exact_median.hpp"
 #include "exact_moments.hpp"
+#include "crd/comm/collectives.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
 
 namespace crd::detect {
@@ -15,7 +16,7 @@ namespace {
 ExactMoments global_moments(comm::Transport& transport, const ExactMoments& local) {
   std::vector<std::uint64_t> words;
   local.encode(words);
-  const std::vector<std::uint64_t> all = transport.allgather_pods(std::span<const std::uint64_t>(words));
+  const std::vector<std::uint64_t> all = comm::allgather_concat(transport, std::span<const std::uint64_t>(words));
   ExactMoments merged;
   for (std::size_t at = 0; at < all.size(); at += ExactMoments::kWords)
     merged.merge(ExactMoments::decode(std::span(all).subspan(at, ExactMoments::kWords)));
@@ -93,8 +94,8 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
   s.flagged_neighborhoods = flagged[1];
 
   out.label_use = label_provenance(transport, keys, scores, labels, options, round_bytes, hood_labels);
-  out.pages = shuffle::sort_across_ranks(transport, std::move(page_rows), shuffle::FieldLess{}, round_bytes);
-  out.neighborhoods = shuffle::sort_across_ranks(transport, std::move(hoods), shuffle::FieldLess{}, round_bytes);
+  out.pages = shuffle::sort_across_ranks(transport, std::move(page_rows), FieldLess{}, round_bytes);
+  out.neighborhoods = shuffle::sort_across_ranks(transport, std::move(hoods), FieldLess{}, round_bytes);
   return out;
 }
 

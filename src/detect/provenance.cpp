@@ -8,6 +8,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "crd/comm/collectives.hpp"
 #include "crd/detect/detection.hpp"
 #include "crd/shuffle/reduce_by_key.hpp"
 
@@ -71,7 +72,7 @@ std::vector<LabelUse> label_provenance(comm::Transport& transport, const std::ve
 
   // Every rank's first label id, to route a label id to its owner.
   const std::vector<std::uint64_t> firsts =
-      transport.allgather_pods(std::span<const std::uint64_t>(&labels.first_id, 1));
+      comm::allgather_concat(transport, std::span<const std::uint64_t>(&labels.first_id, 1));
 
   std::vector<Use> uses;
   uses.reserve(local.size());

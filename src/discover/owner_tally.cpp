@@ -7,6 +7,7 @@
 
 #include "crd/base/prefault.hpp"
 #include "crd/base/saturating.hpp"
+#include "crd/shuffle/key_order.hpp"
 
 namespace crd::discover {
 namespace {

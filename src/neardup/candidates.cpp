@@ -103,7 +103,7 @@ std::vector<IdentityRow> identity_rows(const std::vector<SketchedPage>& sets) {
   std::vector<IdentityRow> rows;
   for (const SketchedPage& s : sets)
     for (std::size_t i = 1; i < s.pages.size(); ++i) rows.push_back({s.pages[i], s.pages[0]});
-  std::sort(rows.begin(), rows.end(), shuffle::FieldLess{});
+  std::sort(rows.begin(), rows.end(), FieldLess{});
   return rows;
 }
 

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstring>
 
+#include "crd/comm/collectives.hpp"
 #include "crd/base/error.hpp"
 #include "result_file_impl.hpp"
 
@@ -68,7 +69,7 @@ void ResultFile::Impl::write_rows(const std::string& path, ColumnType type, cons
   // Each rank is a process of its own here: the lock may span the collectives (hdf5_handle.hpp).
   const auto lock = hdf5_lock();
   const std::uint64_t offset = transport.exscan_sum(local_rows);
-  const std::uint64_t total = transport.sum(local_rows);
+  const std::uint64_t total = comm::sum(transport, local_rows);
   const int ndims = row_width > 0 ? 2 : 1;
   const std::string what = "writing " + path;
 
@@ -108,8 +109,8 @@ void ResultFile::Impl::write_gathered(const std::string& path, ColumnType type, 
                                       std::uint64_t local_rows, std::uint64_t row_width) {
   const std::uint64_t row_bytes = type.bytes * std::max<std::uint64_t>(1, row_width);
   const std::vector<std::byte> all =
-      transport.gather_to_rank0({static_cast<const std::byte*>(data), local_rows * row_bytes});
-  const std::uint64_t total = transport.sum(local_rows);
+      comm::gather_concat_to_rank0<std::byte>(transport, {static_cast<const std::byte*>(data), local_rows * row_bytes});
+  const std::uint64_t total = comm::sum(transport, local_rows);
   const std::string what = "writing " + path;
   agreed_step(what, [&] {  // rank 0 only
     const Hdf5Types types = hdf5_types(type);
@@ -152,7 +153,7 @@ void ResultFile::write_matrix(const std::string& path, std::span<const std::uint
 void ResultFile::write_strings(const std::string& path, const std::vector<std::string>& local) {
   std::size_t longest = 1;
   for (const auto& s : local) longest = std::max(longest, s.size());
-  const std::size_t width = impl_->transport.max(longest);
+  const std::size_t width = comm::max(impl_->transport, longest);
   std::vector<char> buffer(local.size() * width, '\0');
   for (std::size_t i = 0; i < local.size(); ++i) std::memcpy(buffer.data() + i * width, local[i].data(), local[i].size());
   impl_->write_rows(path, {ColumnType::Kind::FixedString, width}, buffer.data(), local.size(), 0);
@@ -166,7 +167,7 @@ void ResultFile::write_ragged(const std::string& path, const std::vector<std::ve
   for (const auto& row : local_rows) local_values += row.size();
   values.reserve(local_values);
   const std::uint64_t base = impl_->transport.exscan_sum(local_values);
-  const std::uint64_t total = impl_->transport.sum(local_values);
+  const std::uint64_t total = comm::sum(impl_->transport, local_values);
   for (const auto& row : local_rows) {
     offsets.push_back(base + values.size());
     values.insert(values.end(), row.begin(), row.end());

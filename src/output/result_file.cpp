@@ -18,6 +18,7 @@
 #include "crd/base/human_bytes.hpp"
 #include "crd/base/file_kind.hpp"
 #include "result_file_impl.hpp"
+#include "crd/comm/collectives.hpp"
 
 namespace crd::output {
 namespace fs = std::filesystem;
@@ -94,8 +95,8 @@ bool file_system_full(const std::string& path) {
 }  // namespace
 
 void ResultFile::Impl::agree(bool ok, const std::string& what) {
-  if (transport.all_ok(ok)) return;
-  throw FatalError(final_path + ": " + transport.first_error(ok ? std::string() : what));
+  if (comm::all_ok(transport, ok)) return;
+  throw FatalError(final_path + ": " + comm::first_error(transport, ok ? std::string() : what));
 }
 
 void ResultFile::Impl::agreed_step(const std::string& what, const std::function<void()>& step) {
@@ -110,7 +111,7 @@ void ResultFile::Impl::agreed_step(const std::string& what, const std::function<
       error = file_system_full(temp_path) ? what + ": " + std::strerror(ENOSPC) : std::string(e.what());
     }
   }
-  error = transport.first_error(error);
+  error = comm::first_error(transport, error);
   if (!error.empty()) throw FatalError("cannot write result file " + final_path + ": " + error);
 }
 
@@ -142,12 +143,12 @@ void ResultFile::Impl::discard() noexcept {
       transport.barrier();
       const std::string cannot = "cannot close result file " + final_path + " after an error: ";
       const bool flushed = H5Fflush(file.get(), H5F_SCOPE_GLOBAL) >= 0;
-      if (!transport.all_ok(flushed)) {
+      if (!comm::all_ok(transport, flushed)) {
         if (!flushed) comm::abort_job(cannot + hdf5_error_text());
         transport.barrier();  // until the failed rank's abort ends the job
       }
       const bool closed = file.close() >= 0;
-      if (!transport.all_ok(closed)) {
+      if (!comm::all_ok(transport, closed)) {
         if (!closed) comm::abort_job(cannot + hdf5_error_text());
         transport.barrier();
       }
@@ -171,9 +172,9 @@ ResultFile::ResultFile(comm::Transport& transport, std::string final_path)
     error = reserve(im.temp_path);
     if (!error.empty()) im.temp_path.clear();
   }
-  error = transport.first_error(error);
+  error = comm::first_error(transport, error);
   if (!error.empty()) throw FatalError("cannot create result file " + im.final_path + ": " + error);
-  im.temp_path = transport.from_rank0(im.temp_path);
+  im.temp_path = comm::broadcast_from_rank0<std::string>(transport, im.temp_path);
   // Every process knows the temporary: whichever rank aborts the job removes it before MPI_Abort.
   // (Thread ranks share one process: rank 0 arms it.)
   if (im.writes_here()) comm::set_abort_cleanup(im.temp_path);
@@ -191,7 +192,7 @@ ResultFile::ResultFile(comm::Transport& transport, std::string final_path)
       h5_error = e.what();
     }
   }
-  h5_error = transport.first_error(h5_error);
+  h5_error = comm::first_error(transport, h5_error);
   if (!h5_error.empty()) {
     // H5Fclose is collective: ranks that did open cannot close alone, so a split outcome is the
     // "one rank knows" case. (Without MPI only rank 0 opens: there is no split.)
@@ -205,7 +206,7 @@ ResultFile::ResultFile(comm::Transport& transport, std::string final_path)
   // Over MPI only, where a close that fails would crash MPI_Finalize. (HDF5's serial driver would
   // not cut the room off at close either: it does not know the file grew behind its back.)
   error = transport.rank() == 0 && im.mpi != nullptr ? reserve_room(im.temp_path) : std::string();
-  error = transport.first_error(error);
+  error = comm::first_error(transport, error);
   if (!error.empty()) {
     im.discard();
     throw FatalError("cannot create result file " + im.final_path + ": " + error);
@@ -225,7 +226,7 @@ void ResultFile::commit() {
     // anyway, HDF5 keeps the file half-open and would crash in MPI_Finalize: end the job instead.
     const auto lock = hdf5_lock();
     const bool closed = im.file.close() >= 0;
-    if (!im.transport.all_ok(closed)) {
+    if (!comm::all_ok(im.transport, closed)) {
       if (!closed) comm::abort_job("cannot close result file " + im.final_path + ": " + hdf5_error_text());
       im.transport.barrier();  // until the failed rank's abort ends the job
     }
@@ -244,7 +245,7 @@ void ResultFile::commit() {
       if (ec) error = "rename to final name: " + ec.message();
     }
   }
-  error = im.transport.first_error(error);
+  error = comm::first_error(im.transport, error);
   if (!error.empty()) throw FatalError("cannot commit result file " + im.final_path + ": " + error);
   im.committed = true;
   if (im.writes_here()) comm::set_abort_cleanup({});

@@ -1,8 +1,9 @@
 // agree_on_errors (agreed_errors.hpp).
-#include "crd/pipeline/agreed_errors.hpp"
+#include "agreed_errors.hpp"
 
 #include <string>
 
+#include "crd/comm/collectives.hpp"
 #include "crd/base/error.hpp"
 
 namespace crd::pipeline {
@@ -18,10 +19,10 @@ void agree_on_errors(comm::Transport& transport, const std::function<void()>& lo
     error = e.what();
     fatal = true;
   }
-  const std::string agreed = transport.first_error(error);
+  const std::string agreed = comm::first_error(transport, error);
   if (agreed.empty()) return;
   const std::string text = error.empty() ? agreed : error;
-  if (transport.all_ok(!fatal)) throw UsageError(text);
+  if (comm::all_ok(transport, !fatal)) throw UsageError(text);
   throw FatalError(text);
 }
 

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "crd/base/error.hpp"
+#include "crd/comm/collectives.hpp"
 #include "crd/hash/sha1.hpp"
 #include "crd/pipeline/shared_paths.hpp"
 #include "checkpoint_file.hpp"
@@ -26,7 +27,7 @@ Checkpoints::Checkpoints(comm::Transport& transport, const std::string& work_dir
   std::string error;
   if (ec) error = ec.message();
   else if (!fs::is_directory(dir_, ec)) error = "not a directory";
-  error = transport_.first_error(error);
+  error = comm::first_error(transport_, error);
   if (!error.empty()) throw FatalError("cannot create work directory " + dir_ + ": " + error);
   check_checkpoint_nodes(transport_, dir_, resume_);
 }
@@ -57,7 +58,7 @@ bool Checkpoints::load(const std::string& phase, const std::function<void(Binary
 
 bool Checkpoints::load_agreed(const std::string& phase, const std::function<void(BinaryFileReader&)>& read) {
   if (!enabled()) return false;
-  return transport_.all_ok(load(phase, read));  // load is false unless resuming
+  return comm::all_ok(transport_, load(phase, read));  // load is false unless resuming
 }
 
 void Checkpoints::save(const std::string& phase, const std::function<void(BinaryFileWriter&)>& write) {
@@ -77,7 +78,7 @@ void Checkpoints::save(const std::string& phase, const std::function<void(Binary
 
 void Checkpoints::agree_saved() {
   if (!enabled()) return;
-  const std::string error = transport_.first_error(save_error_);
+  const std::string error = comm::first_error(transport_, save_error_);
   if (!error.empty()) throw FatalError(error);
 }
 

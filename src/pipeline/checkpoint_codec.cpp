@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "crd/shuffle/fields.hpp"
+#include "crd/base/fields.hpp"
 
 namespace crd::pipeline {
 namespace {
@@ -56,7 +56,7 @@ void save_shard(BinaryFileWriter& out, const scan::ScannedShard& s) {
     out.str(name);
     out.pod(value);
   }
-  shuffle::write_value(out, s.errors);
+  write_value(out, s.errors);
 }
 
 scan::ScannedShard load_shard(BinaryFileReader& in) {
@@ -70,14 +70,14 @@ scan::ScannedShard load_shard(BinaryFileReader& in) {
     const std::string name = in.str();
     s.counters.add(name, in.pod<std::uint64_t>());
   }
-  shuffle::read_value(in, s.errors);
+  read_value(in, s.errors);
   check_shard(s);
   return s;
 }
 
 void save_discovery(BinaryFileWriter& out, const discover::TallyDiscovery& d) {
   const auto& t = d.table;
-  shuffle::write_value(out, t.rows);
+  write_value(out, t.rows);
   for (std::uint64_t v : {t.threshold, t.total, t.distinct, t.labeled, t.stop_removed, t.top, t.top_removed,
                           d.first_label_id})
     out.pod(v);
@@ -89,7 +89,7 @@ void save_discovery(BinaryFileWriter& out, const discover::TallyDiscovery& d) {
 discover::TallyDiscovery load_discovery(BinaryFileReader& in) {
   discover::TallyDiscovery d;
   auto& t = d.table;
-  shuffle::read_value(in, t.rows);
+  read_value(in, t.rows);
   for (std::uint64_t* v : {&t.threshold, &t.total, &t.distinct, &t.labeled, &t.stop_removed, &t.top, &t.top_removed,
                            &d.first_label_id})
     *v = in.pod<std::uint64_t>();
@@ -102,17 +102,17 @@ discover::TallyDiscovery load_discovery(BinaryFileReader& in) {
 // Rows are encoded from their field lists, exactly as the hand-written codec did (u64 counts,
 // members in order), so checkpoints of earlier versions still read.
 void save_detection(BinaryFileWriter& out, const detect::DetectionResult& d) {
-  shuffle::write_value(out, d.pages);
-  shuffle::write_value(out, d.neighborhoods);
-  shuffle::write_value(out, d.label_use);
+  write_value(out, d.pages);
+  write_value(out, d.neighborhoods);
+  write_value(out, d.label_use);
   out.pod(d.stats);
 }
 
 detect::DetectionResult load_detection(BinaryFileReader& in) {
   detect::DetectionResult d;
-  shuffle::read_value(in, d.pages);
-  shuffle::read_value(in, d.neighborhoods);
-  shuffle::read_value(in, d.label_use);
+  read_value(in, d.pages);
+  read_value(in, d.neighborhoods);
+  read_value(in, d.label_use);
   d.stats = in.pod<detect::DetectionStats>();
   return d;
 }

@@ -12,7 +12,7 @@
 
 #include "crd/base/error.hpp"
 #include "crd/pipeline/shared_paths.hpp"
-#include "crd/shuffle/collectives.hpp"
+#include "crd/comm/collectives.hpp"
 
 namespace crd::pipeline {
 namespace fs = std::filesystem;
@@ -50,7 +50,7 @@ std::string write_record(const std::string& path, const std::string& text) {
 void check_checkpoint_nodes(comm::Transport& transport, const std::string& dir, bool resume) {
   const int rank = transport.rank();
   const int nranks = transport.size();
-  const std::vector<std::string> nodes_now = shuffle::allgather(transport, node_name());
+  const std::vector<std::string> nodes_now = comm::allgather(transport, node_name());
   const std::string record =
       (fs::path(dir) / ("rank-" + std::to_string(rank) + "-of-" + std::to_string(nranks) + ".nodes")).string();
   if (resume) {
@@ -74,7 +74,7 @@ void check_checkpoint_nodes(comm::Transport& transport, const std::string& dir, 
         }
       }
     }
-    const std::vector<std::string> found = shuffle::allgather(transport, mine);
+    const std::vector<std::string> found = comm::allgather(transport, mine);
     std::vector<std::string> nodes_then;
     for (const auto& text : found)
       if (!text.empty()) nodes_then = lines_of(text.substr(1));
@@ -90,7 +90,7 @@ void check_checkpoint_nodes(comm::Transport& transport, const std::string& dir, 
   std::string list;
   for (const auto& node : nodes_now) list += node + '\n';
   std::string error = write_record(record, list);
-  error = transport.first_error(error);
+  error = comm::first_error(transport, error);
   if (!error.empty()) throw FatalError(error);
 }
 

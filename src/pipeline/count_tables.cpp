@@ -1,5 +1,5 @@
 // Writing and reading the count tables (count_tables.hpp).
-#include "crd/pipeline/count_tables.hpp"
+#include "count_tables.hpp"
 
 #include "crd/output/schema.hpp"
 

@@ -6,7 +6,7 @@
 #include "crd/output/schema.hpp"
 #include "checkpoint_codec.hpp"
 #include "crd/pipeline/chunking_identity.hpp"
-#include "crd/pipeline/count_tables.hpp"
+#include "count_tables.hpp"
 #include "hash_passes.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 
@@ -36,7 +36,7 @@ void run_discover(const CommonOptions& common, const DiscoverOptions& options,
                   comm::Transport& transport) {
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
-    ScanPhase scan = run_scan_phase(common, options, false, transport, timer, file, true);
+    ScanPhase scan = run_scan_phase(common, scan_request(options, {.out_of_core = true}), transport, timer, file);
 
     discover::ShuffleTotals shuffled;
     timer.start("discover");

@@ -6,7 +6,8 @@
 
 #include "crd/base/error.hpp"
 #include "crd/base/saturating.hpp"
-#include "crd/pipeline/agreed_errors.hpp"
+#include "agreed_errors.hpp"
+#include "crd/comm/collectives.hpp"
 #include "crd/output/result_reader.hpp"
 #include "crd/output/schema.hpp"
 #include "label_file_shape.hpp"
@@ -103,7 +104,7 @@ LabelSet load_label_set(comm::Transport& transport, const std::vector<std::strin
   LabelSet set;
   set.replicated = replicate;
   set.owned.first_id = transport.exscan_sum(mine.size());
-  set.total = transport.sum(mine.size());
+  set.total = comm::sum(transport, mine.size());
   for (auto& c : mine) {
     set.owned.hashes.push_back(c.hash);
     set.owned.lengths.push_back(c.length);

@@ -6,7 +6,7 @@
 #include <map>
 
 #include "crd/base/error.hpp"
-#include "crd/pipeline/agreed_errors.hpp"
+#include "agreed_errors.hpp"
 #include "crd/detect/similarity.hpp"
 #include "crd/discover/discovery.hpp"
 #include "crd/output/result_reader.hpp"
@@ -30,7 +30,7 @@ std::vector<output::LabeledDocumentRow> labeled_document_rows(comm::Transport& t
                          scores.label_ids.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i + 1]));
     rows.push_back(std::move(row));
   }
-  return shuffle::sort_across_ranks(transport, std::move(rows), shuffle::FieldLess{}, round_bytes);
+  return shuffle::sort_across_ranks(transport, std::move(rows), FieldLess{}, round_bytes);
 }
 
 namespace {

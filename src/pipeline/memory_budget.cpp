@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "crd/comm/collectives.hpp"
 #include "crd/base/error.hpp"
 #include "crd/base/human_bytes.hpp"
 #include "crd/discover/owner_tally.hpp"
@@ -86,7 +87,7 @@ std::uint32_t MemoryBudget::plan_passes(comm::Transport& transport, const scan::
   const std::uint64_t local_keys = scaled(shard.chunks.distinct() + shard.files.distinct());
   const std::uint64_t hash_tables = shard.chunks.memory_bytes() + shard.files.memory_bytes();
   const std::uint64_t base = std::min(hash_tables, empty_hash_tables());
-  const std::uint64_t all_keys = transport.sum(local_keys);
+  const std::uint64_t all_keys = comm::sum(transport, local_keys);
   // Owned keys ≤ an even share of all local keys (hash prefixes are uniform; duplicates only help).
   const std::uint64_t owned = (all_keys + static_cast<std::uint64_t>(nranks_) - 1) / static_cast<std::uint64_t>(nranks_);
   // What passes divide (the hash tables and exchange records), and what they do not (page keys and
@@ -97,7 +98,7 @@ std::uint32_t MemoryBudget::plan_passes(comm::Transport& transport, const scan::
   const std::uint64_t pages = scaled(tables_bytes(shard) - hash_tables) + held + count_rows;
   const std::uint64_t hashed = base + grown;
   const std::uint64_t mine = hashed + pages + fixed_bytes();
-  const std::uint64_t worst = transport.max(std::max(mine, projected_));
+  const std::uint64_t worst = comm::max(transport, std::max(mine, projected_));
   if (budget_ == 0 || worst <= budget_) return 1;
   // Every pass has the empty tables; what grew beyond them divides by the passes.
   std::uint64_t passes = kMaxPasses + 1;
@@ -105,10 +106,10 @@ std::uint32_t MemoryBudget::plan_passes(comm::Transport& transport, const scan::
     const std::uint64_t room = budget_ - fixed_bytes() - pages - empty_hash_tables();
     passes = std::min<std::uint64_t>((grown + room - 1) / room, kMaxPasses + 1);
   }
-  passes = transport.max(passes);
+  passes = comm::max(transport, passes);
   if (out_of_core && passes <= kMaxPasses) return static_cast<std::uint32_t>(std::max<std::uint64_t>(passes, 2));
   const std::uint64_t ranks = ranks_for(worst);
-  if (transport.max(projected_) > 0)
+  if (comm::max(transport, projected_) > 0)
     throw FatalError("--memory " + human_bytes(budget_) + " per rank is too small: the busiest rank's tables would need about " +
                      human_bytes(worst) + "; run with at least " + std::to_string(ranks) + " ranks or raise --memory");
   throw FatalError("--memory " + human_bytes(budget_) + " per rank is too small: counting needs about " + human_bytes(worst) +
@@ -116,7 +117,7 @@ std::uint32_t MemoryBudget::plan_passes(comm::Transport& transport, const scan::
 }
 
 void MemoryBudget::check_peak(comm::Transport& transport, const std::string& what, std::uint64_t bytes) const {
-  const std::uint64_t worst = transport.max(bytes + fixed_bytes());
+  const std::uint64_t worst = comm::max(transport, bytes + fixed_bytes());
   if (budget_ == 0 || worst <= budget_) return;
   throw FatalError("--memory " + human_bytes(budget_) + " per rank is too small: " + what + " needs about " + human_bytes(worst) +
                    " on the busiest rank; run with at least " + std::to_string(ranks_for(worst)) +
@@ -130,7 +131,7 @@ std::uint32_t MemoryBudget::slices(comm::Transport& transport, std::uint64_t kep
     const std::uint64_t room = budget_ - fixed_bytes() - kept;
     n = std::max<std::uint64_t>(1, std::min<std::uint64_t>((divided + room - 1) / room, kMaxPasses + 1));
   }
-  n = transport.max(n);
+  n = comm::max(transport, n);
   if (n > kMaxPasses) check_peak(transport, "holding the documents", kept + divided / kMaxPasses);
   return static_cast<std::uint32_t>(std::min<std::uint64_t>(n, kMaxPasses));
 }

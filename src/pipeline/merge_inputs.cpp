@@ -1,5 +1,5 @@
 // Checking and reading crd merge's inputs (merge_inputs.hpp).
-#include "crd/pipeline/merge_inputs.hpp"
+#include "merge_inputs.hpp"
 
 #include <sys/stat.h>
 
@@ -11,8 +11,8 @@
 #include "crd/base/error.hpp"
 #include "crd/output/result_reader.hpp"
 #include "crd/output/schema.hpp"
-#include "crd/pipeline/agreed_errors.hpp"
-#include "crd/pipeline/count_tables.hpp"
+#include "agreed_errors.hpp"
+#include "count_tables.hpp"
 #include "label_file_shape.hpp"
 
 namespace crd::pipeline {

@@ -6,7 +6,7 @@
 #include "crd/discover/discovery.hpp"
 #include "crd/pipeline/discover_pipeline.hpp"
 #include "crd/output/schema.hpp"
-#include "crd/pipeline/merge_inputs.hpp"
+#include "merge_inputs.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 
 namespace crd::pipeline {

@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "crd/comm/collectives.hpp"
 #include "crd/discover/histogram.hpp"
 #include "crd/hash/sha1.hpp"
 #include "crd/neardup/fingerprint.hpp"
@@ -70,10 +71,10 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
     ScanPhase scan =
-        run_scan_phase(common, DiscoverOptions{}, false, transport, timer, file, false, [&] { return sketches_bytes; });
+        run_scan_phase(common, {.held_bytes = [&] { return sketches_bytes; }}, transport, timer, file);
     scan.shard.counters.add("neardup.pages.sketched", pages.size());
     scan.shard.counters.add("neardup.pages.no_tokens", without_tokens);
-    const std::uint64_t sketched = transport.sum(pages.size());
+    const std::uint64_t sketched = comm::sum(transport, pages.size());
 
     shuffle::ExchangeStats stats;
     const shuffle::ShuffleConfig config{common.round_bytes, &stats};
@@ -96,20 +97,20 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
     std::uint64_t pairs_bytes = 0;
     for (const auto& pair : pairs) pairs_bytes += neardup::held_bytes(pair);
     budget.check_peak(transport, "sorting the candidate pairs", tables + sets_bytes + kReduceCopies * pairs_bytes);
-    pairs = shuffle::sort_across_ranks(transport, std::move(pairs), shuffle::FieldLess{}, common.round_bytes);
+    pairs = shuffle::sort_across_ranks(transport, std::move(pairs), FieldLess{}, common.round_bytes);
     timer.start("degree");
     auto degree = discover::build_histogram(transport, page_degrees(transport, pairs, config), common.round_bytes);
 
     timer.start("write");
     namespace schema = output::schema;
-    auto identical = shuffle::sort_across_ranks(transport, neardup::identity_rows(sets), shuffle::FieldLess{},
+    auto identical = shuffle::sort_across_ranks(transport, neardup::identity_rows(sets), FieldLess{},
                                                 common.round_bytes);
     std::uint64_t same = 0;
     for (const auto& p : pairs) same += p.same_site;
-    const std::uint64_t total_pairs = transport.sum(pairs.size());
-    const std::uint64_t same_site = transport.sum(same);
-    const std::uint64_t identity_sets = transport.sum(sets.size());
-    const std::uint64_t capped[3] = {transport.sum(caps.buckets), transport.sum(caps.pages), transport.sum(caps.pairs)};
+    const std::uint64_t total_pairs = comm::sum(transport, pairs.size());
+    const std::uint64_t same_site = comm::sum(transport, same);
+    const std::uint64_t identity_sets = comm::sum(transport, sets.size());
+    const std::uint64_t capped[3] = {comm::sum(transport, caps.buckets), comm::sum(transport, caps.pages), comm::sum(transport, caps.pairs)};
     output::write_table(*file, schema::kNeardupPairs, pairs);
     output::write_table(*file, schema::kNeardupDegree, degree);
     output::write_table(*file, schema::kNeardupIdentical, identical);

@@ -10,7 +10,7 @@
 
 #include "crd/base/error.hpp"
 #include "crd/base/file_kind.hpp"
-#include "crd/shuffle/collectives.hpp"
+#include "crd/comm/collectives.hpp"
 
 namespace crd::pipeline {
 namespace {
@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 // Rank 0 decides, every rank raises: a file system seen differently by another rank must not
 // leave it running into a collective alone.
 void raise_agreed(comm::Transport& transport, const std::string& rank0_problem) {
-  const std::string problem = transport.from_rank0(rank0_problem);
+  const std::string problem = comm::broadcast_from_rank0<std::string>(transport, rank0_problem);
   if (!problem.empty()) throw UsageError(problem);
 }
 
@@ -132,7 +132,7 @@ void check_output_is_not_input(comm::Transport& transport, const std::string& ou
   if (!same.empty())
     problem = "output '" + output + "' is the same file as input '" + same + "': refusing to overwrite it";
   // Each rank looked at the files it holds; the lowest rank that found one speaks for all.
-  for (const std::string& found : shuffle::allgather(transport, problem))
+  for (const std::string& found : comm::allgather(transport, problem))
     if (!found.empty()) throw UsageError(found);
 }
 

@@ -6,6 +6,7 @@
 #include <random>
 #include <sstream>
 
+#include "crd/comm/collectives.hpp"
 #include "crd/base/error.hpp"
 #include "crd/pipeline/shared_paths.hpp"
 
@@ -59,7 +60,7 @@ void check_output_dir_shared(comm::Transport& transport, const std::string& outp
   // A probe rank 0 cannot make (a full disk, no permission) is not this check's to report: creating
   // the result fails next, with its own one line (tests/output/test_disk_full.py). Then no rank
   // has a probe to look for, and the check is skipped.
-  const std::string probe = transport.from_rank0(transport.rank() == 0 ? make_probe(dir) : "");
+  const std::string probe = comm::broadcast_from_rank0<std::string>(transport, transport.rank() == 0 ? make_probe(dir) : "");
   const auto newline = probe.find('\n');
   std::string problem;
   if (transport.rank() != 0 && newline != std::string::npos &&
@@ -68,7 +69,7 @@ void check_output_dir_shared(comm::Transport& transport, const std::string& outp
               probe.substr(newline + 1, probe.find(' ', newline) - newline - 1) +
               ") writes to: the output must be on a file system every node shares, not a node-local one such as /tmp";
   }
-  const std::string first = transport.first_error(problem);  // every rank has read the probe by now
+  const std::string first = comm::first_error(transport, problem);  // every rank has read the probe by now
   if (transport.rank() == 0 && newline != std::string::npos)
     ::unlink((std::filesystem::path(dir) / probe.substr(0, newline)).c_str());
   if (!first.empty()) throw UsageError("output '" + output + "': " + first);

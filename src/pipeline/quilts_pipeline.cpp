@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "crd/comm/collectives.hpp"
 #include "crd/neardup/fingerprint.hpp"
 #include "crd/output/schema.hpp"
 #include "crd/pipeline/scan_phase.hpp"
@@ -42,7 +43,7 @@ void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& 
     // --memory counts the documents' gram sets with the scan's tables: a budget they do not fit
     // stops the scan and fails naming a rank count (passes do not divide them).
     ScanPhase scan =
-        run_scan_phase(common, DiscoverOptions{}, false, transport, timer, file, false, [&] { return docs_bytes; });
+        run_scan_phase(common, {.held_bytes = [&] { return docs_bytes; }}, transport, timer, file);
     scan.shard.counters.merge(skipped);
 
     shuffle::ExchangeStats stats;
@@ -60,7 +61,7 @@ void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& 
       plan.passes = [&](std::uint64_t kept, std::uint64_t divided) {
         const std::uint64_t room = std::max<std::uint64_t>(kept, std::uint64_t{256} << 20);
         return static_cast<std::uint32_t>(
-            transport.max(std::clamp<std::uint64_t>((divided + room - 1) / room, 1, MemoryBudget::kMaxPasses)));
+            comm::max(transport, std::clamp<std::uint64_t>((divided + room - 1) / room, 1, MemoryBudget::kMaxPasses)));
       };
     }
     auto found = quilts::find_quilts(transport, std::move(docs), params, config, plan);
@@ -69,13 +70,13 @@ void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& 
 
     timer.start("write");
     namespace schema = output::schema;
-    auto pages = shuffle::sort_across_ranks(transport, std::move(found.pages), shuffle::FieldLess{}, common.round_bytes);
+    auto pages = shuffle::sort_across_ranks(transport, std::move(found.pages), FieldLess{}, common.round_bytes);
     auto sources =
-        shuffle::sort_across_ranks(transport, std::move(found.sources), shuffle::FieldLess{}, common.round_bytes);
+        shuffle::sort_across_ranks(transport, std::move(found.sources), FieldLess{}, common.round_bytes);
     std::uint64_t quilted = 0;
     for (const auto& p : pages) quilted += p.quilted;
-    quilted = transport.sum(quilted);
-    const std::uint64_t total = transport.sum(pages.size());
+    quilted = comm::sum(transport, quilted);
+    const std::uint64_t total = comm::sum(transport, pages.size());
     if (transport.rank() != 0) found.sweep.clear();  // the totals, once
     output::write_table(*file, schema::kQuiltPages, pages);
     output::write_table(*file, schema::kQuiltSources, sources);

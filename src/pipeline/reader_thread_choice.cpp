@@ -1,5 +1,5 @@
 // use_reader_thread: on for compressed shards with a spare core (see the header for why).
-#include "crd/pipeline/reader_thread_choice.hpp"
+#include "reader_thread_choice.hpp"
 
 namespace crd::pipeline {
 

@@ -7,7 +7,7 @@
 #include "crd/base/version.hpp"
 #include "crd/output/schema.hpp"
 #include "crd/pipeline/progress.hpp"
-#include "crd/shuffle/collectives.hpp"
+#include "crd/comm/collectives.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
 
 namespace crd::pipeline {
@@ -47,7 +47,7 @@ Counters merge_counters(comm::Transport& transport, const Counters& local) {
   std::vector<NamedCount> mine;
   for (const auto& [name, value] : local.values()) mine.push_back({name, value});
   Counters merged;
-  for (const auto& part : shuffle::allgather(transport, mine))
+  for (const auto& part : comm::allgather(transport, mine))
     for (const NamedCount& c : part) merged.add(c.name, c.value);
   return merged;
 }
@@ -76,7 +76,7 @@ void write_timings(output::ResultFile& file, comm::Transport& transport, const P
 
 void write_errors(output::ResultFile& file, comm::Transport& transport,
                   const std::vector<io::ReadError>& local, std::size_t round_bytes) {
-  auto sorted = shuffle::sort_across_ranks(transport, local, shuffle::FieldLess{}, round_bytes);
+  auto sorted = shuffle::sort_across_ranks(transport, local, FieldLess{}, round_bytes);
   output::write_table(file, output::schema::kErrors, sorted);
 }
 
@@ -86,7 +86,7 @@ void write_run_report(output::ResultFile& file, comm::Transport& transport, cons
                       const Counters& global_counters, const Counters& resources, const PhaseTimer& timer,
                       const std::vector<io::ReadError>& local_errors) {
   // Every rank computes the same timestamp string only if clocks agree to the second; take rank 0's.
-  const std::string created = transport.from_rank0(transport.rank() == 0 ? utc_now() : std::string());
+  const std::string created = comm::broadcast_from_rank0<std::string>(transport, transport.rank() == 0 ? utc_now() : std::string());
   namespace schema = output::schema;
   schema::set_attribute(file, schema::attr::kCrdVersion, version());
   schema::set_attribute(file, schema::attr::kCrdGitCommit, git_commit());

@@ -9,10 +9,10 @@
 #include "crd/base/error.hpp"
 #include "checkpoint_codec.hpp"
 #include "crd/scan/input_listing.hpp"
-#include "crd/shuffle/collectives.hpp"
+#include "crd/comm/collectives.hpp"
 #include "memory_budget.hpp"
 #include "crd/pipeline/output_check.hpp"
-#include "crd/pipeline/reader_thread_choice.hpp"
+#include "reader_thread_choice.hpp"
 #include "crd/pipeline/progress.hpp"
 
 namespace crd::pipeline {
@@ -31,10 +31,16 @@ void with_result_file(comm::Transport& transport,
   }
 }
 
-ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& options, bool keep_pages,
-                         comm::Transport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file,
-                         bool out_of_core, const std::function<std::uint64_t()>& held_bytes) {
-  const auto held = [&]() -> std::uint64_t { return held_bytes ? held_bytes() : 0; };
+ScanRequest scan_request(const DiscoverOptions& options, ScanRequest request) {
+  request.stop_chunks = options.stop_chunks;
+  request.min_chunk_length = options.min_chunk_length;
+  request.keep_counts = options.keep_counts;
+  return request;
+}
+
+ScanPhase run_scan_phase(const CommonOptions& common, const ScanRequest& request, comm::Transport& transport,
+                         PhaseTimer& timer, std::optional<output::ResultFile>& file) {
+  const auto held = [&]() -> std::uint64_t { return request.held_bytes ? request.held_bytes() : 0; };
   ScanPhase p;
   timer.start("expand");
   // A checkpointed job's fingerprint covers every input: rank 0 then lists them all.
@@ -44,12 +50,12 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   check_output_is_not_input(transport, common.output, inputs.files);  // each rank looks at the files it holds
   const std::vector<io::InputFile>& files = inputs.files;
   const std::vector<std::size_t>& mine = inputs.mine;
-  p.stop = discover::StopItems(options.stop_chunks, options.min_chunk_length);
+  p.stop = discover::StopItems(request.stop_chunks, request.min_chunk_length);
   // The fingerprint stats every input again: only worth it when checkpoints are kept, and done once.
   const std::string fingerprint =
       common.work_dir.empty()
           ? std::string()
-          : shuffle::broadcast_from_rank0(
+          : comm::broadcast_from_rank0(
                 transport, transport.rank() == 0 ? job_fingerprint(common.info.command, common.info.results_config,
                                                                    transport.size(), inputs.files, common.side_inputs)
                                                  : std::string());
@@ -58,7 +64,7 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
 
   timer.start("scan");
   scan::ScanOptions scan = common.scan;
-  scan.keep_page_chunks = keep_pages;
+  scan.keep_page_chunks = request.keep_pages;
   // A rank bound to one core (mpirun's default binding) would run both threads on that core, and
   // on a node full of ranks the thread competes with them: the affinity and the node decide too.
   ReaderThreadContext context = shard_bytes_context(files, mine);
@@ -93,7 +99,7 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
   p.checkpoints->agree_saved();  // every rank, resumed or not
   progress.finish(transport);
   fault_point("after_scan", transport.rank());
-  p.passes = budget.plan_passes(transport, p.shard, out_of_core, held(), options.keep_counts);
+  p.passes = budget.plan_passes(transport, p.shard, request.out_of_core, held(), request.keep_counts);
   p.bytes_read = resumed ? 0 : bytes_read;
   p.shard_bytes = shard_bytes;
   if (p.passes > 1) {
@@ -110,16 +116,16 @@ ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& opt
 Counters run_resources(comm::Transport& transport, const CommonOptions& common, std::uint64_t tables_bytes,
                        const discover::ShuffleTotals& shuffled, std::uint32_t passes, std::uint64_t bytes_reread) {
   Counters resources;
-  resources.add("memory.peak_rss_max", transport.max(peak_rss_bytes()));
-  resources.add("memory.tables_max", transport.max(tables_bytes));
+  resources.add("memory.peak_rss_max", comm::max(transport, peak_rss_bytes()));
+  resources.add("memory.tables_max", comm::max(transport, tables_bytes));
   resources.add("memory.budget", common.memory_budget);
   // Out-of-core counting (docs/memory.md): passes over the hash space, and the input read again.
-  resources.add("counting.passes", transport.max(std::uint64_t{passes}));
-  resources.add("counting.bytes_reread", transport.sum(bytes_reread));
-  resources.add("shuffle.bytes_sent", transport.sum(shuffled.bytes_sent));
-  resources.add("shuffle.bytes_sent_max", transport.max(shuffled.bytes_sent));
-  resources.add("shuffle.bytes_sent_min", transport.min(shuffled.bytes_sent));
-  resources.add("shuffle.rounds", transport.max(shuffled.rounds));  // every rank joins every round
+  resources.add("counting.passes", comm::max(transport, std::uint64_t{passes}));
+  resources.add("counting.bytes_reread", comm::sum(transport, bytes_reread));
+  resources.add("shuffle.bytes_sent", comm::sum(transport, shuffled.bytes_sent));
+  resources.add("shuffle.bytes_sent_max", comm::max(transport, shuffled.bytes_sent));
+  resources.add("shuffle.bytes_sent_min", comm::min(transport, shuffled.bytes_sent));
+  resources.add("shuffle.rounds", comm::max(transport, shuffled.rounds));  // every rank joins every round
   return resources;
 }
 

@@ -1,6 +1,6 @@
 // Greedy set cover over weighted holder classes, with lazy gain updates: a candidate's gain only falls as grams are covered,
 // so a popped candidate whose recomputed gain still equals its stored one is the true maximum.
-#include "crd/quilts/cover.hpp"
+#include "cover.hpp"
 
 #include <algorithm>
 #include <queue>

@@ -6,8 +6,9 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "crd/quilts/cover.hpp"
-#include "crd/quilts/stages.hpp"
+#include "cover.hpp"
+#include "stages.hpp"
+#include "crd/comm/collectives.hpp"
 
 namespace crd::quilts {
 namespace {
@@ -61,29 +62,17 @@ std::uint64_t held_bytes(const HolderClass& c) {
   return sizeof(HolderClass) + (c.holders.capacity() + c.servers.capacity()) * sizeof(std::uint64_t);
 }
 
-QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local, const QuiltParams& params,
-                        const shuffle::ShuffleConfig& config, const MemoryPlan& memory) {
-  QuiltResult result;
-  const auto ms = params.m_values();
-  const auto cs = params.c_values();
-  const auto thetas = params.theta_values();
-  const std::size_t pivot_m = static_cast<std::size_t>(std::find(ms.begin(), ms.end(), params.m) - ms.begin());
+namespace {
 
-  auto docs = own_documents(transport, std::move(local), config);
-  std::uint64_t docs_bytes = 0, grams = 0;
-  for (const auto& d : docs) {
-    docs_bytes += held_bytes(d);
-    grams += d.grams.size();
-  }
-  result.counters.add("quilts.grams", grams);
-  // A pass takes at most half the room beside the documents: the classes it builds take the rest.
-  result.passes = memory.passes ? memory.passes(docs_bytes, 2 * kPassBytesPerGram * grams) : 1;
-  // Stages 2–5 a slice of the grams at a time. A holder list has one owner in every pass, so each
-  // pass's classes merge into those of the passes before: the classes are those of one pass.
+// Stages 2–5 a slice of the grams at a time. A holder list has one owner in every pass, so each
+// pass's classes merge into those of the passes before: the classes are those of one pass.
+std::vector<HolderClass> classes_in_passes(comm::Transport& transport, const std::vector<Document>& docs,
+                                           std::uint32_t max_m, std::uint64_t docs_bytes, std::uint64_t grams,
+                                           const shuffle::ShuffleConfig& config, const MemoryPlan& memory,
+                                           QuiltResult& result, std::uint64_t& classes_bytes) {
   std::vector<HolderClass> classes;
-  std::uint64_t classes_bytes = 0;
   for (std::uint32_t p = 0; p < result.passes; ++p) {
-    auto holdings = patch_postings(transport, docs, ms.back(), config, {p, result.passes});
+    auto holdings = patch_postings(transport, docs, max_m, config, {p, result.passes});
     result.counters.add("quilts.holdings", holdings.size());
     classes = merge_classes(std::move(classes), holder_classes(transport, std::move(holdings), config));
     classes_bytes = 0;
@@ -93,59 +82,74 @@ QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local,
       memory.check("grouping the holder classes",
                    docs_bytes + classes_bytes + kPassBytesPerGram * grams / result.passes);
   }
-  result.counters.add("quilts.classes", classes.size());
-  std::vector<std::uint64_t> gram_counts;  // |grams(d)|: the sets themselves are done with
-  gram_counts.reserve(docs.size());
-  for (auto& d : docs) {
-    gram_counts.push_back(d.grams.size());
-    std::vector<std::uint64_t>().swap(d.grams);
+  return classes;
+}
+
+// Members stage 6 sends: each class once per rank owning a holder.
+std::uint64_t members_sent(const std::vector<HolderClass>& classes, int nranks) {
+  std::uint64_t sent = 0;
+  std::vector<int> ranks;
+  for (const auto& c : classes) {
+    ranks.clear();
+    for (const auto d : c.holders) ranks.push_back(owner_of_key(d, nranks));
+    std::sort(ranks.begin(), ranks.end());
+    sent += c.holders.size() * static_cast<std::uint64_t>(std::unique(ranks.begin(), ranks.end()) - ranks.begin());
   }
-  if (memory.check) {
-    std::uint64_t sent = 0;  // members stage 6 sends: each class once per rank owning a holder
-    std::vector<int> ranks;
-    for (const auto& c : classes) {
-      ranks.clear();
-      for (const auto d : c.holders) ranks.push_back(owner_of_key(d, transport.size()));
-      std::sort(ranks.begin(), ranks.end());
-      sent += c.holders.size() * static_cast<std::uint64_t>(std::unique(ranks.begin(), ranks.end()) - ranks.begin());
-    }
-    memory.check("sending the holder classes", docs_bytes - grams * sizeof(std::uint64_t) + classes_bytes + kMemberBytes * sent);
-  }
-  const auto members = classes_by_document(transport, classes, config);
-  std::vector<HolderClass>().swap(classes);
-  // The classes holding each of this rank's documents: (document, the class's run in `members`).
-  std::vector<std::size_t> run_start;  // class r: members[run_start[r] .. run_start[r + 1])
-  for (std::size_t i = 0; i < members.size(); ++i)
-    if (i == 0 || members[i].first_gram != members[i - 1].first_gram) run_start.push_back(i);
-  run_start.push_back(members.size());
+  return sent;
+}
+
+// The classes this rank's documents are in, as the covers read them.
+struct CoverIndex {
   struct Held {
     std::uint64_t doc;
     std::size_t run;
     auto operator<=>(const Held&) const = default;
   };
-  std::vector<Held> held;
-  for (std::size_t r = 0; r + 1 < run_start.size(); ++r)
-    for (std::size_t i = run_start[r]; i < run_start[r + 1]; ++i)
-      if (owner_of_key(members[i].doc, transport.size()) == transport.rank()) held.push_back({members[i].doc, r});
-  std::sort(held.begin(), held.end());
-  // The cover's candidates: every document named by a class here, by a dense index in id order.
-  std::vector<std::uint64_t> candidate_ids;
-  candidate_ids.reserve(members.size());
-  for (const auto& m : members) candidate_ids.push_back(m.doc);
-  std::sort(candidate_ids.begin(), candidate_ids.end());
-  candidate_ids.erase(std::unique(candidate_ids.begin(), candidate_ids.end()), candidate_ids.end());
-  candidate_ids.shrink_to_fit();
-  std::vector<std::uint32_t> candidate(members.size());
-  for (std::size_t i = 0; i < members.size(); ++i)
-    candidate[i] = static_cast<std::uint32_t>(
-        std::lower_bound(candidate_ids.begin(), candidate_ids.end(), members[i].doc) - candidate_ids.begin());
-  CoverScratch scratch(candidate_ids.size());
+  std::vector<std::size_t> run_start;        // class r: members[run_start[r] .. run_start[r + 1])
+  std::vector<Held> held;                    // (this rank's document, a class's run), ascending
+  std::vector<std::uint64_t> candidate_ids;  // every document named by a class here, ascending
+  std::vector<std::uint32_t> candidate;      // members[i]'s index in candidate_ids
+};
 
-  // Per (m, c, θ): quilted pages and their sources, summed over ranks below.
+CoverIndex index_members(const std::vector<ClassMember>& members, comm::Transport& transport) {
+  CoverIndex x;
+  for (std::size_t i = 0; i < members.size(); ++i)
+    if (i == 0 || members[i].first_gram != members[i - 1].first_gram) x.run_start.push_back(i);
+  x.run_start.push_back(members.size());
+  for (std::size_t r = 0; r + 1 < x.run_start.size(); ++r)
+    for (std::size_t i = x.run_start[r]; i < x.run_start[r + 1]; ++i)
+      if (owner_of_key(members[i].doc, transport.size()) == transport.rank()) x.held.push_back({members[i].doc, r});
+  std::sort(x.held.begin(), x.held.end());
+  x.candidate_ids.reserve(members.size());
+  for (const auto& m : members) x.candidate_ids.push_back(m.doc);
+  std::sort(x.candidate_ids.begin(), x.candidate_ids.end());
+  x.candidate_ids.erase(std::unique(x.candidate_ids.begin(), x.candidate_ids.end()), x.candidate_ids.end());
+  x.candidate_ids.shrink_to_fit();
+  x.candidate.resize(members.size());
+  for (std::size_t i = 0; i < members.size(); ++i)
+    x.candidate[i] = static_cast<std::uint32_t>(
+        std::lower_bound(x.candidate_ids.begin(), x.candidate_ids.end(), members[i].doc) - x.candidate_ids.begin());
+  return x;
+}
+
+// Per (m, c, θ) cell of the sweep: quilted pages and their sources.
+struct SweepCounts {
+  std::vector<std::uint64_t> quilted, source_sum;
+  std::uint64_t pages = 0;  // pages covered
+};
+
+// Each of this rank's documents covered at every swept m: its page row (at params.m) and the
+// sweep's counts; a quilted page's sources are cited, to be named by their owners.
+SweepCounts cover_documents(const std::vector<Document>& docs, const std::vector<std::uint64_t>& gram_counts,
+                            const std::vector<ClassMember>& members, const CoverIndex& x, const QuiltParams& params,
+                            QuiltResult& result, std::vector<CitedSource>& cited) {
+  const auto ms = params.m_values();
+  const auto cs = params.c_values();
+  const auto thetas = params.theta_values();
+  const std::size_t pivot_m = static_cast<std::size_t>(std::find(ms.begin(), ms.end(), params.m) - ms.begin());
   const std::size_t cells = ms.size() * cs.size() * thetas.size();
-  std::vector<std::uint64_t> quilted(cells, 0), source_sum(cells, 0);
-  std::uint64_t pages = 0;
-  std::vector<CitedSource> cited;
+  SweepCounts counts{std::vector<std::uint64_t>(cells, 0), std::vector<std::uint64_t>(cells, 0), 0};
+  CoverScratch scratch(x.candidate_ids.size());
   std::vector<HeldClass> mine;
   std::vector<OtherHolder> others;
   std::size_t next = 0;
@@ -155,29 +159,29 @@ QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local,
       result.counters.add("quilts.documents.url_hash_collision");
       continue;
     }
-    ++pages;
-    while (next < held.size() && held[next].doc < d.id) ++next;
+    ++counts.pages;
+    while (next < x.held.size() && x.held[next].doc < d.id) ++next;
     mine.clear();
     others.clear();
-    for (; next < held.size() && held[next].doc == d.id; ++next) {
-      const std::size_t r = held[next].run;
+    for (; next < x.held.size() && x.held[next].doc == d.id; ++next) {
+      const std::size_t r = x.held[next].run;
       const auto cls = static_cast<std::uint32_t>(mine.size());
-      mine.push_back({members[run_start[r]].grams, static_cast<std::uint32_t>(run_start[r + 1] - run_start[r])});
-      for (std::size_t i = run_start[r]; i < run_start[r + 1]; ++i)
-        if (members[i].doc != d.id) others.push_back({candidate[i], cls, members[i].server});
+      mine.push_back({members[x.run_start[r]].grams, static_cast<std::uint32_t>(x.run_start[r + 1] - x.run_start[r])});
+      for (std::size_t i = x.run_start[r]; i < x.run_start[r + 1]; ++i)
+        if (members[i].doc != d.id) others.push_back({x.candidate[i], cls, members[i].server});
     }
     result.counters.add("quilts.cover_pairs", others.size());
     const std::uint64_t n = gram_counts[di];
     Cover pivot;
     for (std::size_t mi = 0; mi < ms.size(); ++mi) {
       const CoverRules rules{ms[mi], params.min_source_share, params.foreign != Foreign::Off};
-      Cover cover = greedy_cover(d.server, mine, others, candidate_ids, rules, scratch);
+      Cover cover = greedy_cover(d.server, mine, others, x.candidate_ids, rules, scratch);
       for (std::size_t ci = 0; ci < cs.size(); ++ci)
         for (std::size_t ti = 0; ti < thetas.size(); ++ti)
           if (is_quilted(n, cover, cs[ci], thetas[ti])) {
             const std::size_t cell = (mi * cs.size() + ci) * thetas.size() + ti;
-            ++quilted[cell];
-            source_sum[cell] += cover.sources.size();
+            ++counts.quilted[cell];
+            counts.source_sum[cell] += cover.sources.size();
           }
       if (mi == pivot_m) pivot = std::move(cover);
     }
@@ -188,9 +192,12 @@ QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local,
     if (q)
       for (const auto& s : pivot.sources) cited.push_back({s.doc, {{d.url, s.covered}}});
   }
-  result.counters.add("quilts.documents", pages);
+  return counts;
+}
 
-  // The sources' URLs, from their owners (a source is a document, owned where its id says).
+// The sources' URLs, from their owners (a source is a document, owned where its id says).
+void name_sources(comm::Transport& transport, std::vector<CitedSource> cited, const std::vector<Document>& docs,
+                  const shuffle::ShuffleConfig& config, std::vector<SourceRow>& sources) {
   const auto named = shuffle::group_by_key(
       transport, std::move(cited), [](const CitedSource& s) { return s.doc; }, owner_of_key, &CitedSource::citations,
       config);
@@ -198,22 +205,71 @@ QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local,
   for (const auto& s : named) {
     doc = std::lower_bound(doc, docs.end(), s.doc, [](const Document& d, std::uint64_t id) { return d.id < id; });
     if (doc == docs.end() || doc->id != s.doc) throw std::logic_error("quilts: a source is not owned where its id says");
-    for (const auto& c : s.citations) result.sources.push_back({c.page, doc->url, c.covered});
+    for (const auto& c : s.citations) sources.push_back({c.page, doc->url, c.covered});
   }
+}
 
-  const std::uint64_t all_pages = transport.sum(pages);
-  transport.allreduce(quilted, comm::ReduceOp::Sum);
-  transport.allreduce(source_sum, comm::ReduceOp::Sum);
+// Collective: the sweep's rows, totals over all ranks.
+std::vector<SweepRow> sweep_rows(comm::Transport& transport, SweepCounts counts, const QuiltParams& params) {
+  const auto ms = params.m_values();
+  const auto cs = params.c_values();
+  const auto thetas = params.theta_values();
+  const std::uint64_t all_pages = comm::sum(transport, counts.pages);
+  transport.allreduce(counts.quilted, comm::ReduceOp::Sum);
+  transport.allreduce(counts.source_sum, comm::ReduceOp::Sum);
+  std::vector<SweepRow> rows;
   for (std::size_t mi = 0; mi < ms.size(); ++mi)
     for (std::size_t ci = 0; ci < cs.size(); ++ci)
       for (std::size_t ti = 0; ti < thetas.size(); ++ti) {
         const std::size_t cell = (mi * cs.size() + ci) * thetas.size() + ti;
-        SweepRow row{params.k, ms[mi], cs[ci], thetas[ti], all_pages, quilted[cell], 0.0, 0.0};
-        if (all_pages > 0) row.percent = 100.0 * static_cast<double>(quilted[cell]) / static_cast<double>(all_pages);
-        if (quilted[cell] > 0)
-          row.mean_sources = static_cast<double>(source_sum[cell]) / static_cast<double>(quilted[cell]);
-        result.sweep.push_back(row);
+        const std::uint64_t quilted = counts.quilted[cell];
+        SweepRow row{params.k, ms[mi], cs[ci], thetas[ti], all_pages, quilted, 0.0, 0.0};
+        if (all_pages > 0) row.percent = 100.0 * static_cast<double>(quilted) / static_cast<double>(all_pages);
+        if (quilted > 0) row.mean_sources = static_cast<double>(counts.source_sum[cell]) / static_cast<double>(quilted);
+        rows.push_back(row);
       }
+  return rows;
+}
+
+}  // namespace
+
+QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local, const QuiltParams& params,
+                        const shuffle::ShuffleConfig& config, const MemoryPlan& memory) {
+  QuiltResult result;
+  auto docs = own_documents(transport, std::move(local), config);
+  std::uint64_t docs_bytes = 0, grams = 0;
+  for (const auto& d : docs) {
+    docs_bytes += held_bytes(d);
+    grams += d.grams.size();
+  }
+  result.counters.add("quilts.grams", grams);
+  // A pass takes at most half the room beside the documents: the classes it builds take the rest.
+  result.passes = memory.passes ? memory.passes(docs_bytes, 2 * kPassBytesPerGram * grams) : 1;
+  std::uint64_t classes_bytes = 0;
+  std::vector<HolderClass> classes = classes_in_passes(transport, docs, params.m_values().back(), docs_bytes, grams,
+                                                       config, memory, result, classes_bytes);
+  result.counters.add("quilts.classes", classes.size());
+  std::vector<std::uint64_t> gram_counts;  // |grams(d)|: the sets themselves are done with
+  gram_counts.reserve(docs.size());
+  for (auto& d : docs) {
+    gram_counts.push_back(d.grams.size());
+    std::vector<std::uint64_t>().swap(d.grams);
+  }
+  if (memory.check)
+    memory.check("sending the holder classes", docs_bytes - grams * sizeof(std::uint64_t) + classes_bytes +
+                                                   kMemberBytes * members_sent(classes, transport.size()));
+  const auto members = classes_by_document(transport, classes, config);
+  std::vector<HolderClass>().swap(classes);
+
+  std::vector<CitedSource> cited;
+  SweepCounts counts;
+  {
+    const CoverIndex index = index_members(members, transport);
+    counts = cover_documents(docs, gram_counts, members, index, params, result, cited);
+  }
+  result.counters.add("quilts.documents", counts.pages);
+  name_sources(transport, std::move(cited), docs, config, result.sources);
+  result.sweep = sweep_rows(transport, std::move(counts), params);
   return result;
 }
 

@@ -1,5 +1,5 @@
 // crd quilts' six exchanges (stages.hpp).
-#include "crd/quilts/stages.hpp"
+#include "stages.hpp"
 
 #include <algorithm>
 #include <iterator>

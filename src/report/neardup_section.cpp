@@ -52,6 +52,11 @@ class Components {
     while (parent_[a] != a) a = parent_[a] = parent_[parent_[a]];
     return a;
   }
+  // root() without shortening the path, for a finished forest.
+  std::uint64_t root_of(std::uint64_t a) const {
+    while (parent_[a] != a) a = parent_[a];
+    return a;
+  }
   std::uint64_t size() const { return parent_.size(); }
   const std::string& name(std::uint64_t i) const { return *names_[i]; }
 
@@ -76,69 +81,77 @@ std::string similarity_figure(const std::vector<std::uint32_t>& values, const st
   return "<figure>" + render_unit_histogram(h) + "</figure>";
 }
 
-}  // namespace
+// The thresholds the run used (from its recorded configuration; the defaults when absent).
+struct NeardupRules {
+  std::string method;
+  std::uint32_t min_b, min_c, combined_c, supershingles, bits;
+};
 
-void add_neardup_section(const ReportInput& in, ReportPage& page) {
-  const auto& r = in.reader;
-  if (!r.has(schema::kNeardup)) return;
-  const auto& pairs = schema::kNeardupPairs;
+NeardupRules neardup_rules(const output::ResultReader& r) {
+  return {schema::attribute_string(r, attr::kNeardupMethod), config_u32(r, "min-b-similarity", 2),
+          config_u32(r, "min-c-similarity", 372),     config_u32(r, "combined-c-similarity", 355),
+          config_u32(r, "supershingles", 6),          config_u32(r, "simhash-bits", 384)};
+}
+
+// The method, its rule and the counts, and the two similarity histograms with the thresholds drawn.
+std::string neardup_summary(const output::ResultReader& r, const NeardupRules& k,
+                            const std::vector<std::uint32_t>& b_sim, const std::vector<std::uint32_t>& c_sim) {
   const auto u64 = [&](const schema::Attribute& a) { return schema::attribute_u64(r, a); };
-  const std::string method = schema::attribute_string(r, attr::kNeardupMethod);
-  const std::uint32_t min_b = config_u32(r, "min-b-similarity", 2), min_c = config_u32(r, "min-c-similarity", 372),
-                      combined_c = config_u32(r, "combined-c-similarity", 355),
-                      supershingles = config_u32(r, "supershingles", 6), bits = config_u32(r, "simhash-bits", 384);
-  const auto b_sim = r.read_u32(pairs.column(&PairRow::b_sim));
-  const auto c_sim = r.read_u32(pairs.column(&PairRow::c_sim));
-  const auto same_site = r.read_u8(pairs.column(&PairRow::same_site));
-  const std::uint64_t npairs = b_sim.size();
   const std::uint64_t nidentical = r.rows(schema::kNeardupIdentical.column(&IdentityRow::page));
-
-  std::string html = heading("Near-duplicates");
-  std::string rule = method == "minhash"    ? "B-similar: at least " + std::to_string(min_b) + " of " +
-                                                  std::to_string(supershingles) + " supershingles agree"
-                     : method == "simhash" ? "C-similar: at least " + std::to_string(min_c) + " of " +
-                                                  std::to_string(bits) + " bits agree"
-                                           : "combined: B-similar (≥ " + std::to_string(min_b) +
-                                                  " supershingles) and at least " + std::to_string(combined_c) +
-                                                  " of " + std::to_string(bits) + " bits agree";
-  html += facts({{"method", method},
-                 {"rule", rule},
-                 {"pages", grouped(u64(attr::kNeardupPages))},
-                 {"distinct token sequences", grouped(u64(attr::kNeardupIdentitySets))},
-                 {"pages identical to another", grouped(nidentical)},
-                 {"near-duplicate pairs", grouped(u64(attr::kNeardupPairCount))},
-                 {"same site / different sites", grouped(u64(attr::kNeardupSameSite)) + " / " +
-                                                     grouped(u64(attr::kNeardupDifferentSite))},
-                 {"buckets over --max-bucket (pairs not compared)",
-                  grouped(u64(attr::kNeardupCappedBuckets)) + " (" + grouped(u64(attr::kNeardupCappedPairs)) + ")"}});
+  std::string rule = k.method == "minhash"   ? "B-similar: at least " + std::to_string(k.min_b) + " of " +
+                                                 std::to_string(k.supershingles) + " supershingles agree"
+                     : k.method == "simhash" ? "C-similar: at least " + std::to_string(k.min_c) + " of " +
+                                                 std::to_string(k.bits) + " bits agree"
+                                             : "combined: B-similar (≥ " + std::to_string(k.min_b) +
+                                                 " supershingles) and at least " + std::to_string(k.combined_c) +
+                                                 " of " + std::to_string(k.bits) + " bits agree";
+  std::string html = facts({{"method", k.method},
+                            {"rule", rule},
+                            {"pages", grouped(u64(attr::kNeardupPages))},
+                            {"distinct token sequences", grouped(u64(attr::kNeardupIdentitySets))},
+                            {"pages identical to another", grouped(nidentical)},
+                            {"near-duplicate pairs", grouped(u64(attr::kNeardupPairCount))},
+                            {"same site / different sites", grouped(u64(attr::kNeardupSameSite)) + " / " +
+                                                                grouped(u64(attr::kNeardupDifferentSite))},
+                            {"buckets over --max-bucket (pairs not compared)",
+                             grouped(u64(attr::kNeardupCappedBuckets)) + " (" +
+                                 grouped(u64(attr::kNeardupCappedPairs)) + ")"}});
   if (u64(attr::kNeardupCappedPairs) > 0)
     html += "<p class=\"hint warn\">Some buckets held more pages than --max-bucket: their pairs were not compared, "
             "so pairs may be missing (docs/neardup.md).</p>";
 
   // Similarities: B over its supershingles, C near the top of its bits, thresholds drawn.
-  std::uint32_t c_lo = std::min(min_c, combined_c);
+  std::uint32_t c_lo = std::min(k.min_c, k.combined_c);
   for (auto c : c_sim) c_lo = std::min(c_lo, c);
   c_lo = c_lo > 4 ? c_lo - 4 : 0;
   html += "<div class=\"grid2\">" +
           similarity_figure(b_sim, "Pairs by B-similarity (agreeing supershingles)", "B-similarity",
-                            -0.5, supershingles + 0.5, static_cast<int>(supershingles) + 1,
-                            {{min_b - 0.5, "B ≥ " + std::to_string(min_b)}}, true) +
-          similarity_figure(c_sim, "Pairs by C-similarity (agreeing simhash bits)", "C-similarity", c_lo, bits + 1.0,
-                            static_cast<int>(std::min<std::uint32_t>(bits + 1 - c_lo, 96)),
-                            {{combined_c - 0.0, "combined ≥ " + std::to_string(combined_c)},
-                             {min_c - 0.0, "C ≥ " + std::to_string(min_c)}}) +
+                            -0.5, k.supershingles + 0.5, static_cast<int>(k.supershingles) + 1,
+                            {{k.min_b - 0.5, "B ≥ " + std::to_string(k.min_b)}}, true) +
+          similarity_figure(c_sim, "Pairs by C-similarity (agreeing simhash bits)", "C-similarity", c_lo, k.bits + 1.0,
+                            static_cast<int>(std::min<std::uint32_t>(k.bits + 1 - c_lo, 96)),
+                            {{k.combined_c - 0.0, "combined ≥ " + std::to_string(k.combined_c)},
+                             {k.min_c - 0.0, "C ≥ " + std::to_string(k.min_c)}}) +
           "</div>";
+  return html;
+}
 
-  // Clusters: connected components of pairs and identical pages.
-  const auto page_a = r.read_strings(pairs.column(&PairRow::page_a));
-  const auto page_b = r.read_strings(pairs.column(&PairRow::page_b));
+// Clusters: connected components of pairs and identical pages, and each page's pair count.
+struct PairGraph {
   Components comp;
-  std::vector<std::uint64_t> degree;
+  std::vector<std::uint64_t> degree;                            // pairs per page
+  std::map<std::uint64_t, std::vector<std::uint64_t>> members;  // root → pages, in name order
+  std::vector<const std::vector<std::uint64_t>*> clusters;      // members' lists, by root
+};
+
+void build_pair_graph(const output::ResultReader& r, const std::vector<std::string>& page_a,
+                      const std::vector<std::string>& page_b, PairGraph& g) {
+  Components& comp = g.comp;
   const auto bump = [&](std::uint64_t i) {
-    if (degree.size() <= i) degree.resize(i + 1, 0);
-    ++degree[i];
+    if (g.degree.size() <= i) g.degree.resize(i + 1, 0);
+    ++g.degree[i];
   };
-  for (std::uint64_t i = 0; i < npairs; ++i) {
+  for (std::uint64_t i = 0; i < page_a.size(); ++i) {
     const auto a = comp.id(page_a[i]), b = comp.id(page_b[i]);
     bump(a);
     bump(b);
@@ -148,14 +161,16 @@ void add_neardup_section(const ReportInput& in, ReportPage& page) {
   const auto ident_rep = r.read_strings(schema::kNeardupIdentical.column(&IdentityRow::representative));
   for (std::uint64_t i = 0; i < ident_page.size() && i < ident_rep.size(); ++i)
     comp.join(comp.id(ident_page[i]), comp.id(ident_rep[i]));
-  degree.resize(comp.size(), 0);
-  std::map<std::uint64_t, std::vector<std::uint64_t>> members;  // root → pages, in name order
-  for (std::uint64_t i = 0; i < comp.size(); ++i) members[comp.root(i)].push_back(i);
-  std::vector<const std::vector<std::uint64_t>*> clusters;
-  for (auto& [root, list] : members) {
+  g.degree.resize(comp.size(), 0);
+  for (std::uint64_t i = 0; i < comp.size(); ++i) g.members[comp.root(i)].push_back(i);
+  for (auto& [root, list] : g.members) {
     std::sort(list.begin(), list.end(), [&](auto a, auto b) { return comp.name(a) < comp.name(b); });
-    clusters.push_back(&list);
+    g.clusters.push_back(&list);
   }
+}
+
+TableSpec clusters_table(const ReportInput& in, const PairGraph& g) {
+  const auto& clusters = g.clusters;
   const auto cluster_rows = top_rows(clusters.size(), in.options.top,
                                      [&](auto a, auto b) { return clusters[a]->size() > clusters[b]->size(); });
   TableSpec ct;
@@ -168,11 +183,11 @@ void add_neardup_section(const ReportInput& in, ReportPage& page) {
     const auto& list = *clusters[k];
     sizes.push_back(list.size());
     std::set<std::string_view> hosts;
-    for (auto i : list) hosts.insert(host_of(comp.name(i)));
+    for (auto i : list) hosts.insert(host_of(g.comp.name(i)));
     sites.push_back(hosts.size());
-    first.push_back(comp.name(list.front()));
+    first.push_back(g.comp.name(list.front()));
     std::vector<std::string> names;
-    for (std::size_t j = 0; j < list.size() && j < kMembersListed; ++j) names.push_back(comp.name(list[j]));
+    for (std::size_t j = 0; j < list.size() && j < kMembersListed; ++j) names.push_back(g.comp.name(list[j]));
     listed.push_back(std::move(names));
   }
   ct.add_uint("pages", "pages", sizes);
@@ -182,13 +197,14 @@ void add_neardup_section(const ReportInput& in, ReportPage& page) {
   ct.sort_key = "pages";
   ct.truncated_note = truncation_note(cluster_rows.size(), clusters.size(), "clusters", "size");
   if (!ct.truncated_note.empty()) ct.inspect_command = inspect_command(in.path, clusters.size());
-  html += heading("Largest clusters", 3) +
-          "<p class=\"hint\">A cluster is a connected set of near-duplicate and identical pages. Many sites in one "
-          "cluster is copying across sites; one site is usually a template or a mirror within the site.</p>" +
-          table_slot("ndclusters");
-  page.add_table(ct);
+  return ct;
+}
 
-  // Pairs: the closest first (C, then B).
+// Pairs: the closest first (C, then B).
+TableSpec pairs_table(const ReportInput& in, const std::vector<std::string>& page_a,
+                      const std::vector<std::string>& page_b, const std::vector<std::uint32_t>& b_sim,
+                      const std::vector<std::uint32_t>& c_sim) {
+  const std::uint64_t npairs = b_sim.size();
   const auto pair_rows = top_rows(npairs, in.options.top, [&](auto a, auto b) {
     return c_sim[a] != c_sim[b] ? c_sim[a] > c_sim[b] : b_sim[a] > b_sim[b];
   });
@@ -204,15 +220,17 @@ void add_neardup_section(const ReportInput& in, ReportPage& page) {
   }
   pt.add_uint("b_sim", "B-similarity", bs);
   pt.add_uint("c_sim", "C-similarity", cs);
-  pt.add_flag("same_site", "same site", gather(same_site, pair_rows));
+  pt.add_flag("same_site", "same site", gather(in.reader.read_u8(schema::kNeardupPairs.column(&PairRow::same_site)), pair_rows));
   pt.sort_key = "c_sim";
   pt.truncated_note = truncation_note(pair_rows.size(), npairs, "pairs", "C- then B-similarity");
   if (!pt.truncated_note.empty()) pt.inspect_command = inspect_command(in.path, npairs);
-  html += heading("Pairs", 3) + table_slot("ndpairs");
-  page.add_table(pt);
+  return pt;
+}
 
-  // Pages in pairs, for review: mark the original of a cluster, or a page that is not a copy.
-  const auto page_rows = top_rows(comp.size(), in.options.top, [&](auto a, auto b) { return degree[a] > degree[b]; });
+// Pages in pairs, for review: mark the original of a cluster, or a page that is not a copy.
+TableSpec review_table(const ReportInput& in, const PairGraph& g) {
+  const Components& comp = g.comp;
+  const auto page_rows = top_rows(comp.size(), in.options.top, [&](auto a, auto b) { return g.degree[a] > g.degree[b]; });
   TableSpec nt;
   nt.id = "ndpages";
   nt.total_rows = comp.size();
@@ -220,8 +238,8 @@ void add_neardup_section(const ReportInput& in, ReportPage& page) {
   std::vector<std::uint64_t> degrees, cluster_size;
   for (auto i : page_rows) {
     urls.push_back(comp.name(i));
-    degrees.push_back(degree[i]);
-    cluster_size.push_back(members.at(comp.root(i)).size());
+    degrees.push_back(g.degree[i]);
+    cluster_size.push_back(g.members.at(comp.root_of(i)).size());
   }
   nt.add_text("url", "page", urls, "url");
   nt.add_uint("pairs", "near-duplicate pairs", degrees);
@@ -230,12 +248,38 @@ void add_neardup_section(const ReportInput& in, ReportPage& page) {
   nt.marks = RowMarks{"url", {"the original", "not a copy"}, "csv", "neardup-marks"};
   nt.truncated_note = truncation_note(page_rows.size(), comp.size(), "pages", "pairs");
   if (!nt.truncated_note.empty()) nt.inspect_command = inspect_command(in.path, comp.size());
+  return nt;
+}
+
+}  // namespace
+
+void add_neardup_section(const ReportInput& in, ReportPage& page) {
+  const auto& r = in.reader;
+  if (!r.has(schema::kNeardup)) return;
+  const auto& pairs = schema::kNeardupPairs;
+  const auto b_sim = r.read_u32(pairs.column(&PairRow::b_sim));
+  const auto c_sim = r.read_u32(pairs.column(&PairRow::c_sim));
+  std::string html = heading("Near-duplicates") + neardup_summary(r, neardup_rules(r), b_sim, c_sim);
+
+  const auto page_a = r.read_strings(pairs.column(&PairRow::page_a));
+  const auto page_b = r.read_strings(pairs.column(&PairRow::page_b));
+  PairGraph graph;
+  build_pair_graph(r, page_a, page_b, graph);
+  html += heading("Largest clusters", 3) +
+          "<p class=\"hint\">A cluster is a connected set of near-duplicate and identical pages. Many sites in one "
+          "cluster is copying across sites; one site is usually a template or a mirror within the site.</p>" +
+          table_slot("ndclusters");
+  page.add_table(clusters_table(in, graph));
+
+  html += heading("Pairs", 3) + table_slot("ndpairs");
+  page.add_table(pairs_table(in, page_a, page_b, b_sim, c_sim));
+
   html += heading("Pages to review", 3) +
           "<p class=\"hint\">Mark the page each cluster was copied from as <b>the original</b>, and pages that "
           "only look alike (templates, listings) as <b>not a copy</b>; <b>Export marks</b> downloads them as "
           "CSV (<code>url,mark</code>). Marks are kept in this browser for this result.</p>" +
           table_slot("ndpages");
-  page.add_table(nt);
+  page.add_table(review_table(in, graph));
   page.add_section("neardup", "Near-duplicates", html);
 }
 

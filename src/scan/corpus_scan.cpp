@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <exception>
 #include <iterator>
+#include <memory>
 #include <thread>
 
 #include "document_queue.hpp"
@@ -26,112 +27,140 @@ const char* drop_reason(url::RecursionVerdict v) {
   return nullptr;
 }
 
-}  // namespace
-
-ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vector<std::size_t>& shard,
-                        const ScanOptions& options, const ScanProgress& progress, const ScanFits& fits) {
-  ScannedShard out;
-  out.chunks = discover::LocalTally(options.sample_bytes);
-  auto chunker = chunk::make_chunker(options.chunker, options.chunking);
-  DocumentHasher hasher;
-  std::uint64_t bytes_done = 0;
-  std::uint64_t documents_done = 0;
-  // Within a file: its bytes are not known until its end, so the body bytes read stand in, capped
-  // at the file's size (for gzip input they grow faster than the file's bytes).
-  std::uint64_t file_bytes = 0;
-  std::uint64_t file_body_bytes = 0;
-  auto in_file = [&] { return bytes_done + std::min(file_body_bytes, file_bytes); };
-  auto keep_going = [&] { return !fits || fits(out, in_file()); };
-
-  auto on_document = [&](io::Document&& doc) {
-    ++documents_done;
-    file_body_bytes += doc.body.size();
-    auto key = url::url_key(doc.url);
-    if (!key) {
-      out.counters.add("cleaning.dropped.no_host");
-      return;
-    }
-    if (const char* reason = drop_reason(url::check_recursion(*key, options.recursion))) {
-      out.counters.add(reason);
-      return;
-    }
-    const auto page = static_cast<std::uint32_t>(out.keys.size());
-    out.keys.push_back(std::move(*key));
-    hasher.start(doc.body);
-
-    const bool text = io::is_chunkable(doc);
-    if (text && options.on_page) options.on_page(out.keys.back(), doc);
-    if (text && options.chunk_pages) {
-      out.counters.add("documents.chunked");
-      out.counters.add("bytes.chunked", doc.body.size());
-      std::uint64_t chunks = 0;
-      // Each chunk is tallied one chunk late: its table slot is prefetched first, and the memory
-      // fetch overlaps the next chunk's SHA-1 (the table outgrows the cache; a miss per chunk was
-      // 11% of the scan). Only the sample prefix needs keeping meanwhile.
-      bool pending = false;
-      Digest pending_digest;
-      std::uint64_t pending_length = 0;
-      std::string pending_sample;
-      auto flush = [&] {
-        if (!pending) return;
-        pending = false;
-        if (!options.pass.contains(pending_digest)) {
-          if (options.keep_page_chunks)
-            out.page_chunk_ids.push_back(options.is_stop(pending_digest, pending_length) ? kOtherPassStopChunk
-                                                                                         : kOtherPassChunk);
-          return;
-        }
-        const std::uint32_t id = out.chunks.add(pending_digest, pending_length, pending_sample, page, out.keys);
-        if (options.keep_page_chunks) out.page_chunk_ids.push_back(id);
-      };
-      const std::string_view skipped = chunker->chunk(doc.body, doc.charset, [&](std::string_view normalized) {
-        const Digest digest = hasher.chunk(normalized);
-        if (options.on_chunk) options.on_chunk(digest, normalized);
-        out.chunks.prefetch(digest);
-        flush();
-        pending = true;
-        pending_digest = digest;
-        pending_length = normalized.size();
-        pending_sample.assign(normalized.substr(0, std::min(normalized.size(), options.sample_bytes)));
-        ++chunks;
-      });
-      flush();
-      if (!skipped.empty()) out.counters.add("skipped." + std::string(skipped));
-      if (const auto dropped = chunker->dropped_parts(); dropped.count != 0)
-        out.counters.add("skipped." + std::string(dropped.reason), dropped.count);
-      out.counters.add("chunks", chunks);
-    }
-    const Digest file_digest = hasher.finish();
-    if (options.pass.contains(file_digest)) out.files.add(file_digest, doc.body.size(), {}, page, out.keys);
-    if (options.keep_page_chunks) out.page_offsets.push_back(out.page_chunk_ids.size());
-  };
-
-  if (!options.reader_thread) {
-    io::DirectoryCache dirs;
-    for (std::size_t index : shard) {
-      const io::InputFile& file = files[index];
-      file_bytes = file.size;
-      file_body_bytes = 0;
-      try {
-        io::read_input(
-            file, out.counters,
-            [&](io::Document&& d) {
-              on_document(std::move(d));
-              if (!keep_going()) throw StopScan{};
-            },
-            options.read, &out.errors, &dirs);
-      } catch (const StopScan&) {
-        break;
-      }
-      bytes_done += file.size;
-      if (progress && !progress(out, bytes_done, documents_done)) break;
-    }
-    return out;
+// One shard's scan, whichever thread reads the input: the step per document (key → clean → chunk →
+// hash → tally) and the bytes read so far, which progress and the memory budget see.
+class ShardScanner {
+ public:
+  ShardScanner(const ScanOptions& options, const ScanFits& fits)
+      : options_(options), fits_(fits), chunker_(chunk::make_chunker(options.chunker, options.chunking)) {
+    out_.chunks = discover::LocalTally(options.sample_bytes);
   }
 
-  // A reader thread reads and inflates while this thread chunks and hashes. Documents arrive in
-  // the same order as without it, and its counters and errors are merged afterwards, so the
-  // result is the same.
+  // Documents of a file of `size` bytes follow: within it, the body bytes read stand in for its
+  // bytes (not known until its end), capped at its size (for gzip input they grow faster).
+  void in_file(std::uint64_t size) { file_bytes_ = size; }
+  // The file is read whole: its bytes count from now on, and the next file's bodies from 0.
+  void end_file(std::uint64_t size) {
+    bytes_done_ += size;
+    file_body_bytes_ = 0;
+  }
+  // False once the shard so far passes the memory budget.
+  bool keep_going() { return !fits_ || fits_(out_, bytes_done_ + std::min(file_body_bytes_, file_bytes_)); }
+  // False when progress says stop (checked at the end of each file).
+  bool report(const ScanProgress& progress) { return !progress || progress(out_, bytes_done_, documents_done_); }
+
+  void document(io::Document&& doc);
+
+  ScannedShard& shard() { return out_; }
+
+ private:
+  void chunk_page(const io::Document& doc, std::uint32_t page);
+
+  const ScanOptions& options_;
+  const ScanFits& fits_;
+  ScannedShard out_;
+  std::unique_ptr<chunk::Chunker> chunker_;
+  DocumentHasher hasher_;
+  std::uint64_t bytes_done_ = 0;
+  std::uint64_t documents_done_ = 0;
+  std::uint64_t file_bytes_ = 0;
+  std::uint64_t file_body_bytes_ = 0;
+};
+
+void ShardScanner::document(io::Document&& doc) {
+  ++documents_done_;
+  file_body_bytes_ += doc.body.size();
+  auto key = url::url_key(doc.url);
+  if (!key) {
+    out_.counters.add("cleaning.dropped.no_host");
+    return;
+  }
+  if (const char* reason = drop_reason(url::check_recursion(*key, options_.recursion))) {
+    out_.counters.add(reason);
+    return;
+  }
+  const auto page = static_cast<std::uint32_t>(out_.keys.size());
+  out_.keys.push_back(std::move(*key));
+  hasher_.start(doc.body);
+
+  const bool text = io::is_chunkable(doc);
+  if (text && options_.on_page) options_.on_page(out_.keys.back(), doc);
+  if (text && options_.chunk_pages) chunk_page(doc, page);
+  const Digest file_digest = hasher_.finish();
+  if (options_.pass.contains(file_digest)) out_.files.add(file_digest, doc.body.size(), {}, page, out_.keys);
+  if (options_.keep_page_chunks) out_.page_offsets.push_back(out_.page_chunk_ids.size());
+}
+
+void ShardScanner::chunk_page(const io::Document& doc, std::uint32_t page) {
+  out_.counters.add("documents.chunked");
+  out_.counters.add("bytes.chunked", doc.body.size());
+  std::uint64_t chunks = 0;
+  // Each chunk is tallied one chunk late: its table slot is prefetched first, and the memory
+  // fetch overlaps the next chunk's SHA-1 (the table outgrows the cache; a miss per chunk was
+  // 11% of the scan). Only the sample prefix needs keeping meanwhile.
+  bool pending = false;
+  Digest pending_digest;
+  std::uint64_t pending_length = 0;
+  std::string pending_sample;
+  auto flush = [&] {
+    if (!pending) return;
+    pending = false;
+    if (!options_.pass.contains(pending_digest)) {
+      if (options_.keep_page_chunks)
+        out_.page_chunk_ids.push_back(options_.is_stop(pending_digest, pending_length) ? kOtherPassStopChunk
+                                                                                       : kOtherPassChunk);
+      return;
+    }
+    const std::uint32_t id = out_.chunks.add(pending_digest, pending_length, pending_sample, page, out_.keys);
+    if (options_.keep_page_chunks) out_.page_chunk_ids.push_back(id);
+  };
+  const std::string_view skipped = chunker_->chunk(doc.body, doc.charset, [&](std::string_view normalized) {
+    const Digest digest = hasher_.chunk(normalized);
+    if (options_.on_chunk) options_.on_chunk(digest, normalized);
+    out_.chunks.prefetch(digest);
+    flush();
+    pending = true;
+    pending_digest = digest;
+    pending_length = normalized.size();
+    pending_sample.assign(normalized.substr(0, std::min(normalized.size(), options_.sample_bytes)));
+    ++chunks;
+  });
+  flush();
+  if (!skipped.empty()) out_.counters.add("skipped." + std::string(skipped));
+  if (const auto dropped = chunker_->dropped_parts(); dropped.count != 0)
+    out_.counters.add("skipped." + std::string(dropped.reason), dropped.count);
+  out_.counters.add("chunks", chunks);
+}
+
+// This thread reads each file and scans its documents as they come.
+void read_here(ShardScanner& scanner, const std::vector<io::InputFile>& files, const std::vector<std::size_t>& shard,
+               const ScanOptions& options, const ScanProgress& progress) {
+  io::DirectoryCache dirs;
+  for (std::size_t index : shard) {
+    const io::InputFile& file = files[index];
+    scanner.in_file(file.size);
+    try {
+      io::read_input(
+          file, scanner.shard().counters,
+          [&](io::Document&& d) {
+            scanner.document(std::move(d));
+            if (!scanner.keep_going()) throw StopScan{};
+          },
+          options.read, &scanner.shard().errors, &dirs);
+    } catch (const StopScan&) {
+      return;
+    }
+    scanner.end_file(file.size);
+    if (!scanner.report(progress)) return;
+  }
+}
+
+// A reader thread reads and inflates while this thread chunks and hashes. Documents arrive in
+// the same order as without it, and its counters and errors are merged afterwards, so the
+// result is the same.
+void read_in_reader_thread(ShardScanner& scanner, const std::vector<io::InputFile>& files,
+                           const std::vector<std::size_t>& shard, const ScanOptions& options,
+                           const ScanProgress& progress) {
   DocumentQueue queue(kReaderQueueBytes);
   Counters reader_counters;
   std::vector<io::ReadError> reader_errors;
@@ -166,23 +195,35 @@ ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vect
   std::size_t file_at = 0;  // the reader sends the shard's files in order, each ended by a marker
   while (queue.pop(item)) {
     if (!item.file_done) {
-      file_bytes = files[shard[file_at]].size;
-      on_document(std::move(item.doc));
-      if (!keep_going()) break;
+      scanner.in_file(files[shard[file_at]].size);
+      scanner.document(std::move(item.doc));
+      if (!scanner.keep_going()) break;
       continue;
     }
-    bytes_done += item.file_bytes;
-    file_body_bytes = 0;
+    scanner.end_file(item.file_bytes);
     ++file_at;
-    if (progress && !progress(out, bytes_done, documents_done)) break;
+    if (!scanner.report(progress)) break;
   }
   queue.close();
   reader.join();
   if (reader_failure) std::rethrow_exception(reader_failure);
+  ScannedShard& out = scanner.shard();
   out.counters.merge(reader_counters);
   out.errors.insert(out.errors.end(), std::make_move_iterator(reader_errors.begin()),
                     std::make_move_iterator(reader_errors.end()));
-  return out;
+}
+
+}  // namespace
+
+ScannedShard scan_shard(const std::vector<io::InputFile>& files, const std::vector<std::size_t>& shard,
+                        const ScanOptions& options, const ScanProgress& progress, const ScanFits& fits) {
+  ShardScanner scanner(options, fits);
+  if (options.reader_thread) {
+    read_in_reader_thread(scanner, files, shard, options, progress);
+  } else {
+    read_here(scanner, files, shard, options, progress);
+  }
+  return std::move(scanner.shard());
 }
 
 }  // namespace crd::scan

@@ -13,7 +13,7 @@
 #include <optional>
 
 #include "crd/base/error.hpp"
-#include "crd/shuffle/collectives.hpp"
+#include "crd/comm/collectives.hpp"
 
 namespace crd::scan {
 namespace {
@@ -148,7 +148,7 @@ std::vector<io::WalkedEntry> walk_my_part(comm::Transport& transport, const std:
     round.subdirs.insert(round.subdirs.end(), std::make_move_iterator(slices.subdirs.begin()),
                          std::make_move_iterator(slices.subdirs.end()));
     level.clear();
-    for (auto& part : shuffle::allgather(transport, round.subdirs))
+    for (auto& part : comm::allgather(transport, round.subdirs))
       level.insert(level.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
   }
   std::sort(mine.begin(), mine.end(), by_path);
@@ -174,11 +174,11 @@ InputShare list_one_directory(comm::Transport& transport, const std::vector<std:
   const auto n = static_cast<std::size_t>(transport.size());
   const auto me = static_cast<std::size_t>(transport.rank());
   if (job[0] == 0)  // every rank alike, in rank 0's words (its log has the root's errors)
-    throw UsageError(transport.from_rank0(me == 0 ? io::no_inputs_message(inputs, log) : std::string()));
+    throw UsageError(comm::broadcast_from_rank0<std::string>(transport, me == 0 ? io::no_inputs_message(inputs, log) : std::string()));
   // Rank 0 warns about what every rank's part of the walk left out, as after a walk gathered on
   // it; each log stays on its rank (the result's /run/errors merges them).
   io::InputLog left_out;
-  for (std::vector<io::ReadError>& part : shuffle::gather_to_rank0(transport, log.errors))
+  for (std::vector<io::ReadError>& part : comm::gather_to_rank0(transport, log.errors))
     left_out.errors.insert(left_out.errors.end(), part.begin(), part.end());
   if (me == 0) warn_left_out(left_out);
 
@@ -195,7 +195,7 @@ InputShare list_one_directory(comm::Transport& transport, const std::vector<std:
   std::vector<std::vector<ListedRun>> out(n);
   for (std::size_t d = 0; d < n; ++d)
     if (d != me) out[d] = pack(walked, dealt[d]);
-  std::vector<std::vector<ListedRun>> in = shuffle::alltoall_values(transport, std::move(out));
+  std::vector<std::vector<ListedRun>> in = comm::alltoall(transport, std::move(out));
 
   // Each source's files come in path order, merged into one url order, as one rank reads them: a
   // file list in shuffled order scans 17% slower (1.39 -> 1.64 s, one rank), and as slow with the
@@ -230,7 +230,7 @@ std::vector<io::WalkedEntry> shared_walk(comm::Transport& transport, const std::
   // Each rank sorts its own files and rank 0 merges the sorted runs: the sort is shared too.
   std::vector<io::WalkedEntry> mine = walk_my_part(transport, root, log, split_bytes);
   std::vector<io::WalkedEntry> files;
-  for (auto& part : shuffle::gather_to_rank0(transport, mine)) {
+  for (auto& part : comm::gather_to_rank0(transport, mine)) {
     const auto middle = static_cast<std::ptrdiff_t>(files.size());
     files.insert(files.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
     std::inplace_merge(files.begin(), files.begin() + middle, files.end(), by_path);
@@ -242,13 +242,13 @@ InputShare share_inputs(comm::Transport& transport, const std::vector<std::strin
                         const io::ExpandOptions& options, io::InputLog& log, bool rank0_lists_all) {
   InputShare share;
   if (transport.rank() != 0) {
-    for (Message message = shuffle::broadcast_from_rank0(transport, Message{}); message.step != Step::Done;
-         message = shuffle::broadcast_from_rank0(transport, Message{})) {
+    for (Message message = comm::broadcast_from_rank0(transport, Message{}); message.step != Step::Done;
+         message = comm::broadcast_from_rank0(transport, Message{})) {
       if (message.step == Step::Failed) throw UsageError(message.text);
       if (message.step == Step::WalkHere) return list_one_directory(transport, {message.text}, log);
       shared_walk(transport, message.text, log);
     }
-    Share mine = shuffle::scatter_from_rank0(transport, std::vector<Share>{});
+    Share mine = comm::scatter_from_rank0(transport, std::vector<Share>{});
     share.files = unpack(mine.runs);
     share.mine.resize(share.files.size());
     std::iota(share.mine.begin(), share.mine.end(), std::size_t{0});
@@ -257,26 +257,26 @@ InputShare share_inputs(comm::Transport& transport, const std::vector<std::strin
   }
   const bool alone = transport.size() == 1;
   if (!alone && !rank0_lists_all && inputs.size() == 1 && !inputs[0].starts_with('@') && is_directory(inputs[0])) {
-    shuffle::broadcast_from_rank0(transport, Message{Step::WalkHere, inputs[0]});
+    comm::broadcast_from_rank0(transport, Message{Step::WalkHere, inputs[0]});
     return list_one_directory(transport, inputs, log);
   }
   try {
     share.files = alone ? io::expand_inputs(inputs, options, log)
                         : io::expand_inputs(inputs, options, log, [&](const std::string& root, io::InputLog& l) {
-                            shuffle::broadcast_from_rank0(transport, Message{Step::Walk, root});
+                            comm::broadcast_from_rank0(transport, Message{Step::Walk, root});
                             return shared_walk(transport, root, l);
                           });
   } catch (const UsageError& e) {
-    if (!alone) shuffle::broadcast_from_rank0(transport, Message{Step::Failed, e.what()});
+    if (!alone) comm::broadcast_from_rank0(transport, Message{Step::Failed, e.what()});
     throw;
   }
   share.job_bytes = io::total_bytes(share.files);
   auto shards = io::assign_shards(share.files, transport.size());
   if (!alone) {
-    shuffle::broadcast_from_rank0(transport, Message{Step::Done, {}});
+    comm::broadcast_from_rank0(transport, Message{Step::Done, {}});
     std::vector<Share> shares(shards.size());
     for (std::size_t r = 1; r < shards.size(); ++r) shares[r] = {pack(share.files, shards[r]), share.job_bytes};
-    shuffle::scatter_from_rank0(transport, std::move(shares));
+    comm::scatter_from_rank0(transport, std::move(shares));
   }
   share.mine = std::move(shards[0]);
   warn_left_out(log);

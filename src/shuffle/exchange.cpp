@@ -8,6 +8,7 @@
 #include <string>
 
 #include "crd/base/prefault.hpp"
+#include "crd/comm/collectives.hpp"
 
 namespace crd::shuffle {
 
@@ -186,7 +187,7 @@ ExchangeStats exchange_rounds(comm::Transport& transport, const std::vector<std:
   std::vector<std::byte> send, recv;
   std::vector<std::uint64_t> recv_counts;
   // Every rank joins every round, even with nothing left, until all agree that all is sent.
-  while (!transport.all_ok(all_sent())) {
+  while (!comm::all_ok(transport, all_sent())) {
     const auto take = plan_round(data, fixed, cursor, round_bytes, stats.bytes_sent);
     // This round's slice of each bucket ends at the advanced cursor. When one destination has
     // them all (each round of a 2-rank reduce_by_key: no rank routes records to itself), the

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "crd/comm/collectives.hpp"
 #include "crd/comm/job_transport.hpp"
 #include "transport_checks.hpp"
 
@@ -86,8 +87,8 @@ TEST_F(JobTransportRule, DirectJobIsOneRankWithWorkingCollectives) {
   testing::check_alltoallv(t);
   testing::check_allgatherv(t);
   testing::check_reductions(t);
-  EXPECT_EQ(t.from_rank0("root"), "root");
-  EXPECT_EQ(t.first_error("full disk"), "rank 0: full disk");
+  EXPECT_EQ(comm::broadcast_from_rank0<std::string>(t, "root"), "root");
+  EXPECT_EQ(comm::first_error(t, "full disk"), "rank 0: full disk");
 }
 
 TEST_F(JobTransportRule, DirectJobReportsItsOwnProgressExactly) {

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <stdexcept>
 
+#include "crd/comm/collectives.hpp"
 #include "crd/comm/local_transport.hpp"
 #include "transport_checks.hpp"
 
@@ -27,7 +28,7 @@ TEST_P(LocalTransportTest, ReductionsAndExscan) {
 TEST_P(LocalTransportTest, ManyCollectivesInSequence) {
   run_local(GetParam(), [](Transport& t) {
     for (int i = 0; i < 200; ++i) {
-      EXPECT_EQ(t.sum(static_cast<std::uint64_t>(i)), static_cast<std::uint64_t>(i * t.size()));
+      EXPECT_EQ(comm::sum(t, static_cast<std::uint64_t>(i)), static_cast<std::uint64_t>(i * t.size()));
       if (i % 50 == 0) testing::check_alltoallv(t);
     }
   });
@@ -43,7 +44,7 @@ TEST_P(LocalTransportTest, ThrowingRankReleasesOthersAndItsErrorIsRethrown) {
       if (t.rank() == bad) throw std::runtime_error("boom from the bad rank");
       try {
         t.barrier();
-        t.sum(1);
+        comm::sum(t, 1);
       } catch (const PeerFailed&) {
         ++released;
         throw;

@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "crd/comm/mpi_startup.hpp"
+#include "mpi_startup.hpp"
 
 namespace crd::comm {
 namespace {

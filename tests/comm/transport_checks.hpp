@@ -7,6 +7,7 @@
 #include <numeric>
 #include <vector>
 
+#include "crd/comm/collectives.hpp"
 #include "crd/comm/transport.hpp"
 
 namespace crd::comm::testing {
@@ -78,10 +79,10 @@ inline void check_reductions(Transport& t) {
   for (std::uint64_t r = 0; r < me; ++r) expect += (r + 1) * (r + 1);
   EXPECT_EQ(t.exscan_sum((me + 1) * (me + 1)), expect);
 
-  EXPECT_TRUE(t.all_ok(true));
-  EXPECT_FALSE(t.all_ok(me != n - 1));
-  EXPECT_EQ(t.sum(me), n * (n - 1) / 2);
-  EXPECT_EQ(t.max(me * 3), (n - 1) * 3);
+  EXPECT_TRUE(comm::all_ok(t, true));
+  EXPECT_FALSE(comm::all_ok(t, me != n - 1));
+  EXPECT_EQ(comm::sum(t, me), n * (n - 1) / 2);
+  EXPECT_EQ(comm::max(t, me * 3), (n - 1) * 3);
   t.barrier();
 }
 

@@ -93,7 +93,7 @@ Reference serial_reference(const std::vector<SketchedPage>& all, const PairRules
       }
     }
   }
-  std::sort(ref.pairs.begin(), ref.pairs.end(), shuffle::FieldLess{});
+  std::sort(ref.pairs.begin(), ref.pairs.end(), FieldLess{});
   return ref;
 }
 
@@ -120,8 +120,8 @@ Found distributed(int nranks, const std::vector<SketchedPage>& all, const PairRu
     run.identical.insert(run.identical.end(), identical.begin(), identical.end());
     run.caps.buckets += caps.buckets, run.caps.pages += caps.pages, run.caps.pairs += caps.pairs;
   });
-  std::sort(run.pairs.begin(), run.pairs.end(), shuffle::FieldLess{});
-  std::sort(run.identical.begin(), run.identical.end(), shuffle::FieldLess{});
+  std::sort(run.pairs.begin(), run.pairs.end(), FieldLess{});
+  std::sort(run.identical.begin(), run.identical.end(), FieldLess{});
   return run;
 }
 

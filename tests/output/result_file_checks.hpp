@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "crd/comm/collectives.hpp"
 #include "crd/comm/transport.hpp"
 #include "crd/base/error.hpp"
 #include "crd/output/result_file.hpp"
@@ -19,7 +20,7 @@ namespace fs = std::filesystem;
 
 // One scratch directory shared by all ranks (rank 0 creates it, the others learn its name).
 inline std::string shared_dir(comm::Transport& t, const std::string& tag) {
-  return t.from_rank0(t.rank() == 0 ? crd::testing::make_temp_dir(tag) : std::string());
+  return comm::broadcast_from_rank0<std::string>(t, t.rank() == 0 ? crd::testing::make_temp_dir(tag) : std::string());
 }
 
 inline std::size_t entries(const std::string& dir) {
@@ -35,7 +36,7 @@ inline void check_missing_directory_fails_on_every_rank(comm::Transport& t) {
     message = e.what();
   }
   EXPECT_EQ(message, "cannot create result file " + dir + "/no/such/dir/out.h5: rank 0: No such file or directory");
-  EXPECT_EQ(t.from_rank0(message), message);  // the same on every rank
+  EXPECT_EQ(comm::broadcast_from_rank0<std::string>(t, message), message);  // the same on every rank
   t.barrier();
   EXPECT_EQ(entries(dir), 0u);
 }
@@ -77,7 +78,7 @@ inline void check_failed_write_fails_every_rank_and_leaves_nothing(comm::Transpo
       message = e.what();
     }
     EXPECT_EQ(message.rfind("cannot write result file " + dir + "/out.h5: rank 0: writing /x: ", 0), 0u) << message;
-    EXPECT_EQ(t.from_rank0(message), message);
+    EXPECT_EQ(comm::broadcast_from_rank0<std::string>(t, message), message);
   }
   EXPECT_EQ(entries(dir), 0u);
 }

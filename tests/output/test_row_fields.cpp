@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "crd/output/schema.hpp"
-#include "crd/shuffle/byte_codec.hpp"
+#include "crd/base/byte_codec.hpp"
 
 namespace crd::output {
 namespace {
@@ -18,17 +18,17 @@ using detect::NeighborhoodRow;
 using detect::PageRow;
 using discover::LabelRow;
 
-static_assert(shuffle::field_name(&PageRow::label_ids) == "label_ids");
-static_assert(shuffle::field_name(&LabelRow::sample_url) == "sample_url");
+static_assert(field_name(&PageRow::label_ids) == "label_ids");
+static_assert(field_name(&LabelRow::sample_url) == "sample_url");
 
 template <class T>
 std::vector<std::byte> encode(const T& row) {
-  shuffle::ByteWriter w;
-  shuffle::write_fields(w, row);
+  ByteWriter w;
+  write_fields(w, row);
   return {w.bytes().begin(), w.bytes().end()};
 }
 
-void old_u32s(shuffle::ByteWriter& w, const std::vector<std::uint32_t>& v) {
+void old_u32s(ByteWriter& w, const std::vector<std::uint32_t>& v) {
   w.pod(static_cast<std::uint64_t>(v.size()));
   for (auto x : v) w.pod(x);
 }
@@ -41,13 +41,13 @@ Digest digest_of(std::uint8_t b) {
 
 TEST(RowFields, PageRowEncodesAsTheOldCodec) {
   const PageRow p{"example.org/a", 7, 2, 2.0 / 7, 1, {1, 5}, {9, 3}};
-  shuffle::ByteWriter w;  // detect/row_codec.hpp's write_row, as it was
+  ByteWriter w;  // detect/row_codec.hpp's write_row, as it was
   w.str(p.url).pod(p.chunks).pod(p.labeled).pod(p.containment).pod(p.flagged);
   old_u32s(w, p.positions);
   old_u32s(w, p.label_ids);
   EXPECT_EQ(encode(p), std::vector<std::byte>(w.bytes().begin(), w.bytes().end()));
-  shuffle::ByteReader r(w.bytes());
-  const auto back = shuffle::read_fields<PageRow>(r);
+  ByteReader r(w.bytes());
+  const auto back = read_fields<PageRow>(r);
   EXPECT_EQ(back.url, "example.org/a");
   EXPECT_EQ(back.positions, (std::vector<std::uint32_t>{1, 5}));
   EXPECT_EQ(back.label_ids, (std::vector<std::uint32_t>{9, 3}));
@@ -56,17 +56,17 @@ TEST(RowFields, PageRowEncodesAsTheOldCodec) {
 
 TEST(RowFields, NeighborhoodAndLabelRowsEncodeAsTheOldCodecs) {
   const NeighborhoodRow n{"example.org/a", 1, 4, 20, 3, 0.25, 1};
-  shuffle::ByteWriter w;
+  ByteWriter w;
   w.str(n.prefix).pod(n.depth).pod(n.pages).pod(n.chunks).pod(n.labeled).pod(n.badness).pod(n.flagged);
   EXPECT_EQ(encode(n), std::vector<std::byte>(w.bytes().begin(), w.bytes().end()));
 
   const LabelRow l{digest_of(0xab), 12, 40, "some text", "example.org/b"};
-  shuffle::ByteWriter lw;  // discover/label_row_codec.hpp's write_row
+  ByteWriter lw;  // discover/label_row_codec.hpp's write_row
   lw.pod(l.hash).pod(l.count).pod(l.length).str(l.sample).str(l.sample_url);
   EXPECT_EQ(encode(l), std::vector<std::byte>(lw.bytes().begin(), lw.bytes().end()));
 
   const detect::LabelUse u{3, 2, 5, {"a", "bc"}};
-  shuffle::ByteWriter uw;  // checkpoint_codec.cpp's LabelUse, with strings() as u64 count + each
+  ByteWriter uw;  // checkpoint_codec.cpp's LabelUse, with strings() as u64 count + each
   uw.pod(u.pages).pod(u.neighborhoods).pod(u.occurrences).pod(std::uint64_t{2}).str("a").str("bc");
   EXPECT_EQ(encode(u), std::vector<std::byte>(uw.bytes().begin(), uw.bytes().end()));
 }
@@ -94,7 +94,7 @@ TEST(RowFields, PageOrderIsTheOldComparator) {
     return std::tie(a.url, a.chunks, a.labeled, a.positions, a.label_ids) <
            std::tie(b.url, b.chunks, b.labeled, b.positions, b.label_ids);
   });
-  std::stable_sort(rows.begin(), rows.end(), shuffle::FieldLess{});
+  std::stable_sort(rows.begin(), rows.end(), FieldLess{});
   for (std::size_t i = 0; i < rows.size(); ++i) {
     ASSERT_EQ(rows[i].url, old_order[i].url) << i;
     ASSERT_EQ(rows[i].chunks, old_order[i].chunks) << i;

@@ -2,7 +2,7 @@
 // measurement behind it is perf/reader_thread.sh).
 #include <gtest/gtest.h>
 
-#include "crd/pipeline/reader_thread_choice.hpp"
+#include "reader_thread_choice.hpp"
 
 namespace crd::pipeline {
 namespace {

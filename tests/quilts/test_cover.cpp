@@ -8,7 +8,7 @@
 #include <random>
 #include <set>
 
-#include "crd/quilts/cover.hpp"
+#include "cover.hpp"
 
 namespace crd::quilts {
 namespace {

@@ -9,12 +9,13 @@
 #include <map>
 #include <mutex>
 
+#include "crd/comm/collectives.hpp"
 #include "crd/comm/local_transport.hpp"
 #include "crd/neardup/fingerprint.hpp"
 #include "crd/quilts/find_quilts.hpp"
 #include "crd/quilts/grams.hpp"
 #include "crd/quilts/site.hpp"
-#include "crd/quilts/stages.hpp"
+#include "stages.hpp"
 
 namespace crd::quilts {
 namespace {
@@ -79,8 +80,8 @@ Sorted run(int nranks, const QuiltParams& params, std::size_t round_bytes, std::
     if (t.rank() == 0) all.sweep = r.sweep;
     all.rounds += stats.rounds;
   });
-  std::sort(all.pages.begin(), all.pages.end(), shuffle::FieldLess{});
-  std::sort(all.sources.begin(), all.sources.end(), shuffle::FieldLess{});
+  std::sort(all.pages.begin(), all.pages.end(), FieldLess{});
+  std::sort(all.sources.begin(), all.sources.end(), FieldLess{});
   return all;
 }
 
@@ -209,8 +210,8 @@ TEST(FindQuilts, TwoUrlsWithOneIdAreDroppedAndCounted) {
     local.push_back({42, t.rank() == 0 ? "a.example/x" : "b.example/y", 0, 0, {1, 2, 3}});
     local.push_back({43 + static_cast<std::uint64_t>(t.rank()), "c.example/" + std::to_string(t.rank()), 0, 0, {1, 2, 3}});
     auto r = find_quilts(t, std::move(local), QuiltParams{}, {1, nullptr});
-    const std::uint64_t collided = t.sum(r.counters.get("quilts.documents.url_hash_collision"));
-    const std::uint64_t docs = t.sum(r.counters.get("quilts.documents"));
+    const std::uint64_t collided = comm::sum(t, r.counters.get("quilts.documents.url_hash_collision"));
+    const std::uint64_t docs = comm::sum(t, r.counters.get("quilts.documents"));
     EXPECT_EQ(collided, 1u);
     EXPECT_EQ(docs, 2u);
     for (const auto& p : r.pages) {

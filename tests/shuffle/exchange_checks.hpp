@@ -9,6 +9,7 @@
 #include <numeric>
 #include <vector>
 
+#include "crd/comm/collectives.hpp"
 #include "crd/comm/transport.hpp"
 #include "crd/shuffle/exchange.hpp"
 #include "shuffle_fixtures.hpp"
@@ -125,7 +126,7 @@ inline void check_exchange(comm::Transport& real, std::uint64_t total, std::size
   EXPECT_LE(source_drops + (got.empty() ? 0 : 1), std::max<std::uint64_t>(stats.rounds, got.empty() ? 0 : 1));
 
   // Nothing lost or duplicated: the union over ranks is exactly 0..total-1.
-  const std::uint64_t received = t.sum(got.size());
+  const std::uint64_t received = comm::sum(t, got.size());
   EXPECT_EQ(received, total);
   std::vector<std::uint64_t> seen(total, 0);
   for (const auto& g : got) {
@@ -139,14 +140,14 @@ inline void check_exchange(comm::Transport& real, std::uint64_t total, std::size
   EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](std::uint64_t c) { return c == 1; }));
 
   // Byte accounting and round bound: everyone agrees on the round count.
-  EXPECT_EQ(t.sum(stats.bytes_sent), t.sum(stats.bytes_received));
-  EXPECT_EQ(t.max(stats.rounds), stats.rounds);
+  EXPECT_EQ(comm::sum(t, stats.bytes_sent), comm::sum(t, stats.bytes_received));
+  EXPECT_EQ(comm::max(t, stats.rounds), stats.rounds);
   if (total == 0) {
     EXPECT_EQ(stats.rounds, 0u);
   }
   // Every rank took part in every round, and no round went over budget by more than the one
   // record per destination that is always allowed (+1: the varint frame at these sizes).
-  const std::uint64_t frame = t.max(largest) + (fixed ? 0 : 1);
+  const std::uint64_t frame = comm::max(t, largest) + (fixed ? 0 : 1);
   EXPECT_EQ(t.round_bytes_sent.size(), stats.rounds);
   for (const auto sent : t.round_bytes_sent) EXPECT_LE(sent, round_bytes + static_cast<std::uint64_t>(n) * frame);
   // No wasted rounds: a round ends early only when the next record does not fit, so every
@@ -156,7 +157,7 @@ inline void check_exchange(comm::Transport& real, std::uint64_t total, std::size
     EXPECT_EQ(wire, mine.size() * kFixed);
   }
   if (round_bytes > frame) {
-    EXPECT_LE(stats.rounds, t.max(wire == 0 ? 0 : wire / (round_bytes - frame) + 1));
+    EXPECT_LE(stats.rounds, comm::max(t, wire == 0 ? 0 : wire / (round_bytes - frame) + 1));
   }
 }
 

@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "crd/comm/collectives.hpp"
 #include "crd/comm/transport.hpp"
 #include "crd/shuffle/reduce_by_key.hpp"
 #include "shuffle_fixtures.hpp"
@@ -114,7 +115,7 @@ inline void check_reduce(comm::Transport& t, std::uint64_t total, std::uint64_t 
   // Owners are contiguous ascending ranges of the hash: the rank-order concatenation is sorted.
   EXPECT_EQ(gather_all(t, rows), reference_tallies(total, distinct_keys, pad));
   // A tiny budget really did split the traffic into many rounds (collectives: every rank calls).
-  const std::uint64_t rounds = t.max(stats.rounds), records = t.sum(total);
+  const std::uint64_t rounds = comm::max(t, stats.rounds), records = comm::sum(t, total);
   if (round_bytes < 64 && records > 0 && n > 1) {
     EXPECT_GT(rounds, 10u);
   }

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "crd/hash/digest.hpp"
-#include "crd/shuffle/byte_codec.hpp"
+#include "crd/base/byte_codec.hpp"
 
 namespace crd::shuffle::testing {
 

@@ -2,16 +2,15 @@
 // implementation (mpi_transport.hpp) is the only code that talks to MPI; the in-process one
 // (local_transport.hpp) runs N "ranks" as threads so routing logic is unit-tested without mpirun.
 //
-// Every method is collective: every rank of the transport must call it, in the same order.
+// Every method is collective: every rank of the transport must call it, in the same order. The
+// interface moves bytes (and reduces integers and doubles) only: the typed collectives built on it
+// are free functions, one per header, in collectives/ (collectives.hpp includes them all).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <span>
 #include <string>
-#include <string_view>
-#include <type_traits>
 #include <vector>
 
 namespace crd::comm {
@@ -66,84 +65,6 @@ class Transport {
   // rank's pending and later collectives (PeerFailed) and rethrows the exception being handled on
   // this rank, or throws `message` outside a handler. Not collective.
   [[noreturn]] virtual void abort_all(const std::string& message) = 0;
-
-  // True on every rank iff `ok` is true on every rank: used to agree before throwing, so no rank
-  // is left waiting in a collective.
-  bool all_ok(bool ok) {
-    std::uint64_t v = ok ? 0 : 1;
-    allreduce(std::span<std::uint64_t>(&v, 1), ReduceOp::Max);
-    return v == 0;
-  }
-  std::uint64_t sum(std::uint64_t v) {
-    allreduce(std::span<std::uint64_t>(&v, 1), ReduceOp::Sum);
-    return v;
-  }
-  std::uint64_t min(std::uint64_t v) {
-    allreduce(std::span<std::uint64_t>(&v, 1), ReduceOp::Min);
-    return v;
-  }
-  std::uint64_t max(std::uint64_t v) {
-    allreduce(std::span<std::uint64_t>(&v, 1), ReduceOp::Max);
-    return v;
-  }
-
-  // The first non-empty `my_error` by rank, as "rank R: …", identical on every rank; "" if every
-  // rank passed "". How an error one rank met becomes one message all ranks throw alike.
-  std::string first_error(std::string_view my_error) {
-    std::vector<std::byte> all;
-    std::vector<std::uint64_t> counts;
-    allgatherv(std::as_bytes(std::span<const char>(my_error.data(), my_error.size())), all, counts);
-    std::size_t at = 0;
-    for (std::size_t r = 0; r < counts.size(); ++r) {
-      if (counts[r] > 0)
-        return "rank " + std::to_string(r) + ": " +
-               std::string(reinterpret_cast<const char*>(all.data()) + at, counts[r]);
-      at += counts[r];
-    }
-    return {};
-  }
-
-  // Rank 0's value on every rank; the other ranks' argument is ignored.
-  std::string from_rank0(std::string_view value) {
-    std::vector<std::byte> all;
-    std::vector<std::uint64_t> counts;
-    const auto bytes = std::as_bytes(std::span<const char>(value.data(), value.size()));
-    allgatherv(rank() == 0 ? bytes : bytes.first(0), all, counts);
-    return std::string(reinterpret_cast<const char*>(all.data()), all.size());
-  }
-
-  // Every rank's values, concatenated in rank order (ranks may give different numbers of them).
-  template <class T>
-  std::vector<T> allgather_pods(std::span<const T> mine) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    std::vector<std::byte> all;
-    std::vector<std::uint64_t> counts;
-    allgatherv(std::as_bytes(mine), all, counts);
-    std::vector<T> out(all.size() / sizeof(T));
-    if (!out.empty()) std::memcpy(out.data(), all.data(), out.size() * sizeof(T));
-    return out;
-  }
-
-  // Every rank's bytes, concatenated in rank order, on rank 0; empty on the other ranks.
-  std::vector<std::byte> gather_to_rank0(std::span<const std::byte> mine) {
-    std::vector<std::uint64_t> to_each(static_cast<std::size_t>(size()), 0);
-    to_each[0] = mine.size();
-    std::vector<std::byte> all;
-    std::vector<std::uint64_t> counts;
-    alltoallv(mine, to_each, all, counts);
-    return all;
-  }
-
-  // to_each[r] goes to rank r; returns, by source rank, the value each rank sent here.
-  std::vector<std::uint64_t> alltoall(std::span<const std::uint64_t> to_each) {
-    std::vector<std::byte> raw;
-    std::vector<std::uint64_t> raw_counts;
-    const std::vector<std::uint64_t> eight(static_cast<std::size_t>(size()), sizeof(std::uint64_t));
-    alltoallv(std::as_bytes(to_each), eight, raw, raw_counts);
-    std::vector<std::uint64_t> out(static_cast<std::size_t>(size()));
-    std::memcpy(out.data(), raw.data(), out.size() * sizeof(std::uint64_t));
-    return out;
-  }
 };
 
 }  // namespace crd::comm

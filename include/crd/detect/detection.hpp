@@ -12,7 +12,7 @@
 #include "crd/detect/page_scores.hpp"
 #include "crd/detect/threshold.hpp"
 #include "crd/hash/digest.hpp"
-#include "crd/shuffle/fields.hpp"
+#include "crd/base/fields.hpp"
 
 namespace crd::detect {
 
@@ -59,7 +59,6 @@ struct PageRow {
   // all come from this list. Output order by url, then the rest: containment and flagged follow
   // from chunks and labeled, so they never decide.
   static constexpr auto fields() {
-    using shuffle::field;
     return std::tuple(field("url", &PageRow::url), field("chunks", &PageRow::chunks),
                       field("labeled", &PageRow::labeled), field("containment", &PageRow::containment),
                       field("flagged", &PageRow::flagged), field("positions", &PageRow::positions),
@@ -77,7 +76,6 @@ struct NeighborhoodRow {
   std::uint8_t flagged = 0;
   // One row per prefix, so FieldLess orders by prefix alone.
   static constexpr auto fields() {
-    using shuffle::field;
     return std::tuple(field("prefix", &NeighborhoodRow::prefix), field("depth", &NeighborhoodRow::depth),
                       field("pages", &NeighborhoodRow::pages), field("chunks", &NeighborhoodRow::chunks),
                       field("labeled", &NeighborhoodRow::labeled), field("badness", &NeighborhoodRow::badness),

@@ -13,7 +13,7 @@
 #include "crd/discover/label_rules.hpp"
 #include "crd/discover/local_tally.hpp"
 #include "crd/discover/owner_tally.hpp"
-#include "crd/shuffle/fields.hpp"
+#include "crd/base/fields.hpp"
 
 namespace crd::discover {
 
@@ -25,7 +25,6 @@ struct LabelRow {
   std::string sample_url;
   // Wire, checkpoint and the labeled tables' columns (/discovery/chunks, /discovery/files, /labels).
   static constexpr auto fields() {
-    using shuffle::field;
     return std::tuple(field("hash", &LabelRow::hash), field("count", &LabelRow::count),
                       field("length", &LabelRow::length), field("sample", &LabelRow::sample),
                       field("sample_url", &LabelRow::sample_url));

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "crd/comm/transport.hpp"
-#include "crd/shuffle/fields.hpp"
+#include "crd/base/fields.hpp"
 
 namespace crd::discover {
 
@@ -17,8 +17,8 @@ struct HistogramRow {
   std::uint64_t occurrences = 0;
   std::uint64_t distinct = 0;
   static constexpr auto fields() {
-    return std::tuple(shuffle::field("occurrences", &HistogramRow::occurrences),
-                      shuffle::field("distinct", &HistogramRow::distinct));
+    return std::tuple(field("occurrences", &HistogramRow::occurrences),
+                      field("distinct", &HistogramRow::distinct));
   }
 };
 

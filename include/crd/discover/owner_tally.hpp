@@ -17,7 +17,7 @@
 #include "crd/comm/transport.hpp"
 #include "crd/discover/local_tally.hpp"
 #include "crd/shuffle/exchange.hpp"
-#include "crd/shuffle/fields.hpp"
+#include "crd/base/fields.hpp"
 #include "crd/shuffle/reduce_by_key.hpp"
 
 namespace crd::discover {
@@ -29,7 +29,6 @@ struct CountRow {
   std::uint64_t count = 0;
   std::uint64_t length = 0;
   static constexpr auto fields() {
-    using shuffle::field;
     return std::tuple(field("hash", &CountRow::hash), field("count", &CountRow::count),
                       field("length", &CountRow::length));
   }

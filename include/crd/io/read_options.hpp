@@ -7,7 +7,7 @@
 #include <string>
 #include <tuple>
 
-#include "crd/shuffle/fields.hpp"
+#include "crd/base/fields.hpp"
 
 namespace crd::io {
 
@@ -32,7 +32,6 @@ struct ReadError {
   std::string reason;
   // Sorted by all three for /run/errors, whose columns these are.
   static constexpr auto fields() {
-    using shuffle::field;
     return std::tuple(field("file", &ReadError::file), field("offset", &ReadError::offset),
                       field("reason", &ReadError::reason));
   }

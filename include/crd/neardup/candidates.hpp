@@ -20,7 +20,7 @@
 #include "crd/neardup/neardup_rows.hpp"
 #include "crd/base/enum_names.hpp"
 #include "crd/neardup/sketch.hpp"
-#include "crd/shuffle/fields.hpp"
+#include "crd/base/fields.hpp"
 #include "crd/shuffle/reduce_by_key.hpp"
 
 namespace crd::neardup {

@@ -6,7 +6,7 @@
 #include <string>
 #include <tuple>
 
-#include "crd/shuffle/fields.hpp"
+#include "crd/base/fields.hpp"
 
 namespace crd::neardup {
 
@@ -18,7 +18,6 @@ struct PairRow {
   std::uint32_t c_sim = 0;
   std::uint8_t same_site = 0;
   static constexpr auto fields() {
-    using shuffle::field;
     return std::tuple(field("page_a", &PairRow::page_a), field("page_b", &PairRow::page_b),
                       field("b_sim", &PairRow::b_sim), field("c_sim", &PairRow::c_sim),
                       field("same_site", &PairRow::same_site));
@@ -30,7 +29,6 @@ struct IdentityRow {
   std::string page;
   std::string representative;
   static constexpr auto fields() {
-    using shuffle::field;
     return std::tuple(field("page", &IdentityRow::page), field("representative", &IdentityRow::representative));
   }
 };

@@ -8,11 +8,10 @@
 #include <vector>
 
 #include "crd/hash/digest.hpp"
-#include "crd/shuffle/fields.hpp"
+#include "crd/base/fields.hpp"
 
 namespace crd::output {
 
-using shuffle::field;
 
 // /run/counters and /run/resources.
 struct NamedValueRow {

@@ -1,4 +1,4 @@
-// Tables of a result file written and read from their rows' field lists (shuffle/fields.hpp):
+// Tables of a result file written and read from their rows' field lists (base/fields.hpp):
 // every named field is one column, named as declared, stored as docs/schema.md says —
 // a string as fixed-length bytes, a Digest as an n × 20 uint8 matrix, a vector<uint32_t> as CSR
 // (NAME + NAME_offsets), a number as a 1-D column of its own type.
@@ -17,7 +17,7 @@
 #include "crd/hash/digest.hpp"
 #include "crd/output/result_file.hpp"
 #include "crd/output/result_reader.hpp"
-#include "crd/shuffle/fields.hpp"
+#include "crd/base/fields.hpp"
 
 namespace crd::output {
 
@@ -31,7 +31,7 @@ struct Table {
 
   template <class M>
   std::string column(M Row::*member) const {
-    return std::string(group) + "/" + std::string(shuffle::field_name(member));
+    return std::string(group) + "/" + std::string(field_name(member));
   }
   // A CSR list column's row starts (n + 1 of them).
   template <class M>

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <optional>
+#include <string>
 
 #include "crd/comm/transport.hpp"
 #include "crd/scan/corpus_scan.hpp"
@@ -41,13 +42,24 @@ struct ScanPhase {
 void with_result_file(comm::Transport& transport,
                       const std::function<void(std::optional<output::ResultFile>& file)>& body);
 
-// Collective. Resumes the scan from this rank's checkpoint when there is one. out_of_core: when the
-// tables would pass --memory, return with passes > 1 (and an empty shard) instead of failing.
-// held_bytes, if given, says how many bytes the command's own scan hooks keep (neardup's sketches):
-// --memory counts them with the shard's tables.
-ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& options, bool keep_pages,
-                         comm::Transport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file,
-                         bool out_of_core = false, const std::function<std::uint64_t()>& held_bytes = {});
+// The scan's own inputs, besides the corpus and CommonOptions.
+struct ScanRequest {
+  std::string stop_chunks;                    // file of stop chunks ("" = none)
+  std::uint64_t min_chunk_length = 0;         // shorter chunks are stop items too
+  bool keep_counts = false;                   // every hash's count is kept: the memory plan counts them
+  bool keep_pages = false;                    // keep each page's chunk ids (label, detect, compare-hashing)
+  bool out_of_core = false;                   // tables past --memory: plan passes > 1 instead of failing
+  std::function<std::uint64_t()> held_bytes;  // bytes the command's own scan hooks keep (neardup's sketches)
+};
+
+// `request` with the stop items and kept counts that discover's options ask for.
+ScanRequest scan_request(const DiscoverOptions& options, ScanRequest request = {});
+
+// Collective. Resumes the scan from this rank's checkpoint when there is one. With out_of_core,
+// when the tables would pass --memory, returns with passes > 1 (and an empty shard) instead of
+// failing. --memory counts held_bytes with the shard's tables.
+ScanPhase run_scan_phase(const CommonOptions& common, const ScanRequest& request, comm::Transport& transport,
+                         PhaseTimer& timer, std::optional<output::ResultFile>& file);
 
 // Collective: /run/resources (peak memory, the tables' bytes, out-of-core passes and the input read
 // again, shuffle volume), the same on every rank. passes/bytes_reread: this rank's (1 and 0 in memory).

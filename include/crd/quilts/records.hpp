@@ -7,7 +7,7 @@
 #include <tuple>
 #include <vector>
 
-#include "crd/shuffle/fields.hpp"
+#include "crd/base/fields.hpp"
 
 namespace crd::quilts {
 
@@ -73,7 +73,6 @@ struct PageRow {
   std::uint64_t sources = 0;
   std::uint8_t quilted = 0;
   static constexpr auto fields() {
-    using shuffle::field;
     return std::tuple(field("url", &PageRow::url), field("grams", &PageRow::grams),
                       field("patch_grams", &PageRow::patch_grams), field("patchfrac", &PageRow::patchfrac),
                       field("sources", &PageRow::sources), field("quilted", &PageRow::quilted));
@@ -87,7 +86,6 @@ struct SourceRow {
   std::string source;
   std::uint64_t grams_covered = 0;
   static constexpr auto fields() {
-    using shuffle::field;
     return std::tuple(field("page", &SourceRow::page), field("source", &SourceRow::source),
                       field("grams_covered", &SourceRow::grams_covered));
   }
@@ -104,7 +102,6 @@ struct SweepRow {
   double percent = 0.0;       // 100 · quilted / pages
   double mean_sources = 0.0;  // over the quilted pages
   static constexpr auto fields() {
-    using shuffle::field;
     return std::tuple(field("k", &SweepRow::k), field("m", &SweepRow::m), field("c", &SweepRow::c),
                       field("theta", &SweepRow::theta), field("pages", &SweepRow::pages),
                       field("quilted", &SweepRow::quilted), field("percent", &SweepRow::percent),

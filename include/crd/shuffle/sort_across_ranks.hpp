@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "crd/comm/transport.hpp"
-#include "crd/shuffle/byte_codec.hpp"
+#include "crd/base/byte_codec.hpp"
 #include "crd/shuffle/exchange.hpp"
-#include "crd/shuffle/fields.hpp"
+#include "crd/base/fields.hpp"
 
 namespace crd::shuffle {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "crd/comm/transport.hpp"
-#include "crd/shuffle/byte_codec.hpp"
+#include "crd/base/byte_codec.hpp"
 #include "crd/shuffle/exchange.hpp"
 
 namespace crd::shuffle {

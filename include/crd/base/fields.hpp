@@ -27,7 +27,7 @@
 #include <utility>
 #include <vector>
 
-namespace crd::shuffle {
+namespace crd {
 
 template <class T>
 concept HasFields = requires {
@@ -234,4 +234,4 @@ std::size_t encoded_size(const T& record) {
   }
 }
 
-}  // namespace crd::shuffle
+}  // namespace crd

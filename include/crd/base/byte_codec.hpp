@@ -11,7 +11,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace crd::shuffle {
+namespace crd {
 
 class ByteWriter {
  public:
@@ -65,4 +65,4 @@ class ByteReader {
   std::size_t pos_ = 0;
 };
 
-}  // namespace crd::shuffle
+}  // namespace crd

@@ -1,15 +1,18 @@
-// The typed broadcast, gathers, scatter and all-to-all (collectives.hpp) on 1–4 thread ranks: values with strings,
+// The typed collectives (comm/collectives/) on 1–4 thread ranks: values with strings,
 // vectors and nested fields arrive whole, in rank order, and only where they are meant to.
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <cstdint>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "crd/comm/local_transport.hpp"
-#include "crd/shuffle/collectives.hpp"
+#include "crd/comm/collectives.hpp"
 
-namespace crd::shuffle {
+namespace crd::comm {
 namespace {
 
 struct Item {
@@ -37,7 +40,7 @@ std::vector<Item> items_of(int rank) {
 class Collectives : public ::testing::TestWithParam<int> {};
 
 TEST_P(Collectives, BroadcastGivesRankZerosValueEverywhere) {
-  comm::run_local(GetParam(), [](comm::Transport& t) {
+  run_local(GetParam(), [](Transport& t) {
     const Message mine{static_cast<std::uint8_t>(t.rank() + 1), "from " + std::to_string(t.rank()),
                        items_of(t.rank() + 2)};
     const Message got = broadcast_from_rank0(t, mine);
@@ -47,7 +50,7 @@ TEST_P(Collectives, BroadcastGivesRankZerosValueEverywhere) {
 }
 
 TEST_P(Collectives, AllgatherIsByRankOnEveryRank) {
-  comm::run_local(GetParam(), [](comm::Transport& t) {
+  run_local(GetParam(), [](Transport& t) {
     const auto all = allgather(t, items_of(t.rank()));
     ASSERT_EQ(all.size(), static_cast<std::size_t>(t.size()));
     for (int r = 0; r < t.size(); ++r) EXPECT_EQ(all[static_cast<std::size_t>(r)], items_of(r)) << "rank " << r;
@@ -55,7 +58,7 @@ TEST_P(Collectives, AllgatherIsByRankOnEveryRank) {
 }
 
 TEST_P(Collectives, GatherReachesRankZeroOnly) {
-  comm::run_local(GetParam(), [](comm::Transport& t) {
+  run_local(GetParam(), [](Transport& t) {
     const auto all = gather_to_rank0(t, items_of(t.rank()));
     if (t.rank() != 0) {
       EXPECT_TRUE(all.empty());
@@ -67,7 +70,7 @@ TEST_P(Collectives, GatherReachesRankZeroOnly) {
 }
 
 TEST_P(Collectives, ScatterGivesEachRankItsOwnValue) {
-  comm::run_local(GetParam(), [](comm::Transport& t) {
+  run_local(GetParam(), [](Transport& t) {
     std::vector<Message> values;
     if (t.rank() == 0)
       for (int r = 0; r < t.size(); ++r) values.push_back({static_cast<std::uint8_t>(r), "to " + std::to_string(r), items_of(r)});
@@ -82,31 +85,65 @@ TEST_P(Collectives, ScatterGivesEachRankItsOwnValue) {
 
 // Rank s sends rank d a message naming both (items_of(s + d), so sizes differ per pair, some empty).
 TEST_P(Collectives, AlltoallValuesReachEachDestinationFromEachSource) {
-  comm::run_local(GetParam(), [](comm::Transport& t) {
+  run_local(GetParam(), [](Transport& t) {
     const auto n = static_cast<std::size_t>(t.size());
     std::vector<Message> out;
     for (int d = 0; d < t.size(); ++d)
       out.push_back({static_cast<std::uint8_t>(d), std::to_string(t.rank()) + "->" + std::to_string(d), items_of(t.rank() + d)});
-    const auto got = alltoall_values(t, out);
+    const auto got = alltoall(t, out);
     ASSERT_EQ(got.size(), n);
     for (int s = 0; s < t.size(); ++s)
       EXPECT_EQ(got[static_cast<std::size_t>(s)], (Message{static_cast<std::uint8_t>(t.rank()),
                                                            std::to_string(s) + "->" + std::to_string(t.rank()),
                                                            items_of(s + t.rank())}));
-    EXPECT_THROW(alltoall_values(t, std::vector<Message>(n + 1)), std::invalid_argument);  // before sending
+    EXPECT_THROW(alltoall(t, std::vector<Message>(n + 1)), std::invalid_argument);  // before sending
+  });
+}
+
+TEST_P(Collectives, ConcatenationsKeepRankOrderAndUnevenCounts) {
+  run_local(GetParam(), [](Transport& t) {
+    // Rank r gives r values r*10, r*10+1, …: rank 0 gives none.
+    std::vector<std::uint64_t> mine;
+    for (int i = 0; i < t.rank(); ++i) mine.push_back(10u * t.rank() + i);
+    std::vector<std::uint64_t> expected;
+    for (int r = 0; r < t.size(); ++r)
+      for (int i = 0; i < r; ++i) expected.push_back(10u * r + i);
+    EXPECT_EQ(allgather_concat(t, std::span<const std::uint64_t>(mine)), expected);
+    const auto gathered = gather_concat_to_rank0(t, std::span<const std::uint64_t>(mine));
+    EXPECT_EQ(gathered, t.rank() == 0 ? expected : std::vector<std::uint64_t>{});
+    const std::string text(static_cast<std::size_t>(t.rank()), static_cast<char>('a' + t.rank()));
+    std::string all_text;
+    for (int r = 0; r < t.size(); ++r) all_text += std::string(static_cast<std::size_t>(r), static_cast<char>('a' + r));
+    const auto bytes = gather_concat_to_rank0<std::byte>(t, std::as_bytes(std::span<const char>(text)));
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()), t.rank() == 0 ? all_text : "");
+  });
+}
+
+TEST_P(Collectives, ReductionsAndFirstErrorAgreeOnEveryRank) {
+  run_local(GetParam(), [](Transport& t) {
+    const auto me = static_cast<std::uint64_t>(t.rank()), n = static_cast<std::uint64_t>(t.size());
+    EXPECT_EQ(sum(t, me + 1), n * (n + 1) / 2);
+    EXPECT_EQ(min(t, 7 + me), 7u);
+    EXPECT_EQ(max(t, 7 + me), 6 + n);
+    EXPECT_TRUE(all_ok(t, true));
+    EXPECT_EQ(all_ok(t, me != 0), false);
+    EXPECT_EQ(first_error(t, ""), "");
+    // The lowest rank with an error wins; rank 0 has none when there are several ranks.
+    const std::string mine = me == 0 && n > 1 ? "" : "disk " + std::to_string(me);
+    EXPECT_EQ(first_error(t, mine), n > 1 ? "rank 1: disk 1" : "rank 0: disk 0");
   });
 }
 
 TEST(Collectives, DecodeRefusesTruncatedAndLongerBytes) {
-  const std::vector<std::byte> bytes = encode(Message{3, "text", items_of(2)});
-  EXPECT_EQ(decode<Message>(bytes), (Message{3, "text", items_of(2)}));
-  EXPECT_THROW(decode<Message>(std::span(bytes).first(bytes.size() - 1)), std::runtime_error);
+  const std::vector<std::byte> bytes = encode_value(Message{3, "text", items_of(2)});
+  EXPECT_EQ(decode_value<Message>(bytes), (Message{3, "text", items_of(2)}));
+  EXPECT_THROW(decode_value<Message>(std::span(bytes).first(bytes.size() - 1)), std::runtime_error);
   std::vector<std::byte> longer = bytes;
   longer.push_back(std::byte{0});
-  EXPECT_THROW(decode<Message>(longer), std::runtime_error);
+  EXPECT_THROW(decode_value<Message>(longer), std::runtime_error);
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, Collectives, ::testing::Values(1, 2, 3, 4));
 
 }  // namespace
-}  // namespace crd::shuffle
+}  // namespace crd::comm

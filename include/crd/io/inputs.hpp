@@ -46,7 +46,7 @@ struct ExpandOptions {
   // If set, called with every @LIST file (nested ones too) before it is read, and every named
   // directory (given or listed) before it is walked; it may throw UsageError to refuse one (the
   // output checks: -o naming a nested list, --work-dir inside an input directory).
-  std::function<void(const std::string& path, bool directory)> check_named;
+  std::function<void(const std::string& path, bool directory)> check_named = {};
 };
 
 // A directory walk, in rounds so that ranks can share one (pipeline/input_listing.cpp).

@@ -138,12 +138,13 @@ std::uint32_t c_similarity(const Sketch& a, const Sketch& b) {
 }
 
 std::uint64_t simhash_piece(const Sketch& s, std::uint32_t p, std::uint32_t piece_bits) {
-  std::uint64_t v = 0;
-  for (std::uint32_t i = 0; i < piece_bits; ++i) {
-    const std::uint32_t bit = p * piece_bits + i;
-    if (((s.bits[bit / 64] >> (bit % 64)) & 1) != 0) v |= std::uint64_t{1} << i;
-  }
-  return v;
+  // Bits p·w … p·w + w − 1 of the sketch (w = piece_bits ≤ 64), bit i of the piece from bit
+  // p·w + i: one shift, or two when the piece straddles two words.
+  const std::uint32_t first = p * piece_bits;
+  const std::uint32_t word = first / 64, shift = first % 64;
+  std::uint64_t v = s.bits[word] >> shift;
+  if (shift + piece_bits > 64) v |= s.bits[word + 1] << (64 - shift);
+  return piece_bits == 64 ? v : v & ((std::uint64_t{1} << piece_bits) - 1);
 }
 
 }  // namespace crd::neardup

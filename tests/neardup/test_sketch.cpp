@@ -61,6 +61,17 @@ TEST(Sketch, PiecesAreConsecutiveBits) {
   EXPECT_EQ(simhash_piece(s, 1, 32), 0x01234567ull);
   EXPECT_EQ(simhash_piece(s, 2, 32), 0x76543210ull);
   EXPECT_EQ(simhash_piece(s, 1, 64), 0xFEDCBA9876543210ull);
+  // Pieces that straddle two words (48 and 40 bits), against the definition bit by bit.
+  for (const std::uint32_t width : {48u, 40u, 24u}) {
+    for (std::uint32_t p = 0; (p + 1) * width <= 128; ++p) {
+      std::uint64_t want = 0;
+      for (std::uint32_t i = 0; i < width; ++i) {
+        const std::uint32_t bit = p * width + i;
+        want |= ((s.bits[bit / 64] >> (bit % 64)) & 1) << i;
+      }
+      EXPECT_EQ(simhash_piece(s, p, width), want) << width << " " << p;
+    }
+  }
 }
 
 TEST(Sketch, ANearCopyKeepsMostOfItsSketch) {

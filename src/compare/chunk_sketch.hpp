@@ -26,6 +26,12 @@ struct ChunkSketch {
 
 ChunkSketch sketch(std::string_view normalized);
 
+// Bytes a string's characters take on the heap: nothing when they fit in the string itself, else
+// as malloc rounds them (16-byte granules, 8 bytes of header). For --memory.
+std::uint64_t heap_bytes(const std::string& s);
+// Bytes a sketch holds (for --memory).
+std::uint64_t held_bytes(const ChunkSketch& s);
+
 // No TLSH digest on one side: no distance, never a match.
 inline constexpr int kNoTlsh = INT_MAX;
 
@@ -41,6 +47,8 @@ class LabelSketches {
   std::size_t size() const { return nilsimsa_.size(); }
   // Not thread-safe (it marks the candidates it has compared): one object per thread.
   BestScores best(const ChunkSketch& chunk);
+  // Bytes held (for --memory): the digests, the ssdeep index's keys and lists, the stamps.
+  std::uint64_t memory_bytes() const;
 
  private:
   std::vector<NilsimsaDigest> nilsimsa_;

@@ -13,6 +13,14 @@
 
 namespace crd::pipeline {
 
+std::uint64_t held_bytes(const LabelSet& labels) {
+  const detect::LabelSlice& s = labels.owned;
+  std::uint64_t bytes = s.hashes.capacity() * sizeof(Digest) + s.lengths.capacity() * sizeof(std::uint64_t) +
+                        s.samples.capacity() * sizeof(std::string) + labels.all.memory_bytes();
+  for (const std::string& sample : s.samples) bytes += sample.capacity() + 1;
+  return bytes;
+}
+
 std::string labels_group(const output::ResultReader& r) {
   for (const char* g : output::schema::kLabelSources) {
     if (r.has(output::Table<discover::LabelRow>{g}.column(&discover::LabelRow::hash))) {

@@ -32,6 +32,7 @@ struct ScanPhase {
   std::uint64_t bytes_read = 0;    // input bytes this rank read, over every scan and pass
   std::uint64_t shard_bytes = 0;   // this rank's input bytes (read once in memory)
   std::uint64_t tables_max = 0;    // the largest tables of an earlier scan or pass
+  std::uint64_t held = 0;          // what the command keeps beside the tables (held_bytes), for every pass
 };
 
 // Runs a pipeline body that creates its result file in `file`. An exception only this rank knows of
@@ -43,8 +44,8 @@ void with_result_file(comm::Transport& transport,
 
 // Collective. Resumes the scan from this rank's checkpoint when there is one. out_of_core: when the
 // tables would pass --memory, return with passes > 1 (and an empty shard) instead of failing.
-// held_bytes, if given, says how many bytes the command's own scan hooks keep (neardup's sketches):
-// --memory counts them with the shard's tables.
+// held_bytes, if given, says how many bytes the command keeps beside the shard's tables (neardup's
+// sketches, detect's labeled set): --memory counts them with the tables, in every pass.
 ScanPhase run_scan_phase(const CommonOptions& common, const DiscoverOptions& options, bool keep_pages,
                          comm::Transport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file,
                          bool out_of_core = false, const std::function<std::uint64_t()>& held_bytes = {});

@@ -1,4 +1,4 @@
-// The distributed half of crd neardup, three reduce-by-keys (shuffle/reduce_by_key.hpp):
+// The distributed half of crd neardup, two exchanges (shuffle/reduce_by_key.hpp):
 //   1. group_identical: pages by the SHA-1 of their token sequence → identity sets; each set is
 //      compared once, as its representative (its smallest page key), with its sketch;
 //   2. find_pairs: each representative is routed, with its whole sketch, to the owner of each of

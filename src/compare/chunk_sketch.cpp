@@ -14,11 +14,6 @@ ChunkSketch sketch(std::string_view normalized) {
   return s;
 }
 
-std::uint64_t heap_bytes(const std::string& s) {
-  constexpr std::size_t kInline = 15;  // libstdc++'s short-string buffer
-  return s.size() <= kInline ? 0 : (s.size() + 1 + 8 + 15) / 16 * 16;
-}
-
 std::uint64_t held_bytes(const ChunkSketch& s) { return sizeof(ChunkSketch) + heap_bytes(s.tlsh) + heap_bytes(s.ssdeep); }
 
 namespace {

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "crd/base/heap_bytes.hpp"
 #include "fuzzy_hashes.hpp"
 #include "nilsimsa.hpp"
 
@@ -26,9 +27,6 @@ struct ChunkSketch {
 
 ChunkSketch sketch(std::string_view normalized);
 
-// Bytes a string's characters take on the heap: nothing when they fit in the string itself, else
-// as malloc rounds them (16-byte granules, 8 bytes of header). For --memory.
-std::uint64_t heap_bytes(const std::string& s);
 // Bytes a sketch holds (for --memory).
 std::uint64_t held_bytes(const ChunkSketch& s);
 

@@ -82,11 +82,6 @@ std::uint64_t bucket_entries_bytes(const SketchedPage& set, const PairRules& rul
 
 std::uint64_t held_bytes(const PairRow& pair) { return sizeof(PairRow) + heap_bytes(pair.page_a) + heap_bytes(pair.page_b); }
 
-std::uint64_t heap_bytes(const std::string& s) {
-  constexpr std::size_t kInline = 15;  // libstdc++'s short-string buffer
-  if (s.size() <= kInline) return 0;
-  return (s.size() + 1 + 8 + 15) / 16 * 16;
-}
 
 bool accepted(const PairRules& rules, std::uint32_t b_sim, std::uint32_t c_sim) {
   switch (rules.method) {

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "crd/base/error.hpp"
+#include "crd/base/heap_bytes.hpp"
 #include "crd/base/saturating.hpp"
 #include "crd/pipeline/agreed_errors.hpp"
 #include "crd/output/result_reader.hpp"
@@ -17,7 +18,7 @@ std::uint64_t held_bytes(const LabelSet& labels) {
   const detect::LabelSlice& s = labels.owned;
   std::uint64_t bytes = s.hashes.capacity() * sizeof(Digest) + s.lengths.capacity() * sizeof(std::uint64_t) +
                         s.samples.capacity() * sizeof(std::string) + labels.all.memory_bytes();
-  for (const std::string& sample : s.samples) bytes += sample.capacity() + 1;
+  for (const std::string& sample : s.samples) bytes += heap_bytes(sample);
   return bytes;
 }
 

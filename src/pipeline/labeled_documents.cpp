@@ -6,6 +6,7 @@
 #include <map>
 
 #include "crd/base/error.hpp"
+#include "crd/base/heap_bytes.hpp"
 #include "crd/pipeline/agreed_errors.hpp"
 #include "crd/detect/similarity.hpp"
 #include "crd/discover/discovery.hpp"
@@ -128,7 +129,7 @@ std::uint64_t held_bytes(const LabeledDocuments& d) {
   std::uint64_t bytes = d.urls.capacity() * sizeof(std::string) + d.chunks.capacity() * sizeof(std::uint32_t) +
                         d.holder_offsets.capacity() * sizeof(std::uint64_t) +
                         d.holders.capacity() * sizeof(LabeledDocuments::Holder);
-  for (const std::string& url : d.urls) bytes += url.capacity() + 1;
+  for (const std::string& url : d.urls) bytes += heap_bytes(url);
   return bytes;
 }
 

@@ -129,7 +129,7 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
       sets_bytes += neardup::held_bytes(set);
       entries_bytes += neardup::bucket_entries_bytes(set, options.rules);
       for (std::size_t i = 1; i < set.pages.size(); ++i)
-        identical_bytes += sizeof(neardup::IdentityRow) + neardup::heap_bytes(set.pages[i]) + neardup::heap_bytes(set.pages[0]);
+        identical_bytes += sizeof(neardup::IdentityRow) + heap_bytes(set.pages[i]) + heap_bytes(set.pages[0]);
     }
     const std::uint64_t held = tables + sets_bytes;
     budget.check_peak(transport, "finding candidate pairs", held + kReduceCopies * entries_bytes);

@@ -18,6 +18,7 @@
 #include <tuple>
 #include <vector>
 
+#include "crd/base/heap_bytes.hpp"
 #include "crd/comm/transport.hpp"
 #include "crd/hash/digest.hpp"
 #include "crd/neardup/neardup_rows.hpp"
@@ -87,9 +88,6 @@ std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<Sk
 std::uint64_t held_bytes(const SketchedPage& page);
 std::uint64_t bucket_entries_bytes(const SketchedPage& set, const PairRules& rules);
 std::uint64_t held_bytes(const PairRow& pair);
-// A copy of `s` on the heap: nothing when it fits in the string itself, else its characters as
-// malloc rounds them (16-byte granules, 8 bytes of header).
-std::uint64_t heap_bytes(const std::string& s);
 
 // Whether a compared pair is reported under the rules' method.
 bool accepted(const PairRules& rules, std::uint32_t b_sim, std::uint32_t c_sim);

@@ -55,6 +55,26 @@ TEST(Sketch, SimilaritiesCountAgreeingSupershinglesAndBits) {
   EXPECT_EQ(c_similarity(a, a), 384u);
 }
 
+TEST(Sketch, LongPagesGiveTheDefinitionsValues) {
+  // 6,000 tokens from 700 words (repeats, as on a real page): min_values and simhash sort their
+  // input by leading byte first from 512 values on; against the definitions, unsorted.
+  std::vector<std::uint64_t> tokens;
+  for (std::uint64_t i = 0; i < 6000; ++i) tokens.push_back(term_token("w" + std::to_string(mix64(i) % 700)));
+  const auto sh = shingles(tokens, 8);
+  const auto mins = min_values(sh, 84);
+  for (std::uint32_t f = 0; f < 84; ++f) {
+    std::uint64_t want = ~std::uint64_t{0};
+    for (const std::uint64_t x : sh) want = std::min(want, mix64(x ^ seed(Domain::MinHash, f)));
+    ASSERT_EQ(mins[f], want) << f;
+  }
+  const auto bits = simhash(tokens, 384);
+  for (std::uint32_t c = 0; c < 384; ++c) {
+    std::int64_t sum = 0;
+    for (const std::uint64_t t : tokens) sum += ((mix64(t ^ seed(Domain::Projection, c / 64)) >> (c % 64)) & 1) != 0 ? 1 : -1;
+    ASSERT_EQ((bits[c / 64] >> (c % 64)) & 1, sum > 0 ? 1u : 0u) << c;
+  }
+}
+
 TEST(Sketch, PiecesAreConsecutiveBits) {
   Sketch s{{}, {0x0123456789ABCDEFull, 0xFEDCBA9876543210ull}};
   EXPECT_EQ(simhash_piece(s, 0, 32), 0x89ABCDEFull);

@@ -106,10 +106,12 @@ void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options
     const MemoryBudget budget(common.memory_budget, common.round_bytes, transport.rank(), transport.size());
     std::optional<LabeledDocuments> documents;
     if (options.pairs > 0) {
-      std::uint64_t loading = 0;
-      agree_on_errors(transport, [&] { loading = labeled_documents_peak(options.labels); });
-      budget.check_held(transport, "the labeled set and loading the labeled documents of --pairs",
-                        held_bytes(labels) + loading);
+      if (budget.budget() != 0) {
+        std::uint64_t loading = 0;
+        agree_on_errors(transport, [&] { loading = labeled_documents_peak(options.labels); });
+        budget.check_held(transport, "the labeled set and loading the labeled documents of --pairs",
+                          held_bytes(labels) + loading);
+      }
       documents = load_labeled_documents(transport, options.labels, common.memory_budget);
     }
     const std::uint64_t held = held_bytes(labels) + (documents ? held_bytes(*documents) : 0);

@@ -157,8 +157,9 @@ void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::
       chunk_sketches[id] = &sketches[sketch_of.at(digests[id])];
     }
     CompareLines lines(transport, common.progress_interval);
+    shuffle::ExchangeStats stats;
     const std::vector<BestScores> best =
-        owner_best_scores(transport, digests, chunk_sketches, index, common.round_bytes, &lines);
+        owner_best_scores(transport, digests, chunk_sketches, index, {common.round_bytes, &stats}, &lines);
     lines.finish();
     const auto is_stop = pipeline::stop_flags(chunks, p.stop.chunk_rules());
     std::uint64_t without_tlsh = 0;
@@ -186,7 +187,9 @@ void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::
     s::set_attribute(*file, s::attr::kCompareMinLabeled, options.min_labeled);
     if (transport.rank() != 0) rows.clear();  // one copy of the replicated table
     output::write_table(*file, s::kConfusion, rows);
-    pipeline::finish_run(*file, transport, common, p, discover::ShuffleTotals{}, timer);
+    discover::ShuffleTotals shuffled;
+    shuffled.add(stats);
+    pipeline::finish_run(*file, transport, common, p, shuffled, timer);
   });
 }
 

@@ -36,8 +36,7 @@ struct AnswerKey {
 
 std::vector<BestScores> owner_best_scores(comm::Transport& transport, const std::vector<Digest>& digests,
                                           const std::vector<const ChunkSketch*>& sketches, LabelSketches& labels,
-                                          std::size_t round_bytes, CompareProgress* progress) {
-  const shuffle::ShuffleConfig config{round_bytes};
+                                          const shuffle::ShuffleConfig& config, CompareProgress* progress) {
   std::vector<Request> requests(digests.size());
   for (std::size_t i = 0; i < digests.size(); ++i) requests[i] = {digests[i], *sketches[i]};
   shuffle::Contributors askers;

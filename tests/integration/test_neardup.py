@@ -247,6 +247,52 @@ class Neardup(unittest.TestCase):
                                             r"ranks or raise --memory$")
                 self.assertFalse(os.path.exists(os.path.join(cwd, "tiny.h5")))
 
+    def test_memory_counts_a_large_identity_set_on_its_owner(self):
+        """Issue 31: 20,000 identical pages with 230-byte keys at 4 ranks. The set and its
+        /neardup/identical rows all land on one rank, whatever the rank count; --memory counted
+        grouping as three times each rank's own sketches and the rows not at all, so 8 MiB completed
+        29 MB over the process's base (58 MB peak). Now each owner's share is counted before grouping (8 MiB
+        fails there, one line, no file) and the rows before the first pair; 64 MiB completes within
+        the budget with the unbudgeted run's datasets."""
+        tree = self.tmp("identical")
+        words = " ".join("w%d" % (i * 7919 % 100003) for i in range(60))
+        segment = "a-rather-long-path-segment-" * 8
+        for i in range(20000):
+            os.makedirs(os.path.join(tree, "h%d.example" % (i % 8)), exist_ok=True)
+            with open(os.path.join(tree, "h%d.example" % (i % 8), segment + "%d.html" % i), "w") as f:
+                f.write("<p>%s</p>" % words)
+        one = self.tmp("identical-one")
+        os.makedirs(os.path.join(one, "h"))
+        with open(os.path.join(one, "h", "p.html"), "w") as f:
+            f.write("<p>%s</p>" % words)
+        shuffle = 16 * 1024
+        opts = ["--shuffle-buffer", str(shuffle), "--reader-thread", "off", "--progress-interval", "0"]
+        cwd = self.tmp("identical-np4")
+        os.makedirs(cwd)
+        run = lambda inp, out, extra=(): ci.run_crd(["neardup", inp, "-o", out] + opts + list(extra),  # noqa: E731
+                                                    nranks=4, cwd=cwd, check=False)
+        r = run(tree, "tiny.h5", ["--memory", "8M"])
+        self.assertEqual(r.returncode, 1, r.stderr)
+        errors = [e for e in r.stderr.splitlines() if e.startswith("crd neardup:")]
+        self.assertEqual(len(errors), 1, r.stderr)
+        self.assertRegex(errors[0], r"--memory 8 MiB per rank is too small: grouping identical pages needs about "
+                                    r"[\d.]+ MiB on the busiest rank; run with at least \d+ ranks or raise --memory$")
+        self.assertFalse(os.path.exists(os.path.join(cwd, "tiny.h5")))
+        run(one, "base.h5")
+        base = ci.open_results(os.path.join(cwd, "base.h5")).resources.to_dict()["memory.peak_rss_max"]
+        run(tree, "ref.h5")
+        r = run(tree, "budget.h5", ["--memory", "64M"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        drop = ("nranks", "created", "command_line", "config")
+        ci.assert_same_datasets(self, ci.comparable(os.path.join(cwd, "budget.h5"), drop_root=drop)[0],
+                                ci.comparable(os.path.join(cwd, "ref.h5"), drop_root=drop)[0], "np=4")
+        out = ci.open_results(os.path.join(cwd, "budget.h5"))
+        self.assertEqual(out.neardup_attrs["identity_sets"], 1)
+        self.assertEqual(len(out.table("/neardup/identical")), 19999)
+        if not ci.SANITIZED:
+            self.assertLessEqual(out.resources.to_dict()["memory.peak_rss_max"],
+                                 base + (64 << 20) + 2 * shuffle + (8 << 20))
+
     def test_unrelated_pages_pair_with_nothing(self):
         for method in METHODS:
             for (a, b) in self.ours(method):

@@ -251,9 +251,9 @@ class Neardup(unittest.TestCase):
         """Issue 31: 20,000 identical pages with 230-byte keys at 4 ranks. The set and its
         /neardup/identical rows all land on one rank, whatever the rank count; --memory counted
         grouping as three times each rank's own sketches and the rows not at all, so 8 MiB completed
-        29 MB over the process's base (58 MB peak). Now each owner's share is counted before grouping (8 MiB
-        fails there, one line, no file) and the rows before the first pair; 64 MiB completes within
-        the budget with the unbudgeted run's datasets."""
+        29 MB over the process's base (58 MB peak). Now each owner's share is counted before
+        grouping (8 MiB fails there, one line, no file) and the rows before the first pair; 64 MiB
+        completes within the budget with the unbudgeted run's datasets."""
         tree = self.tmp("identical")
         words = " ".join("w%d" % (i * 7919 % 100003) for i in range(60))
         segment = "a-rather-long-path-segment-" * 8

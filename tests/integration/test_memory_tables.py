@@ -76,8 +76,9 @@ class MemoryTables(unittest.TestCase):
 
     def test_detect_pairs_counts_the_labeled_documents(self):
         """3,000 expert documents sharing most paragraphs (93,000 labeled positions, 9,000 labels)
-        and a site of 2,000 pages. At 10 MiB (6 MiB at 2 ranks) the tables alone fit in memory (crd before issue 31 ran
-        one pass), but not beside the labeled set and the documents' list: it counts in passes."""
+        and a site of 2,000 pages. At 10 MiB (6 MiB at 2 ranks) the tables alone fit in memory (crd
+        before issue 31 ran one pass), but not beside the labeled set and the documents' list: it
+        counts in passes."""
         root = self.tmp("pairs")
         shared = ["Shared paragraph number %d explains the same topic in the same words every time." % k
                   for k in range(30)]

@@ -14,7 +14,15 @@ ChunkSketch sketch(std::string_view normalized) {
   return s;
 }
 
+std::uint64_t held_bytes(const ChunkSketch& s) { return sizeof(ChunkSketch) + heap_bytes(s.tlsh) + heap_bytes(s.ssdeep); }
+
 namespace {
+
+// A parsed TLSH digest: the library's object (~100 bytes of buckets and header) behind a pointer.
+constexpr std::uint64_t kTlshObjectBytes = 128;
+// A node of an unordered_map<std::string, std::vector<uint32_t>>: its pair, next pointer, cached
+// hash, and malloc's header; plus the bucket array's slot.
+constexpr std::uint64_t kGramNodeBytes = sizeof(std::string) + sizeof(std::vector<std::uint32_t>) + 8 + 8 + 8 + 8;
 
 // ssdeep's eliminate_sequences: a run of more than 3 equal characters is cut to 3.
 std::string reduce_runs(std::string_view s) {
@@ -55,6 +63,16 @@ LabelSketches::LabelSketches(const std::vector<ChunkSketch>& labels) : stamp_(la
       if (ids.empty() || ids.back() != i) ids.push_back(i);
     }
   }
+}
+
+std::uint64_t LabelSketches::memory_bytes() const {
+  std::uint64_t bytes = nilsimsa_.capacity() * sizeof(NilsimsaDigest) +
+                        tlsh_.capacity() * (sizeof(TlshDigest) + kTlshObjectBytes) +
+                        ssdeep_.capacity() * sizeof(std::string) + stamp_.capacity() * sizeof(std::uint64_t) +
+                        ssdeep_grams_.bucket_count() * sizeof(void*);
+  for (const std::string& s : ssdeep_) bytes += heap_bytes(s);
+  for (const auto& [key, ids] : ssdeep_grams_) bytes += kGramNodeBytes + heap_bytes(key) + ids.capacity() * sizeof(std::uint32_t);
+  return bytes;
 }
 
 BestScores LabelSketches::best(const ChunkSketch& chunk) {

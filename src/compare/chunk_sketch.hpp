@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "crd/base/heap_bytes.hpp"
 #include "fuzzy_hashes.hpp"
 #include "nilsimsa.hpp"
 
@@ -26,6 +27,9 @@ struct ChunkSketch {
 
 ChunkSketch sketch(std::string_view normalized);
 
+// Bytes a sketch holds (for --memory).
+std::uint64_t held_bytes(const ChunkSketch& s);
+
 // No TLSH digest on one side: no distance, never a match.
 inline constexpr int kNoTlsh = INT_MAX;
 
@@ -41,6 +45,8 @@ class LabelSketches {
   std::size_t size() const { return nilsimsa_.size(); }
   // Not thread-safe (it marks the candidates it has compared): one object per thread.
   BestScores best(const ChunkSketch& chunk);
+  // Bytes held (for --memory): the digests, the ssdeep index's keys and lists, the stamps.
+  std::uint64_t memory_bytes() const;
 
  private:
   std::vector<NilsimsaDigest> nilsimsa_;

@@ -24,6 +24,7 @@
 #include "crd/pipeline/chunking_identity.hpp"
 #include "crd/pipeline/detect_pipeline.hpp"
 #include "crd/pipeline/label_set.hpp"
+#include "crd/pipeline/memory_checks.hpp"
 #include "crd/pipeline/progress.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 #include "crd/comm/collectives.hpp"
@@ -63,6 +64,10 @@ class CompareLines : public CompareProgress {
   std::optional<pipeline::Progress> lines_;
 };
 
+// A node of sketch_of (an unordered_map<Digest, uint32_t>): key, value, next pointer, cached hash,
+// malloc's header (for --memory).
+constexpr std::uint64_t kMapNodeBytes = sizeof(Digest) + 4 + 8 + 8 + 8;
+
 // A label's text as one rank met it.
 struct LabelText {
   Digest digest;
@@ -81,25 +86,46 @@ void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::
     pipeline::LabelSet labels = pipeline::load_label_set(transport, options.labels, pipeline::JoinMode::Replicated, 0, common.memory_budget,
                                                            pipeline::chunking_identity(common.scan));
     const TruthPrefixes truth = load_truth(transport, options.truth);
+    // --memory: L is on every rank whatever the rank count; the sketches count with the scan's
+    // tables; the labels' texts, their sketches and the comparisons are checked before each starts.
+    const std::uint64_t labels_bytes = pipeline::held_bytes(labels);
+    pipeline::check_memory_held(transport, common, "the labeled set", labels_bytes);
 
     // The scan hook: sketch each distinct chunk once; keep the text of chunks that are labels.
     pipeline::CommonOptions scan_common = common;
     std::unordered_map<Digest, std::uint32_t, DigestHasher> sketch_of;
     std::vector<ChunkSketch> sketches;
     std::vector<LabelText> label_texts;
+    std::uint64_t heap = 0;  // the sketches' and label texts' characters
     scan_common.scan.on_chunk = [&](const Digest& d, std::string_view text) {
       const auto [it, inserted] = sketch_of.try_emplace(d, static_cast<std::uint32_t>(sketches.size()));
       if (!inserted) return;
       sketches.push_back(sketch(text));
-      if (labels.all.find(d) != nullptr) label_texts.push_back({d, std::string(text)});
+      heap += held_bytes(sketches.back()) - sizeof(ChunkSketch);
+      if (labels.all.find(d) != nullptr) {
+        label_texts.push_back({d, std::string(text)});
+        heap += heap_bytes(label_texts.back().text);
+      }
+    };
+    const auto held = [&] {
+      return labels_bytes + heap + sketches.capacity() * sizeof(ChunkSketch) + sketch_of.size() * kMapNodeBytes +
+             sketch_of.bucket_count() * sizeof(void*) + label_texts.capacity() * sizeof(LabelText);
     };
     pipeline::ScanPhase p = pipeline::run_scan_phase(
-        scan_common, pipeline::scan_request(stop_options, {.keep_pages = true}), transport, timer, file);
+        scan_common, pipeline::scan_request(stop_options, {.keep_pages = true, .held_bytes = held}), transport, timer,
+        file);
+    const std::uint64_t tables = pipeline::memory_tables_bytes(p.shard);
 
     timer.start("sketch_labels");
     for (std::size_t i = 0; i < labels.owned.hashes.size(); ++i)
       if (labels.owned.samples[i].size() == labels.owned.lengths[i])  // the sample is the whole chunk
         label_texts.push_back({labels.owned.hashes[i], labels.owned.samples[i]});
+    // Every rank receives every text (encoded, then decoded) and keeps a sketch slot per label.
+    std::uint64_t texts = 0;
+    for (const LabelText& l : label_texts) texts += sizeof(LabelText) + heap_bytes(l.text);
+    pipeline::check_memory_peak(transport, common, "gathering the labels' text",
+                                tables + held() + 2 * comm::sum(transport, texts) +
+                                    labels.total * sizeof(std::optional<ChunkSketch>));
     std::vector<std::optional<ChunkSketch>> by_label(labels.total);
     for (const auto& part : comm::allgather(transport, label_texts)) {
       for (const LabelText& l : part) {
@@ -107,13 +133,23 @@ void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::
         if (!by_label[id]) by_label[id] = sketch(l.text);  // the same bytes wherever found (same SHA-1)
       }
     }
+    label_texts = {};
     std::vector<ChunkSketch> label_sketches;
     for (auto& s : by_label)
       if (s) label_sketches.push_back(std::move(*s));
-    LabelSketches index(label_sketches);
+    by_label = {};
+    LabelSketches index(label_sketches);  // copies what it compares with
+    const std::uint64_t labels_with_text = label_sketches.size();
+    label_sketches = {};
 
     timer.start("compare");
     const auto& chunks = p.shard.chunks;
+    const std::uint64_t per_chunk = sizeof(std::uint64_t) + sizeof(Digest) + sizeof(const ChunkSketch*) + sizeof(BestScores);
+    std::uint64_t requests = 0;  // owner_scores_bytes, without building the pointers first
+    for (const ChunkSketch& s : sketches) requests += held_bytes(s);
+    pipeline::check_memory_peak(transport, common, "comparing the chunks with the labels",
+                                tables + held() + index.memory_bytes() + chunks.distinct() * per_chunk +
+                                    owner_scores_bytes(requests, chunks.distinct()));
     std::vector<std::uint64_t> sha1_label(chunks.distinct(), detect::kNoLabel);
     std::vector<Digest> digests(chunks.distinct());
     std::vector<const ChunkSketch*> chunk_sketches(chunks.distinct());
@@ -123,7 +159,9 @@ void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::
       chunk_sketches[id] = &sketches[sketch_of.at(digests[id])];
     }
     CompareLines lines(transport, common.progress_interval);
-    const std::vector<BestScores> best = owner_best_scores(transport, digests, chunk_sketches, index, &lines);
+    shuffle::ExchangeStats stats;
+    const std::vector<BestScores> best =
+        owner_best_scores(transport, digests, chunk_sketches, index, {common.round_bytes, &stats}, &lines);
     lines.finish();
     const auto is_stop = pipeline::stop_flags(chunks, p.stop.chunk_rules());
     std::uint64_t without_tlsh = 0;
@@ -144,14 +182,16 @@ void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::
     s::set_attribute(*file, s::attr::kComparePages, pages);
     s::set_attribute(*file, s::attr::kComparePositives, positives);
     s::set_attribute(*file, s::attr::kCompareLabels, labels.total);
-    s::set_attribute(*file, s::attr::kCompareLabelsWithText, static_cast<std::uint64_t>(label_sketches.size()));
+    s::set_attribute(*file, s::attr::kCompareLabelsWithText, labels_with_text);
     s::set_attribute(*file, s::attr::kCompareChunks, comm::sum(transport, p.shard.page_chunk_ids.size()));
     s::set_attribute(*file, s::attr::kCompareChunksWithoutTlsh, comm::sum(transport, without_tlsh));
     s::set_attribute(*file, s::attr::kCompareExtrapolatePages, options.extrapolate_pages);
     s::set_attribute(*file, s::attr::kCompareMinLabeled, options.min_labeled);
     if (transport.rank() != 0) rows.clear();  // one copy of the replicated table
     output::write_table(*file, s::kConfusion, rows);
-    pipeline::finish_run(*file, transport, common, p, discover::ShuffleTotals{}, timer);
+    discover::ShuffleTotals shuffled;
+    shuffled.add(stats);
+    pipeline::finish_run(*file, transport, common, p, shuffled, timer);
   });
 }
 

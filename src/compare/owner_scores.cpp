@@ -37,13 +37,13 @@ struct AnswerKey {
 
 std::vector<BestScores> owner_best_scores(comm::Transport& transport, const std::vector<Digest>& digests,
                                           const std::vector<const ChunkSketch*>& sketches, LabelSketches& labels,
-                                          CompareProgress* progress) {
+                                          const shuffle::ShuffleConfig& config, CompareProgress* progress) {
   std::vector<Request> requests(digests.size());
   for (std::size_t i = 0; i < digests.size(); ++i) requests[i] = {digests[i], *sketches[i]};
   shuffle::Contributors askers;
   const auto rows = shuffle::reduce_by_key(
       transport, std::move(requests), [](const Request& r) -> const Digest& { return r.digest; },
-      shuffle::HashPrefixOwner{}, [](Request&, const Request&) {}, {}, &askers);  // equal SHA-1, equal sketches
+      shuffle::HashPrefixOwner{}, [](Request&, const Request&) {}, config, &askers);  // equal SHA-1, equal sketches
 
   // Owner: each distinct digest compared once, answered to every rank that asked.
   std::vector<Answer> answers;
@@ -60,7 +60,7 @@ std::vector<BestScores> owner_best_scores(comm::Transport& transport, const std:
   if (progress != nullptr) progress->done(rows.size());
   const auto back = shuffle::reduce_by_key(
       transport, std::move(answers), [](const Answer& a) { return AnswerKey{a.asker, a.digest}; },
-      [](const AnswerKey& key, int) { return static_cast<int>(key.asker); }, [](Answer&, const Answer&) {}, {});
+      [](const AnswerKey& key, int) { return static_cast<int>(key.asker); }, [](Answer&, const Answer&) {}, config);
 
   // Answers ascend by digest: walk them beside this rank's digests in the same order.
   std::vector<std::size_t> by_digest(digests.size());
@@ -73,6 +73,11 @@ std::vector<BestScores> owner_best_scores(comm::Transport& transport, const std:
     out[by_digest[k]] = back[k].best;
   }
   return out;
+}
+
+std::uint64_t owner_scores_bytes(std::uint64_t sketch_bytes, std::uint64_t chunks) {
+  const std::uint64_t requests = sketch_bytes + chunks * (sizeof(Request) - sizeof(ChunkSketch));
+  return 3 * requests + chunks * (sizeof(Answer) + sizeof(std::size_t) + sizeof(BestScores));
 }
 
 }  // namespace crd::compare

@@ -10,6 +10,7 @@
 #include "chunk_sketch.hpp"
 #include "crd/comm/transport.hpp"
 #include "crd/hash/digest.hpp"
+#include "crd/shuffle/reduce_by_key.hpp"
 
 namespace crd::compare {
 
@@ -25,9 +26,15 @@ class CompareProgress {
 };
 
 // Collective. digests[i] and sketches[i] describe this rank's i-th distinct chunk; returns its
-// best scores against `labels` (the same on every rank).
+// best scores against `labels` (the same on every rank). config: the exchanges' round
+// (--shuffle-buffer) and where their traffic is added.
 std::vector<BestScores> owner_best_scores(comm::Transport& transport, const std::vector<Digest>& digests,
                                           const std::vector<const ChunkSketch*>& sketches, LabelSketches& labels,
-                                          CompareProgress* progress = nullptr);
+                                          const shuffle::ShuffleConfig& config, CompareProgress* progress = nullptr);
+
+// What owner_best_scores holds at its peak beside its arguments (for --memory): the requests (a
+// copy of each sketch), their encoded copies and the owner's received share (taken as even).
+// sketch_bytes: the sketches' held_bytes, summed; chunks: how many.
+std::uint64_t owner_scores_bytes(std::uint64_t sketch_bytes, std::uint64_t chunks);
 
 }  // namespace crd::compare

@@ -1,10 +1,11 @@
-// Identity sets, bucket routing and pair reduction for crd neardup (see candidates.hpp).
+// Identity sets, bucket routing and pair finding for crd neardup (see candidates.hpp).
 #include "crd/neardup/candidates.hpp"
 
 #include <algorithm>
 #include <string_view>
 
 #include "crd/base/uint128.hpp"
+#include "crd/comm/collectives.hpp"
 #include "crd/neardup/fingerprint.hpp"
 #include "site.hpp"
 
@@ -33,19 +34,10 @@ struct BucketRecord {
   static constexpr auto fields() { return std::tuple(&BucketRecord::key, &BucketRecord::members); }
 };
 
-struct PairKey {
-  std::string_view a;
-  std::string_view b;
-  auto operator<=>(const PairKey&) const = default;
-};
-
-// Owners spread by a mix of the key: bucket values and page keys are not uniform in their
-// leading bits (page keys share hosts), so they are hashed before scaling onto the ranks.
+// Owners spread by a mix of the key: bucket values are not uniform in their leading bits, so
+// they are hashed before scaling onto the ranks.
 constexpr auto bucket_owner = [](const BucketKey& k, int nranks) {
   return scale_to_rank(mix64(k.value ^ mix64(k.index)), nranks);
-};
-constexpr auto pair_owner = [](const PairKey& k, int nranks) {
-  return scale_to_rank(mix64(term_token(k.a) ^ mix64(term_token(k.b))), nranks);
 };
 
 // The buckets a set is routed to: one per supershingle, or one per simhash piece (Alg. C).
@@ -56,6 +48,23 @@ std::uint32_t bucket_count(const Sketch& sketch, const PairRules& rules) {
 }
 
 std::uint64_t sketch_bytes(const Sketch& s) { return (s.super.capacity() + s.bits.capacity()) * sizeof(std::uint64_t); }
+
+// The value a sketch has at bucket position i: supershingle i, or simhash piece i (Alg. C).
+std::uint64_t bucket_value(const Sketch& s, std::uint32_t i, const PairRules& rules) {
+  return rules.method == Method::SimHash ? simhash_piece(s, i, rules.piece_bits) : s.super[i];
+}
+
+// Whether two members of bucket position `index` share an earlier bucket that is not capped
+// (`capped` sorted): the pair is kept there, not here.
+bool kept_earlier(const Sketch& a, const Sketch& b, std::uint32_t index, const PairRules& rules,
+                  const std::vector<BucketKey>& capped) {
+  for (std::uint32_t i = 0; i < index; ++i) {
+    const std::uint64_t value = bucket_value(a, i, rules);
+    if (value == bucket_value(b, i, rules) && !std::binary_search(capped.begin(), capped.end(), BucketKey{value, i}))
+      return true;
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -71,9 +80,8 @@ std::uint64_t bucket_entries_bytes(const SketchedPage& set, const PairRules& rul
   return bucket_count(set.sketch, rules) * entry;
 }
 
-std::uint64_t held_bytes(const PairRow& pair) {
-  return sizeof(PairRow) + pair.page_a.capacity() + pair.page_b.capacity();
-}
+std::uint64_t held_bytes(const PairRow& pair) { return sizeof(PairRow) + heap_bytes(pair.page_a) + heap_bytes(pair.page_b); }
+
 
 bool accepted(const PairRules& rules, std::uint32_t b_sim, std::uint32_t c_sim) {
   switch (rules.method) {
@@ -108,46 +116,67 @@ std::vector<IdentityRow> identity_rows(const std::vector<SketchedPage>& sets) {
 }
 
 std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<SketchedPage>& sets,
-                                const PairRules& rules, const shuffle::ShuffleConfig& config, BucketCaps& caps) {
-  const bool by_pieces = rules.method == Method::SimHash;
+                                const PairRules& rules, const shuffle::ShuffleConfig& config, BucketCaps& caps,
+                                const std::function<void(const PairVolume&)>& before_comparing) {
   std::vector<BucketRecord> entries;
   for (const SketchedPage& s : sets) {
     const std::uint32_t positions = bucket_count(s.sketch, rules);
-    for (std::uint32_t i = 0; i < positions; ++i) {
-      const std::uint64_t value = by_pieces ? simhash_piece(s.sketch, i, rules.piece_bits) : s.sketch.super[i];
-      entries.push_back({{value, i}, {Member{s.pages.front(), s.sketch}}});
-    }
+    for (std::uint32_t i = 0; i < positions; ++i)
+      entries.push_back({{bucket_value(s.sketch, i, rules), i}, {Member{s.pages.front(), s.sketch}}});
   }
   const auto buckets = shuffle::group_by_key(
       transport, std::move(entries), [](const BucketRecord& r) { return r.key; }, bucket_owner,
       &BucketRecord::members, config);
 
-  std::vector<PairRow> pairs;
+  // Every rank's capped buckets, sorted: a pair is kept in the first bucket it shares that is not one.
+  std::vector<BucketKey> capped;
   for (const BucketRecord& bucket : buckets) {
     const std::uint64_t n = bucket.members.size();
-    if (n < 2) continue;
-    if (n > rules.max_bucket) {
-      ++caps.buckets;
-      caps.pages += n;
-      caps.pairs += n * (n - 1) / 2;
-      continue;
-    }
-    for (std::size_t x = 0; x < n; ++x) {
-      for (std::size_t y = x + 1; y < n; ++y) {
-        const Member& a = bucket.members[x];
-        const Member& b = bucket.members[y];
-        const std::uint32_t b_sim = b_similarity(a.sketch, b.sketch);
-        const std::uint32_t c_sim = c_similarity(a.sketch, b.sketch);
-        if (!accepted(rules, b_sim, c_sim)) continue;
-        pairs.push_back({a.page, b.page, b_sim, c_sim, static_cast<std::uint8_t>(same_site(a.page, b.page))});
+    if (n <= rules.max_bucket) continue;
+    capped.push_back(bucket.key);
+    ++caps.buckets;
+    caps.pages += n;
+    caps.pairs += n * (n - 1) / 2;
+  }
+  std::vector<BucketKey> all_capped;
+  for (auto& part : comm::allgather(transport, capped)) all_capped.insert(all_capped.end(), part.begin(), part.end());
+  std::sort(all_capped.begin(), all_capped.end());
+  capped.clear();
+
+  // Calls emit(a, b, b_sim, c_sim) for every pair this rank keeps.
+  const auto compare = [&](auto&& emit) {
+    for (const BucketRecord& bucket : buckets) {
+      const std::uint64_t n = bucket.members.size();
+      if (n < 2 || n > rules.max_bucket) continue;
+      for (std::size_t x = 0; x < n; ++x) {
+        for (std::size_t y = x + 1; y < n; ++y) {
+          const Member& a = bucket.members[x];
+          const Member& b = bucket.members[y];
+          const std::uint32_t b_sim = b_similarity(a.sketch, b.sketch);
+          const std::uint32_t c_sim = c_similarity(a.sketch, b.sketch);
+          if (!accepted(rules, b_sim, c_sim)) continue;
+          if (kept_earlier(a.sketch, b.sketch, bucket.key.index, rules, all_capped)) continue;
+          emit(a, b, b_sim, c_sim);
+        }
       }
     }
+  };
+  if (before_comparing) {
+    PairVolume volume;
+    for (const BucketRecord& bucket : buckets)
+      for (const Member& m : bucket.members) volume.bucket_bytes += sizeof(Member) + m.page.capacity() + sketch_bytes(m.sketch);
+    volume.bucket_bytes += buckets.capacity() * sizeof(BucketRecord);
+    compare([&](const Member& a, const Member& b, std::uint32_t, std::uint32_t) {
+      ++volume.pairs;
+      volume.key_bytes += heap_bytes(a.page) + heap_bytes(b.page);
+    });
+    before_comparing(volume);
   }
-  // A pair sharing several buckets was found in each: keep it once. Its similarities come from
-  // the two sketches, so every find carries the same values.
-  return shuffle::reduce_by_key(
-      transport, std::move(pairs), [](const PairRow& p) { return PairKey{p.page_a, p.page_b}; }, pair_owner,
-      [](PairRow&, const PairRow&) {}, config);
+  std::vector<PairRow> pairs;
+  compare([&](const Member& a, const Member& b, std::uint32_t b_sim, std::uint32_t c_sim) {
+    pairs.push_back({a.page, b.page, b_sim, c_sim, static_cast<std::uint8_t>(same_site(a.page, b.page))});
+  });
+  return pairs;
 }
 
 }  // namespace crd::neardup

@@ -34,6 +34,27 @@ std::vector<std::uint64_t> shingles(std::span<const std::uint64_t> tokens, std::
 
 namespace {
 
+// Sorts 64-bit hashes, which are uniform (tokens and shingles come out of mix64): one pass by the
+// leading byte into a second array, then std::sort on each of the 256 ranges (a few values each
+// on a page). The per-page sorts of tokens and shingles were 22 % of a neardup run by introsort
+// alone (perf/RESULTS.md, cost table); the sorted values are the same either way.
+void sort_hashes(std::vector<std::uint64_t>& v) {
+  if (v.size() < 512) {
+    std::sort(v.begin(), v.end());
+    return;
+  }
+  std::size_t start[257] = {};
+  for (const std::uint64_t x : v) ++start[(x >> 56) + 1];
+  for (std::size_t b = 0; b < 256; ++b) start[b + 1] += start[b];
+  std::vector<std::uint64_t> out(v.size());
+  std::size_t next[256];
+  std::copy(start, start + 256, next);
+  for (const std::uint64_t x : v) out[next[x >> 56]++] = x;
+  for (std::size_t b = 0; b < 256; ++b)
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(start[b]), out.begin() + static_cast<std::ptrdiff_t>(start[b + 1]));
+  v.swap(out);
+}
+
 // The m × shingles hash evaluations are most of Alg. B's time. With 64-bit vector multiplies
 // (AVX-512DQ, x86-64-v4) GCC vectorizes this loop over i, ~8× faster on this machine's CPUs
 // (perf/RESULTS.md); a run-time clone keeps the binary portable. Same results either way: the
@@ -76,7 +97,7 @@ std::vector<std::uint64_t> min_values(std::span<const std::uint64_t> shingles, s
   std::vector<std::uint64_t> mins(m, std::numeric_limits<std::uint64_t>::max());
   // Repeated shingles change no minimum: each distinct one is hashed once.
   std::vector<std::uint64_t> distinct(shingles.begin(), shingles.end());
-  std::sort(distinct.begin(), distinct.end());
+  sort_hashes(distinct);
   distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
   fold_min_values(distinct.data(), distinct.size(), seeds.data(), m, mins.data());
   return mins;
@@ -98,7 +119,7 @@ std::vector<std::uint64_t> simhash(std::span<const std::uint64_t> tokens, std::u
   std::vector<std::uint64_t> seeds(words);
   for (std::uint32_t w = 0; w < words; ++w) seeds[w] = seed(Domain::Projection, w);
   std::vector<std::uint64_t> sorted(tokens.begin(), tokens.end());
-  std::sort(sorted.begin(), sorted.end());
+  sort_hashes(sorted);
   std::vector<std::uint64_t> distinct;
   std::vector<std::int64_t> frequency;
   for (std::size_t i = 0; i < sorted.size();) {
@@ -138,12 +159,13 @@ std::uint32_t c_similarity(const Sketch& a, const Sketch& b) {
 }
 
 std::uint64_t simhash_piece(const Sketch& s, std::uint32_t p, std::uint32_t piece_bits) {
-  std::uint64_t v = 0;
-  for (std::uint32_t i = 0; i < piece_bits; ++i) {
-    const std::uint32_t bit = p * piece_bits + i;
-    if (((s.bits[bit / 64] >> (bit % 64)) & 1) != 0) v |= std::uint64_t{1} << i;
-  }
-  return v;
+  // Bits p·w … p·w + w − 1 of the sketch (w = piece_bits ≤ 64), bit i of the piece from bit
+  // p·w + i: one shift, or two when the piece straddles two words.
+  const std::uint32_t first = p * piece_bits;
+  const std::uint32_t word = first / 64, shift = first % 64;
+  std::uint64_t v = s.bits[word] >> shift;
+  if (shift + piece_bits > 64) v |= s.bits[word + 1] << (64 - shift);
+  return piece_bits == 64 ? v : v & ((std::uint64_t{1} << piece_bits) - 1);
 }
 
 }  // namespace crd::neardup

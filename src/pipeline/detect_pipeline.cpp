@@ -6,6 +6,7 @@
 
 #include "crd/base/error.hpp"
 #include "crd/detect/page_scores.hpp"
+#include "agreed_errors.hpp"
 #include "crd/output/schema.hpp"
 #include "crd/pipeline/chunking_identity.hpp"
 #include "crd/pipeline/discover_pipeline.hpp"
@@ -13,6 +14,7 @@
 #include "checkpoint_codec.hpp"
 #include "hash_passes.hpp"
 #include "labeled_documents.hpp"
+#include "memory_budget.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 
 namespace crd::pipeline {
@@ -99,10 +101,24 @@ void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options
     timer.start("load_labels");
     const LabelSet labels = load_label_set(transport, options.labels, options.join, options.replicate_max, common.memory_budget,
                                            chunking_identity(common.scan));
+    // --memory: the labeled set and --pairs' documents (every rank holds them all) stay beside the
+    // tables in every pass; loading the documents is checked before it starts.
+    const MemoryBudget budget(common.memory_budget, common.round_bytes, transport.rank(), transport.size());
     std::optional<LabeledDocuments> documents;
-    if (options.pairs > 0) documents = load_labeled_documents(transport, options.labels, common.memory_budget);
-    ScanPhase p = run_scan_phase(common, scan_request(stop_options, {.keep_pages = true, .out_of_core = true}), transport,
-                                 timer, file);
+    if (options.pairs > 0) {
+      if (budget.budget() != 0) {
+        std::uint64_t loading = 0;
+        agree_on_errors(transport, [&] { loading = labeled_documents_peak(options.labels); });
+        budget.check_held(transport, "the labeled set and loading the labeled documents of --pairs",
+                          held_bytes(labels) + loading);
+      }
+      documents = load_labeled_documents(transport, options.labels, common.memory_budget);
+    }
+    const std::uint64_t held = held_bytes(labels) + (documents ? held_bytes(*documents) : 0);
+    budget.check_held(transport, documents ? "the labeled set and the labeled documents of --pairs" : "the labeled set", held);
+    ScanPhase p = run_scan_phase(
+        common, scan_request(stop_options, {.keep_pages = true, .out_of_core = true, .held_bytes = [&] { return held; }}),
+        transport, timer, file);
     discover::ShuffleTotals shuffled;
     const auto label_of = [&] { return join_labels(transport, labels, p.shard.chunks, common.round_bytes, shuffled); };
     detect_and_write(*file, transport, common, p, label_of, labels, shuffled, labels.owned, labels.total, options.detect,

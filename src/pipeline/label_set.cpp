@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "crd/base/error.hpp"
+#include "crd/base/heap_bytes.hpp"
 #include "crd/base/saturating.hpp"
 #include "agreed_errors.hpp"
 #include "crd/comm/collectives.hpp"
@@ -13,6 +14,14 @@
 #include "label_file_shape.hpp"
 
 namespace crd::pipeline {
+
+std::uint64_t held_bytes(const LabelSet& labels) {
+  const detect::LabelSlice& s = labels.owned;
+  std::uint64_t bytes = s.hashes.capacity() * sizeof(Digest) + s.lengths.capacity() * sizeof(std::uint64_t) +
+                        s.samples.capacity() * sizeof(std::string) + labels.all.memory_bytes();
+  for (const std::string& sample : s.samples) bytes += heap_bytes(sample);
+  return bytes;
+}
 
 std::string labels_group(const output::ResultReader& r) {
   for (const char* g : output::schema::kLabelSources) {

@@ -7,6 +7,7 @@
 
 #include "crd/base/error.hpp"
 #include "agreed_errors.hpp"
+#include "crd/base/heap_bytes.hpp"
 #include "crd/detect/similarity.hpp"
 #include "crd/discover/discovery.hpp"
 #include "crd/output/result_reader.hpp"
@@ -90,12 +91,46 @@ LabeledDocuments read_labeled_documents(const std::vector<std::string>& paths, s
 
 }  // namespace
 
+std::uint64_t labeled_documents_peak(const std::vector<std::string>& paths) {
+  using Row = output::LabeledDocumentRow;
+  const output::Table<Row>& table = output::schema::kLabelsDocuments;
+  std::uint64_t labels = 0, positions = 0, documents = 0, url_bytes = 0, largest_file = 0;
+  for (const auto& path : paths) {
+    const output::ResultReader reader(path);
+    const std::string group = labels_group(reader);
+    labels += reader.rows(output::Table<discover::LabelRow>{group.c_str()}.column(&discover::LabelRow::hash));
+    if (!reader.has(table.column(&Row::url))) continue;
+    const output::DatasetShape url = reader.shape(table.column(&Row::url));
+    const std::uint64_t d = url.dims.empty() ? 0 : url.dims[0];
+    const std::uint64_t p = reader.rows(table.column(&Row::label_ids));
+    const std::uint64_t heap = url.element_bytes + 1;  // a url's characters, at most the stored width
+    largest_file = std::max(largest_file, d * (sizeof(Row) + heap) + p * sizeof(std::uint32_t));
+    documents += d;
+    positions += p;
+    url_bytes += d * heap;
+  }
+  const std::uint64_t postings = positions;  // at most one per labeled position
+  const std::uint64_t list = documents * (sizeof(std::string) + sizeof(std::uint32_t)) + url_bytes +
+                             (labels + 1) * sizeof(std::uint64_t) + postings * sizeof(LabeledDocuments::Holder);
+  const std::uint64_t hashes = 2 * labels * sizeof(Digest);  // each file's label hashes and the merged ids
+  return list + largest_file + hashes +
+         postings * sizeof(std::pair<std::uint64_t, LabeledDocuments::Holder>);
+}
+
 LabeledDocuments load_labeled_documents(comm::Transport& transport, const std::vector<std::string>& paths,
                                         std::uint64_t memory_budget) {
   // As load_label_set: a file only some ranks can read must not leave the others in a collective.
   LabeledDocuments out;
   agree_on_errors(transport, [&] { out = read_labeled_documents(paths, memory_budget); });
   return out;
+}
+
+std::uint64_t held_bytes(const LabeledDocuments& d) {
+  std::uint64_t bytes = d.urls.capacity() * sizeof(std::string) + d.chunks.capacity() * sizeof(std::uint32_t) +
+                        d.holder_offsets.capacity() * sizeof(std::uint64_t) +
+                        d.holders.capacity() * sizeof(LabeledDocuments::Holder);
+  for (const std::string& url : d.urls) bytes += heap_bytes(url);
+  return bytes;
 }
 
 std::vector<output::SimilarityPairRow> similarity_pairs(std::span<const detect::PageRow> pages,

@@ -38,6 +38,15 @@ struct LabeledDocuments {
 LabeledDocuments load_labeled_documents(comm::Transport& transport, const std::vector<std::string>& paths,
                                         std::uint64_t memory_budget);
 
+// Local. The bytes loading the labeled documents of `paths` peaks at — the rows of the largest
+// file as read, the postings (label, document, count) sorted into the inverted list, and the list
+// itself — from the files' dataset shapes alone, so that --memory can refuse before reading. A file
+// without /labels_documents adds nothing (load_labeled_documents names it).
+std::uint64_t labeled_documents_peak(const std::vector<std::string>& paths);
+
+// Bytes the documents hold (--memory): the same on every rank, as every rank holds them all.
+std::uint64_t held_bytes(const LabeledDocuments& documents);
+
 // For each flagged page of `pages` (this rank's, in output order): its similarity pairs with the K
 // labeled documents whose labels cover most of its positions (ties: more of the document's
 // positions, then the smaller url). Local.

@@ -11,6 +11,7 @@
 #include "crd/base/error.hpp"
 #include "crd/base/human_bytes.hpp"
 #include "crd/discover/owner_tally.hpp"
+#include "crd/pipeline/memory_checks.hpp"
 
 namespace crd::pipeline {
 namespace {
@@ -124,6 +125,14 @@ void MemoryBudget::check_peak(comm::Transport& transport, const std::string& wha
                    " ranks or raise --memory");
 }
 
+void MemoryBudget::check_held(comm::Transport& transport, const std::string& what, std::uint64_t bytes) const {
+  const std::uint64_t least = comm::max(transport, bytes) + fixed_bytes() + empty_hash_tables();
+  if (budget_ == 0 || least <= budget_) return;
+  throw FatalError("--memory " + human_bytes(budget_) + " per rank is too small: " + what + " need about " +
+                   human_bytes(comm::max(transport, bytes)) + " on every rank, whatever the rank count; raise --memory above " +
+                   human_bytes(least));
+}
+
 std::uint32_t MemoryBudget::slices(comm::Transport& transport, std::uint64_t kept, std::uint64_t divided) const {
   if (budget_ == 0) return 1;
   std::uint64_t n = kMaxPasses + 1;
@@ -140,6 +149,18 @@ std::uint64_t MemoryBudget::ranks_for(std::uint64_t peak) const {
   return static_cast<std::uint64_t>(
       std::ceil(static_cast<double>(peak) * nranks_ / static_cast<double>(budget_ - fixed_bytes())));
 }
+
+void check_memory_peak(comm::Transport& transport, const CommonOptions& common, const std::string& what,
+                       std::uint64_t bytes) {
+  MemoryBudget(common.memory_budget, common.round_bytes, transport.rank(), transport.size()).check_peak(transport, what, bytes);
+}
+
+void check_memory_held(comm::Transport& transport, const CommonOptions& common, const std::string& what,
+                       std::uint64_t bytes) {
+  MemoryBudget(common.memory_budget, common.round_bytes, transport.rank(), transport.size()).check_held(transport, what, bytes);
+}
+
+std::uint64_t memory_tables_bytes(const scan::ScannedShard& shard) { return MemoryBudget::tables_bytes(shard); }
 
 std::uint64_t peak_rss_bytes() {
   rusage usage{};

@@ -50,6 +50,12 @@ class MemoryBudget {
   // rank; the message names a rank count that would fit.
   void check_peak(comm::Transport& transport, const std::string& what, std::uint64_t bytes) const;
 
+  // Collective, before the scan: fails on every rank alike (FatalError) if `bytes`, which the
+  // command holds beside its tables whatever the rank count (a replicated table: detect's labeled
+  // set and --pairs' documents), leaves no room for a scan's empty tables beside the fixed buffers on
+  // some rank; the message names the memory that would (more ranks would not help).
+  void check_held(comm::Transport& transport, const std::string& what, std::uint64_t bytes) const;
+
   // Collective: how many slices a step must be cut into so that `kept` (what it holds throughout)
   // plus a slice of `divided` fits the budget on every rank (1 when unlimited). Fails like
   // check_peak when `kept` alone does not fit, or not even kMaxPasses slices do.

@@ -2,7 +2,10 @@
 // write. See docs/neardup.md.
 #include "crd/pipeline/neardup_pipeline.hpp"
 
+#include <algorithm>
+#include <functional>
 #include <optional>
+#include <string_view>
 
 #include "crd/comm/collectives.hpp"
 #include "crd/discover/histogram.hpp"
@@ -30,12 +33,23 @@ struct DegreeRecord {
 
 std::vector<std::uint64_t> page_degrees(comm::Transport& transport, const std::vector<neardup::PairRow>& pairs,
                                         const shuffle::ShuffleConfig& config) {
-  std::vector<DegreeRecord> ends;
-  ends.reserve(2 * pairs.size());
+  // Combined here first, over views of the pairs' keys: a page in many pairs travels once, and
+  // only the distinct pages are copied (--memory counts 16 bytes per pair end, and the records).
+  std::vector<std::string_view> views;
+  views.reserve(2 * pairs.size());
   for (const auto& p : pairs) {
-    ends.push_back({p.page_a, 1});
-    ends.push_back({p.page_b, 1});
+    views.push_back(p.page_a);
+    views.push_back(p.page_b);
   }
+  std::sort(views.begin(), views.end());
+  std::vector<DegreeRecord> ends;
+  for (std::size_t i = 0; i < views.size();) {
+    std::size_t j = i + 1;
+    while (j < views.size() && views[j] == views[i]) ++j;
+    ends.push_back({std::string(views[i]), j - i});
+    i = j;
+  }
+  views = {};
   const auto rows = shuffle::reduce_by_key(
       transport, std::move(ends), [](const DegreeRecord& r) -> const std::string& { return r.page; },
       [](const std::string& page, int nranks) { return scale_to_rank(neardup::term_token(page), nranks); },
@@ -44,6 +58,29 @@ std::vector<std::uint64_t> page_degrees(comm::Transport& transport, const std::v
   degrees.reserve(rows.size());
   for (const auto& r : rows) degrees.push_back(r.degree);
   return degrees;
+}
+
+// What grouping identical pages hands this rank, counted before it is sent: the identity sets'
+// sizes summed at their owners. A set of many identical pages lands on one rank whatever the rank
+// count, so an even share would undercount it.
+struct IdentityBytes {
+  Digest identity;
+  std::uint64_t bytes = 0;
+  static constexpr auto fields() { return std::tuple(&IdentityBytes::identity, &IdentityBytes::bytes); }
+};
+
+std::uint64_t identity_share(comm::Transport& transport, const std::vector<neardup::SketchedPage>& pages,
+                             const shuffle::ShuffleConfig& config) {
+  std::vector<IdentityBytes> records;
+  records.reserve(pages.size());
+  for (const auto& page : pages) records.push_back({page.identity, neardup::held_bytes(page)});
+  std::uint64_t share = 0;
+  for (const auto& r : shuffle::reduce_by_key(
+           transport, std::move(records), [](const IdentityBytes& r) -> const Digest& { return r.identity; },
+           shuffle::HashPrefixOwner{}, [](IdentityBytes& into, const IdentityBytes& from) { into.bytes += from.bytes; },
+           config))
+    share += r.bytes;
+  return share;
 }
 
 }  // namespace
@@ -78,25 +115,49 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
 
     shuffle::ExchangeStats stats;
     const shuffle::ShuffleConfig config{common.round_bytes, &stats};
-    // --memory: each step's peak on top of the shard's tables, which stay; a reduce_by_key holds
-    // its records, their encoded copies and the share it receives (kReduceCopies).
+    // --memory: each step's peak on top of the shard's tables, which stay; a reduce_by_key or a
+    // sort across ranks holds its records, their encoded copies and the share it receives
+    // (kReduceCopies). Every step up to the output is checked before the first pair is made.
     const MemoryBudget budget(common.memory_budget, common.round_bytes, transport.rank(), transport.size());
     const std::uint64_t tables = MemoryBudget::tables_bytes(scan.shard);
-    budget.check_peak(transport, "grouping identical pages", tables + kReduceCopies * sketches_bytes);
+    if (budget.budget() != 0)
+      budget.check_peak(transport, "grouping identical pages",
+                        tables + 2 * sketches_bytes + identity_share(transport, pages, config));
     timer.start("identity");
     auto sets = neardup::group_identical(transport, std::move(pages), config);
-    std::uint64_t sets_bytes = 0, entries_bytes = 0;
+    std::uint64_t sets_bytes = 0, entries_bytes = 0, identical_bytes = 0;
     for (const auto& set : sets) {
       sets_bytes += neardup::held_bytes(set);
       entries_bytes += neardup::bucket_entries_bytes(set, options.rules);
+      for (std::size_t i = 1; i < set.pages.size(); ++i)
+        identical_bytes += sizeof(neardup::IdentityRow) + heap_bytes(set.pages[i]) + heap_bytes(set.pages[0]);
     }
-    budget.check_peak(transport, "finding candidate pairs", tables + sets_bytes + kReduceCopies * entries_bytes);
+    const std::uint64_t held = tables + sets_bytes;
+    budget.check_peak(transport, "finding candidate pairs", held + kReduceCopies * entries_bytes);
+    // A rank's share once sorted across ranks: an even share of all, or what it has if more.
+    const auto spread = [&](std::uint64_t local) {
+      const std::uint64_t n = static_cast<std::uint64_t>(transport.size());
+      return std::max(local, (comm::sum(transport, local) + n - 1) / n);
+    };
+    // Degree records: one per distinct page of a rank's pairs, at most one per pair end and at
+    // most one per identity set of the job (each costs no more than the set's held bytes).
+    const std::uint64_t all_sets_bytes = comm::sum(transport, sets_bytes);
+    const auto check_pairs = [&](const neardup::PairVolume& v) {
+      const std::uint64_t pairs_bytes = v.pairs * sizeof(neardup::PairRow) + v.key_bytes;
+      const std::uint64_t sorted = spread(pairs_bytes);
+      const std::uint64_t sorted_pairs = spread(v.pairs);
+      const std::uint64_t ends_bytes =
+          std::min(spread(v.pairs * 2 * sizeof(DegreeRecord) + v.key_bytes), all_sets_bytes);
+      budget.check_peak(transport, "comparing the candidate pairs", held + v.bucket_bytes + pairs_bytes);
+      budget.check_peak(transport, "sorting the candidate pairs", held + kReduceCopies * sorted);
+      budget.check_peak(transport, "counting the pages' degrees",
+                        held + sorted + 2 * sorted_pairs * sizeof(std::string_view) + kReduceCopies * ends_bytes);
+      budget.check_peak(transport, "sorting the identical pages", held + sorted + kReduceCopies * spread(identical_bytes));
+    };
     timer.start("pairs");
     neardup::BucketCaps caps;
-    auto pairs = neardup::find_pairs(transport, sets, options.rules, config, caps);
-    std::uint64_t pairs_bytes = 0;
-    for (const auto& pair : pairs) pairs_bytes += neardup::held_bytes(pair);
-    budget.check_peak(transport, "sorting the candidate pairs", tables + sets_bytes + kReduceCopies * pairs_bytes);
+    auto pairs = neardup::find_pairs(transport, sets, options.rules, config, caps,
+                                     budget.budget() != 0 ? check_pairs : std::function<void(const neardup::PairVolume&)>{});
     pairs = shuffle::sort_across_ranks(transport, std::move(pairs), FieldLess{}, common.round_bytes);
     timer.start("degree");
     auto degree = discover::build_histogram(transport, page_degrees(transport, pairs, config), common.round_bytes);

@@ -99,7 +99,8 @@ ScanPhase run_scan_phase(const CommonOptions& common, const ScanRequest& request
   p.checkpoints->agree_saved();  // every rank, resumed or not
   progress.finish(transport);
   fault_point("after_scan", transport.rank());
-  p.passes = budget.plan_passes(transport, p.shard, request.out_of_core, held(), request.keep_counts);
+  p.held = held();
+  p.passes = budget.plan_passes(transport, p.shard, request.out_of_core, p.held, request.keep_counts);
   p.bytes_read = resumed ? 0 : bytes_read;
   p.shard_bytes = shard_bytes;
   if (p.passes > 1) {

@@ -46,7 +46,7 @@ TEST_P(OwnerScores, EqualsComparingOnOneThread) {
     std::vector<const ChunkSketch*> pointers;
     for (const auto& s : sketches) pointers.push_back(&s);
     LabelSketches labels(label_sketches);
-    const auto got = owner_best_scores(t, digests, pointers, labels);
+    const auto got = owner_best_scores(t, digests, pointers, labels, {4096});
     ASSERT_EQ(got.size(), mine.size());
     for (std::size_t k = 0; k < mine.size(); ++k) {
       const BestScores& want = serial[static_cast<std::size_t>(mine[k])];
@@ -60,7 +60,7 @@ TEST_P(OwnerScores, EqualsComparingOnOneThread) {
 TEST_P(OwnerScores, NoChunksAnywhere) {
   comm::run_local(GetParam(), [](comm::Transport& t) {
     LabelSketches labels({sketch(text(1))});
-    EXPECT_TRUE(owner_best_scores(t, {}, {}, labels).empty());
+    EXPECT_TRUE(owner_best_scores(t, {}, {}, labels, {4096}).empty());
   });
 }
 

@@ -193,6 +193,106 @@ class Neardup(unittest.TestCase):
         ci.assert_same_datasets(self, results[1][0], results[0][0], "under --memory 1G")
         self.assertGreater(ci.open_results(os.path.join(self.tmp("memory-1"), "out.h5")).neardup_attrs["pages"], 1999)
 
+    def test_memory_counts_the_pairs_before_they_are_made(self):
+        """Issue 31: a cluster of 400 near-identical pages (~78,000 pairs) beside 1,500 identical
+        pages. Every pair used to be made once per bucket it shares (up to six times) before a
+        reduce kept one, and --memory counted the pairs only after: a 40 MiB budget completed at
+        ~61 MB over the process's base, a 16 MiB one failed only after the pairs existed. Now
+        each pair is made once and counted before the comparisons: 40 MiB completes within the
+        budget (plus the shuffle round and 8 MiB of slack, as test_quilts_memory) with the same
+        datasets as an unbudgeted run, at 1 and 2 ranks; 16 MiB fails with one line naming the step."""
+        tree = self.tmp("cluster")
+        words = ["w%d" % (i * 7919 % 100003) for i in range(80)]
+        for i in range(2400):
+            host, name, text = ("c%d.example" % (i % 5), "near%d.html" % i, " ".join(words[:-1] + ["changed%d" % i]))
+            if i >= 400:
+                host, name, text = "i%d.example" % (i % 5), "same%d.html" % i, "the same " + " ".join(words[:40])
+            if i >= 1900:
+                host, name, text = "o.example", "p%d.html" % i, " ".join("x%d" % (i * 61 + k) for k in range(60))
+            os.makedirs(os.path.join(tree, host), exist_ok=True)
+            with open(os.path.join(tree, host, name), "w") as f:
+                f.write("<p>%s</p>" % text)
+        one = self.tmp("cluster-one")
+        os.makedirs(os.path.join(one, "h"))
+        with open(os.path.join(one, "h", "p.html"), "w") as f:
+            f.write("<p>%s</p>" % " ".join(words))
+        shuffle = 16 * 1024
+        opts = ["--shuffle-buffer", str(shuffle), "--reader-thread", "off", "--progress-interval", "0"]
+        for n in (1, 2):
+            with self.subTest(nranks=n):
+                cwd = self.tmp("cluster-np%d" % n)
+                os.makedirs(cwd)
+                run = lambda inp, out, extra=(): ci.run_crd(["neardup", inp, "-o", out] + opts + list(extra),  # noqa: E731
+                                                            nranks=n, cwd=cwd, check=False)
+                run(one, "base.h5")
+                base = ci.open_results(os.path.join(cwd, "base.h5")).resources.to_dict()["memory.peak_rss_max"]
+                run(tree, "ref.h5")
+                r = run(tree, "budget.h5", ["--memory", "40M"])
+                self.assertEqual(r.returncode, 0, r.stderr)
+                out = ci.open_results(os.path.join(cwd, "budget.h5"))
+                self.assertGreater(out.neardup_attrs["pairs"], 70000)  # most of the 79,800 the cluster could give
+                self.assertEqual(out.neardup_attrs["identity_sets"], 901)
+                drop = ("nranks", "created", "command_line", "config")
+                ci.assert_same_datasets(self, ci.comparable(os.path.join(cwd, "budget.h5"), drop_root=drop)[0],
+                                        ci.comparable(os.path.join(cwd, "ref.h5"), drop_root=drop)[0], "np=%d" % n)
+                if not ci.SANITIZED:
+                    self.assertLessEqual(out.resources.to_dict()["memory.peak_rss_max"],
+                                         base + (40 << 20) + 2 * shuffle + (8 << 20))
+                r = run(tree, "tiny.h5", ["--memory", "16M"])
+                self.assertEqual(r.returncode, 1, r.stderr)
+                errors = [e for e in r.stderr.splitlines() if e.startswith("crd neardup:")]
+                self.assertEqual(len(errors), 1, r.stderr)
+                self.assertRegex(errors[0], r"--memory 16 MiB per rank is too small: (comparing|sorting) the candidate "
+                                            r"pairs needs about [\d.]+ MiB on the busiest rank; run with at least \d+ "
+                                            r"ranks or raise --memory$")
+                self.assertFalse(os.path.exists(os.path.join(cwd, "tiny.h5")))
+
+    def test_memory_counts_a_large_identity_set_on_its_owner(self):
+        """Issue 31: 20,000 identical pages with 230-byte keys at 4 ranks. The set and its
+        /neardup/identical rows all land on one rank, whatever the rank count; --memory counted
+        grouping as three times each rank's own sketches and the rows not at all, so 8 MiB completed
+        29 MB over the process's base (58 MB peak). Now each owner's share is counted before
+        grouping (8 MiB fails there, one line, no file) and the rows before the first pair; 64 MiB
+        completes within the budget with the unbudgeted run's datasets."""
+        tree = self.tmp("identical")
+        words = " ".join("w%d" % (i * 7919 % 100003) for i in range(60))
+        segment = "a-rather-long-path-segment-" * 8
+        for i in range(20000):
+            os.makedirs(os.path.join(tree, "h%d.example" % (i % 8)), exist_ok=True)
+            with open(os.path.join(tree, "h%d.example" % (i % 8), segment + "%d.html" % i), "w") as f:
+                f.write("<p>%s</p>" % words)
+        one = self.tmp("identical-one")
+        os.makedirs(os.path.join(one, "h"))
+        with open(os.path.join(one, "h", "p.html"), "w") as f:
+            f.write("<p>%s</p>" % words)
+        shuffle = 16 * 1024
+        opts = ["--shuffle-buffer", str(shuffle), "--reader-thread", "off", "--progress-interval", "0"]
+        cwd = self.tmp("identical-np4")
+        os.makedirs(cwd)
+        run = lambda inp, out, extra=(): ci.run_crd(["neardup", inp, "-o", out] + opts + list(extra),  # noqa: E731
+                                                    nranks=4, cwd=cwd, check=False)
+        r = run(tree, "tiny.h5", ["--memory", "8M"])
+        self.assertEqual(r.returncode, 1, r.stderr)
+        errors = [e for e in r.stderr.splitlines() if e.startswith("crd neardup:")]
+        self.assertEqual(len(errors), 1, r.stderr)
+        self.assertRegex(errors[0], r"--memory 8 MiB per rank is too small: grouping identical pages needs about "
+                                    r"[\d.]+ MiB on the busiest rank; run with at least \d+ ranks or raise --memory$")
+        self.assertFalse(os.path.exists(os.path.join(cwd, "tiny.h5")))
+        run(one, "base.h5")
+        base = ci.open_results(os.path.join(cwd, "base.h5")).resources.to_dict()["memory.peak_rss_max"]
+        run(tree, "ref.h5")
+        r = run(tree, "budget.h5", ["--memory", "64M"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        drop = ("nranks", "created", "command_line", "config")
+        ci.assert_same_datasets(self, ci.comparable(os.path.join(cwd, "budget.h5"), drop_root=drop)[0],
+                                ci.comparable(os.path.join(cwd, "ref.h5"), drop_root=drop)[0], "np=4")
+        out = ci.open_results(os.path.join(cwd, "budget.h5"))
+        self.assertEqual(out.neardup_attrs["identity_sets"], 1)
+        self.assertEqual(len(out.table("/neardup/identical")), 19999)
+        if not ci.SANITIZED:
+            self.assertLessEqual(out.resources.to_dict()["memory.peak_rss_max"],
+                                 base + (64 << 20) + 2 * shuffle + (8 << 20))
+
     def test_unrelated_pages_pair_with_nothing(self):
         for method in METHODS:
             for (a, b) in self.ours(method):

@@ -55,12 +55,43 @@ TEST(Sketch, SimilaritiesCountAgreeingSupershinglesAndBits) {
   EXPECT_EQ(c_similarity(a, a), 384u);
 }
 
+TEST(Sketch, LongPagesGiveTheDefinitionsValues) {
+  // 6,000 tokens from 700 words (repeats, as on a real page): min_values and simhash sort their
+  // input by leading byte first from 512 values on; against the definitions, unsorted.
+  std::vector<std::uint64_t> tokens;
+  for (std::uint64_t i = 0; i < 6000; ++i) tokens.push_back(term_token("w" + std::to_string(mix64(i) % 700)));
+  const auto sh = shingles(tokens, 8);
+  const auto mins = min_values(sh, 84);
+  for (std::uint32_t f = 0; f < 84; ++f) {
+    std::uint64_t want = ~std::uint64_t{0};
+    for (const std::uint64_t x : sh) want = std::min(want, mix64(x ^ seed(Domain::MinHash, f)));
+    ASSERT_EQ(mins[f], want) << f;
+  }
+  const auto bits = simhash(tokens, 384);
+  for (std::uint32_t c = 0; c < 384; ++c) {
+    std::int64_t sum = 0;
+    for (const std::uint64_t t : tokens) sum += ((mix64(t ^ seed(Domain::Projection, c / 64)) >> (c % 64)) & 1) != 0 ? 1 : -1;
+    ASSERT_EQ((bits[c / 64] >> (c % 64)) & 1, sum > 0 ? 1u : 0u) << c;
+  }
+}
+
 TEST(Sketch, PiecesAreConsecutiveBits) {
   Sketch s{{}, {0x0123456789ABCDEFull, 0xFEDCBA9876543210ull}};
   EXPECT_EQ(simhash_piece(s, 0, 32), 0x89ABCDEFull);
   EXPECT_EQ(simhash_piece(s, 1, 32), 0x01234567ull);
   EXPECT_EQ(simhash_piece(s, 2, 32), 0x76543210ull);
   EXPECT_EQ(simhash_piece(s, 1, 64), 0xFEDCBA9876543210ull);
+  // Pieces that straddle two words (48 and 40 bits), against the definition bit by bit.
+  for (const std::uint32_t width : {48u, 40u, 24u}) {
+    for (std::uint32_t p = 0; (p + 1) * width <= 128; ++p) {
+      std::uint64_t want = 0;
+      for (std::uint32_t i = 0; i < width; ++i) {
+        const std::uint32_t bit = p * width + i;
+        want |= ((s.bits[bit / 64] >> (bit % 64)) & 1) << i;
+      }
+      EXPECT_EQ(simhash_piece(s, p, width), want) << width << " " << p;
+    }
+  }
 }
 
 TEST(Sketch, ANearCopyKeepsMostOfItsSketch) {

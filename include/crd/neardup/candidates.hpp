@@ -1,20 +1,24 @@
-// The distributed half of crd neardup, three reduce-by-keys (shuffle/reduce_by_key.hpp):
+// The distributed half of crd neardup, two exchanges (shuffle/reduce_by_key.hpp):
 //   1. group_identical: pages by the SHA-1 of their token sequence → identity sets; each set is
 //      compared once, as its representative (its smallest page key), with its sketch;
 //   2. find_pairs: each representative is routed, with its whole sketch, to the owner of each of
 //      its buckets — (j, supershingle j) for Alg. B and the combination, (p, simhash piece p) for
-//      Alg. C — so the owner compares every pair in a bucket without a further lookup; then
-//   3. the pairs are reduced by (page_a, page_b), so a pair found in several buckets is kept once.
+//      Alg. C — so the owner compares every pair in a bucket without a further lookup. A pair
+//      sharing several buckets is kept only in the first of them (lowest position) that is not
+//      capped: every rank knows the capped buckets (few: each holds over max_bucket pages), so no
+//      pair is made twice and none has to be reduced away afterwards.
 // A bucket of more than max_bucket pages (boilerplate) yields no pairs; it is counted instead.
 // All are collective, and give the same rows on any rank count.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "crd/base/heap_bytes.hpp"
 #include "crd/comm/transport.hpp"
 #include "crd/hash/digest.hpp"
 #include "crd/neardup/neardup_rows.hpp"
@@ -63,9 +67,20 @@ std::vector<SketchedPage> group_identical(comm::Transport& transport, std::vecto
 // The rows of /neardup/identical for this rank's sets (ascending by representative, then page).
 std::vector<IdentityRow> identity_rows(const std::vector<SketchedPage>& sets);
 
-// Collective. This rank's share of the pairs (unordered across ranks; sort for output).
+// What comparing this rank's buckets holds, known before any pair is made (--memory).
+struct PairVolume {
+  std::uint64_t bucket_bytes = 0;  // the bucket members received (keys and sketches)
+  std::uint64_t pairs = 0;         // the pairs this rank will make (each pair once over all ranks)
+  std::uint64_t key_bytes = 0;     // the heap bytes of their two page keys (heap_bytes)
+};
+
+// Collective. This rank's share of the pairs (unordered across ranks; sort for output). If
+// `before_comparing` is given, the buckets are first swept to count the pairs they give (the
+// comparisons run twice), and it is called on every rank with this rank's volume before any pair
+// is made: it may throw (a FatalError every rank raises alike) to stop before the pairs exist.
 std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<SketchedPage>& sets,
-                                const PairRules& rules, const shuffle::ShuffleConfig& config, BucketCaps& caps);
+                                const PairRules& rules, const shuffle::ShuffleConfig& config, BucketCaps& caps,
+                                const std::function<void(const PairVolume&)>& before_comparing = {});
 
 // Bytes held, for --memory (docs/memory.md): a sketched page or identity set (its keys and
 // sketch words); the bucket entries find_pairs makes of a set (one per bucket it is routed to,

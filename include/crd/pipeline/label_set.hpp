@@ -28,6 +28,10 @@ struct LabelSet {
   discover::DigestMap<std::uint64_t> all;  // replicated: every label's hash → id
 };
 
+// Bytes a labeled set holds on this rank (--memory): its owned slice and, replicated, the table of
+// every label's hash.
+std::uint64_t held_bytes(const LabelSet& labels);
+
 // The group of a crd result file that holds a labeled set: /labels (crd label), /discovery/chunks
 // (crd discover or run) or /detection/labels. Throws UsageError if there is none, or if its columns
 // are not those of a labeled set (check_label_file_shape).

@@ -33,6 +33,7 @@ struct ScanPhase {
   std::uint64_t bytes_read = 0;    // input bytes this rank read, over every scan and pass
   std::uint64_t shard_bytes = 0;   // this rank's input bytes (read once in memory)
   std::uint64_t tables_max = 0;    // the largest tables of an earlier scan or pass
+  std::uint64_t held = 0;          // what the command keeps beside the tables (held_bytes), for every pass
 };
 
 // Runs a pipeline body that creates its result file in `file`. An exception only this rank knows of
@@ -49,7 +50,7 @@ struct ScanRequest {
   bool keep_counts = false;                   // every hash's count is kept: the memory plan counts them
   bool keep_pages = false;                    // keep each page's chunk ids (label, detect, compare-hashing)
   bool out_of_core = false;                   // tables past --memory: plan passes > 1 instead of failing
-  std::function<std::uint64_t()> held_bytes;  // bytes the command's own scan hooks keep (neardup's sketches)
+  std::function<std::uint64_t()> held_bytes;  // bytes the command keeps beside the shard's tables (neardup's sketches, detect's labeled set)
 };
 
 // `request` with the stop items and kept counts that discover's options ask for.
@@ -57,7 +58,7 @@ ScanRequest scan_request(const DiscoverOptions& options, ScanRequest request = {
 
 // Collective. Resumes the scan from this rank's checkpoint when there is one. With out_of_core,
 // when the tables would pass --memory, returns with passes > 1 (and an empty shard) instead of
-// failing. --memory counts held_bytes with the shard's tables.
+// failing. --memory counts held_bytes with the shard's tables, in every pass.
 ScanPhase run_scan_phase(const CommonOptions& common, const ScanRequest& request, comm::Transport& transport,
                          PhaseTimer& timer, std::optional<output::ResultFile>& file);
 

@@ -45,6 +45,16 @@ TEST(OptionRegistry, RangesAreParsedOnceForEveryOptionOfTheKind) {
   EXPECT_THROW(option_spec("no-such-option"), std::logic_error);
 }
 
+TEST(OptionRegistry, SignedRangesKeepTheirUpperEnd) {
+  constexpr ValueRange r{-5, 10};
+  EXPECT_TRUE(r.contains(-5));
+  EXPECT_TRUE(r.contains(-1));
+  EXPECT_TRUE(r.contains(10));
+  EXPECT_FALSE(r.contains(11));
+  EXPECT_FALSE(r.contains(-6));
+  EXPECT_EQ(r.text(ValueKind::Integer), "-5..10");
+}
+
 struct Config {
   std::string path = testing::TempDir() + "crd_registry_test.ini";
   explicit Config(const std::string& text) { std::ofstream(path) << text; }

@@ -97,6 +97,12 @@ TEST(ConfigFile, RefusesUnknownNamesNamingTheClosest) {
   }
 }
 
+TEST(ConfigFile, NamesNoInputs) {
+  Config c("input = /etc/passwd\n");
+  Settings s;
+  EXPECT_THROW(parse("discover", s, {"--config", c.path, "-o", "x.h5"}), UsageError);
+}
+
 TEST(ConfigFile, ValuesOfOwnOptionsAreCheckedAsOnTheCommandLine) {
   Config c("sample-bytes = 0\n");
   Settings s;

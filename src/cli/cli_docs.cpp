@@ -131,7 +131,7 @@ std::string markdown_options() {
         for (const auto& b : c.options.bound()) {
           if (b.spec != &spec) continue;
           value = b.value_name();
-          defaults.insert(b.default_text());
+          if (spec.kind != ValueKind::Flag) defaults.insert(b.default_text());  // a flag's is "not given"
           readers += (readers.empty() ? "" : ", ") + std::string(c.command->name);
         }
       }

@@ -84,10 +84,6 @@ int run_command_line(const Command& command, int argc, char** argv) {
   return run_job(command, job.transport(), argc, argv);
 }
 
-int run_job_on(const Command& command, comm::Transport& transport, int argc, char** argv) {
-  return run_job(command, transport, argc, argv);
-}
-
 int run_pipeline_on(comm::Transport& transport, int argc, char** argv) {
   const Command* command = argc > 0 ? find_command(argv[0]) : nullptr;
   if (command == nullptr || command->frame != Frame::Job)

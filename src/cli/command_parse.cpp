@@ -55,14 +55,14 @@ std::string render_value(const po::variable_value& v) {
 }
 
 // Reads the config file into `parsed` (the command line's values stay: stored first).
-void read_config(ParsedCommand& parsed, const po::options_description& all) {
+void read_config(ParsedCommand& parsed, const po::options_description& options) {
   // A preset's name (--config quickstart) is read from the installed presets; the resolved path
   // replaces it, so the option's variable (and the -o guard) see the file read.
   const auto path = resolve_config_path(parsed.vm["config"].as<std::string>());
   parsed.vm.at("config").value() = path;
   parsed.config_file = path;
   std::istringstream in(read_config_file(path));
-  auto from_file = po::parse_config_file(in, all, true);
+  auto from_file = po::parse_config_file(in, options, true);
   std::set<std::string> seen;
   for (const auto& opt : from_file.options) {
     if (!opt.unregistered) continue;
@@ -86,7 +86,8 @@ ParsedCommand parse_command(int argc, char** argv, const OptionBinder& options, 
   positional.add("input", -1);
   try {
     po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), parsed.vm);
-    if (options.has("config") && parsed.vm.count("config") != 0) read_config(parsed, all);
+    // The file names options only: inputs are given on the command line.
+    if (options.has("config") && parsed.vm.count("config") != 0) read_config(parsed, options.all());
     po::notify(parsed.vm);
   } catch (const po::error& e) {
     throw UsageError(e.what());

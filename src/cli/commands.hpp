@@ -51,10 +51,10 @@ const Command* find_command(std::string_view name);
 OptionBinder bind_options(const Command& command, Settings& settings);
 std::string help_caption(const Command& command);
 
-// The frames (command_frame.cpp): answer --help, else parse and run the command, as a job on an
-// MPI transport or locally. Return the exit status.
+// The frames (command_frame.cpp): answers --help, else parses and runs the command, as a job on an
+// MPI transport or locally. Returns the exit status. (run_pipeline_on in crd/cli/main.hpp runs a
+// Job command on a given transport.)
 int run_command_line(const Command& command, int argc, char** argv);
-int run_job_on(const Command& command, comm::Transport& transport, int argc, char** argv);
 
 // Runs a command body and turns its errors into an exit status: UsageError → 2, FatalError → 1,
 // with one line on stderr when `print` (rank 0 only in a job: every rank raises these alike).

@@ -38,7 +38,7 @@ enum class Effect { ChangesResults, RunOnly };
 struct ValueRange {
   std::int64_t least = 0;
   std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
-  bool contains(std::int64_t v) const { return v >= least && static_cast<std::uint64_t>(v) <= most; }
+  bool contains(std::int64_t v) const { return v >= least && (v < 0 || static_cast<std::uint64_t>(v) <= most); }
   bool contains_count(std::uint64_t v) const {
     return (least <= 0 || v >= static_cast<std::uint64_t>(least)) && v <= most;
   }

@@ -45,6 +45,16 @@ TEST(OptionRegistry, RangesAreParsedOnceForEveryOptionOfTheKind) {
   EXPECT_THROW(option_spec("no-such-option"), std::logic_error);
 }
 
+TEST(OptionRegistry, SignedRangesKeepTheirUpperEnd) {
+  constexpr ValueRange r{-5, 10};
+  EXPECT_TRUE(r.contains(-5));
+  EXPECT_TRUE(r.contains(-1));
+  EXPECT_TRUE(r.contains(10));
+  EXPECT_FALSE(r.contains(11));
+  EXPECT_FALSE(r.contains(-6));
+  EXPECT_EQ(r.text(ValueKind::Integer), "-5..10");
+}
+
 struct Config {
   std::string path = testing::TempDir() + "crd_registry_test.ini";
   explicit Config(const std::string& text) { std::ofstream(path) << text; }
@@ -85,6 +95,12 @@ TEST(ConfigFile, RefusesUnknownNamesNamingTheClosest) {
     EXPECT_NE(std::string(e.what()).find("unknown option 'grm-words' (did you mean --gram-words?)"), std::string::npos)
         << e.what();
   }
+}
+
+TEST(ConfigFile, NamesNoInputs) {
+  Config c("input = /etc/passwd\n");
+  Settings s;
+  EXPECT_THROW(parse("discover", s, {"--config", c.path, "-o", "x.h5"}), UsageError);
 }
 
 TEST(ConfigFile, ValuesOfOwnOptionsAreCheckedAsOnTheCommandLine) {

@@ -93,8 +93,9 @@ void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::
       sketches.push_back(sketch(text));
       if (labels.all.find(d) != nullptr) label_texts.push_back({d, std::string(text)});
     };
-    pipeline::ScanPhase p = pipeline::run_scan_phase(
-        scan_common, pipeline::scan_request(stop_options, {.keep_pages = true}), transport, timer, file);
+    pipeline::ScanRequest request = pipeline::scan_request(stop_options);
+    request.keep_pages = true;
+    pipeline::ScanPhase p = pipeline::run_scan_phase(scan_common, request, transport, timer, file);
 
     timer.start("sketch_labels");
     for (std::size_t i = 0; i < labels.owned.hashes.size(); ++i)

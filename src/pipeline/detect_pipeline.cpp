@@ -72,7 +72,9 @@ void run_label(const CommonOptions& common, const DiscoverOptions& options, comm
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
     // Pages are kept: /labels_documents lists each expert document's labels (for detect --pairs).
-    ScanPhase p = run_scan_phase(common, scan_request(options, {.keep_pages = true}), transport, timer, file);
+    ScanRequest request = scan_request(options);
+    request.keep_pages = true;
+    ScanPhase p = run_scan_phase(common, request, transport, timer, file);
     timer.start("label");
     discover::ShuffleTotals shuffled;
     // Every chunk of the expert corpus is a label (count > 0), minus stop chunks.
@@ -101,8 +103,10 @@ void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options
                                            chunking_identity(common.scan));
     std::optional<LabeledDocuments> documents;
     if (options.pairs > 0) documents = load_labeled_documents(transport, options.labels, common.memory_budget);
-    ScanPhase p = run_scan_phase(common, scan_request(stop_options, {.keep_pages = true, .out_of_core = true}), transport,
-                                 timer, file);
+    ScanRequest request = scan_request(stop_options);
+    request.keep_pages = true;
+    request.out_of_core = true;
+    ScanPhase p = run_scan_phase(common, request, transport, timer, file);
     discover::ShuffleTotals shuffled;
     const auto label_of = [&] { return join_labels(transport, labels, p.shard.chunks, common.round_bytes, shuffled); };
     detect_and_write(*file, transport, common, p, label_of, labels, shuffled, labels.owned, labels.total, options.detect,
@@ -116,8 +120,10 @@ void run_discover_detect(const CommonOptions& common, const DiscoverOptions& dis
                          const DetectPipelineOptions& options, comm::Transport& transport) {
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
-    ScanPhase p = run_scan_phase(common, scan_request(discover_options, {.keep_pages = true, .out_of_core = true}),
-                                 transport, timer, file);
+    ScanRequest request = scan_request(discover_options);
+    request.keep_pages = true;
+    request.out_of_core = true;
+    ScanPhase p = run_scan_phase(common, request, transport, timer, file);
     discover::ShuffleTotals shuffled;
 
     timer.start("discover");

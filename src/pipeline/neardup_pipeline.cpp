@@ -46,6 +46,34 @@ std::vector<std::uint64_t> page_degrees(comm::Transport& transport, const std::v
   return degrees;
 }
 
+// Collective: /neardup's tables (pairs, degree histogram, identical pages) and its attributes.
+void write_neardup(output::ResultFile& file, comm::Transport& transport,
+                   const std::vector<neardup::SketchedPage>& sets, std::vector<neardup::PairRow>& pairs,
+                   std::vector<discover::HistogramRow>& degree, const neardup::BucketCaps& caps,
+                   std::uint64_t sketched, const NeardupOptions& options, std::size_t round_bytes) {
+  namespace schema = output::schema;
+  auto identical = shuffle::sort_across_ranks(transport, neardup::identity_rows(sets), FieldLess{}, round_bytes);
+  std::uint64_t same = 0;
+  for (const auto& p : pairs) same += p.same_site;
+  const std::uint64_t total_pairs = comm::sum(transport, pairs.size());
+  const std::uint64_t same_site = comm::sum(transport, same);
+  const std::uint64_t identity_sets = comm::sum(transport, sets.size());
+  const std::uint64_t capped[3] = {comm::sum(transport, caps.buckets), comm::sum(transport, caps.pages),
+                                   comm::sum(transport, caps.pairs)};
+  output::write_table(file, schema::kNeardupPairs, pairs);
+  output::write_table(file, schema::kNeardupDegree, degree);
+  output::write_table(file, schema::kNeardupIdentical, identical);
+  schema::set_attribute(file, schema::attr::kNeardupMethod, std::string(name_of(options.rules.method)));
+  schema::set_attribute(file, schema::attr::kNeardupPages, sketched);
+  schema::set_attribute(file, schema::attr::kNeardupIdentitySets, identity_sets);
+  schema::set_attribute(file, schema::attr::kNeardupPairCount, total_pairs);
+  schema::set_attribute(file, schema::attr::kNeardupSameSite, same_site);
+  schema::set_attribute(file, schema::attr::kNeardupDifferentSite, total_pairs - same_site);
+  schema::set_attribute(file, schema::attr::kNeardupCappedBuckets, capped[0]);
+  schema::set_attribute(file, schema::attr::kNeardupCappedPages, capped[1]);
+  schema::set_attribute(file, schema::attr::kNeardupCappedPairs, capped[2]);
+}
+
 }  // namespace
 
 void run_neardup(const CommonOptions& common_options, const NeardupOptions& options, comm::Transport& transport) {
@@ -70,8 +98,9 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
 
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
-    ScanPhase scan =
-        run_scan_phase(common, {.held_bytes = [&] { return sketches_bytes; }}, transport, timer, file);
+    ScanRequest request;
+    request.held_bytes = [&] { return sketches_bytes; };
+    ScanPhase scan = run_scan_phase(common, request, transport, timer, file);
     scan.shard.counters.add("neardup.pages.sketched", pages.size());
     scan.shard.counters.add("neardup.pages.no_tokens", without_tokens);
     const std::uint64_t sketched = comm::sum(transport, pages.size());
@@ -102,27 +131,7 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
     auto degree = discover::build_histogram(transport, page_degrees(transport, pairs, config), common.round_bytes);
 
     timer.start("write");
-    namespace schema = output::schema;
-    auto identical = shuffle::sort_across_ranks(transport, neardup::identity_rows(sets), FieldLess{},
-                                                common.round_bytes);
-    std::uint64_t same = 0;
-    for (const auto& p : pairs) same += p.same_site;
-    const std::uint64_t total_pairs = comm::sum(transport, pairs.size());
-    const std::uint64_t same_site = comm::sum(transport, same);
-    const std::uint64_t identity_sets = comm::sum(transport, sets.size());
-    const std::uint64_t capped[3] = {comm::sum(transport, caps.buckets), comm::sum(transport, caps.pages), comm::sum(transport, caps.pairs)};
-    output::write_table(*file, schema::kNeardupPairs, pairs);
-    output::write_table(*file, schema::kNeardupDegree, degree);
-    output::write_table(*file, schema::kNeardupIdentical, identical);
-    schema::set_attribute(*file, schema::attr::kNeardupMethod, std::string(name_of(options.rules.method)));
-    schema::set_attribute(*file, schema::attr::kNeardupPages, sketched);
-    schema::set_attribute(*file, schema::attr::kNeardupIdentitySets, identity_sets);
-    schema::set_attribute(*file, schema::attr::kNeardupPairCount, total_pairs);
-    schema::set_attribute(*file, schema::attr::kNeardupSameSite, same_site);
-    schema::set_attribute(*file, schema::attr::kNeardupDifferentSite, total_pairs - same_site);
-    schema::set_attribute(*file, schema::attr::kNeardupCappedBuckets, capped[0]);
-    schema::set_attribute(*file, schema::attr::kNeardupCappedPages, capped[1]);
-    schema::set_attribute(*file, schema::attr::kNeardupCappedPairs, capped[2]);
+    write_neardup(*file, transport, sets, pairs, degree, caps, sketched, options, common.round_bytes);
 
     discover::ShuffleTotals shuffled;
     shuffled.add(stats);

@@ -70,6 +70,26 @@ struct LabelText {
   static constexpr auto fields() { return std::tuple(&LabelText::digest, &LabelText::text); }
 };
 
+// Collective: a sketch of every label whose text some rank has, in label-id order. The texts are
+// the label chunks the scan met, and the labels whose stored sample is the whole chunk.
+std::vector<ChunkSketch> sketch_labels(comm::Transport& transport, const pipeline::LabelSet& labels,
+                                       std::vector<LabelText> label_texts) {
+  for (std::size_t i = 0; i < labels.owned.hashes.size(); ++i)
+    if (labels.owned.samples[i].size() == labels.owned.lengths[i])  // the sample is the whole chunk
+      label_texts.push_back({labels.owned.hashes[i], labels.owned.samples[i]});
+  std::vector<std::optional<ChunkSketch>> by_label(labels.total);
+  for (const auto& part : comm::allgather(transport, label_texts)) {
+    for (const LabelText& l : part) {
+      const std::uint64_t id = *labels.all.find(l.digest);
+      if (!by_label[id]) by_label[id] = sketch(l.text);  // the same bytes wherever found (same SHA-1)
+    }
+  }
+  std::vector<ChunkSketch> label_sketches;
+  for (auto& s : by_label)
+    if (s) label_sketches.push_back(std::move(*s));
+  return label_sketches;
+}
+
 }  // namespace
 
 void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::DiscoverOptions& stop_options,
@@ -98,19 +118,7 @@ void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::
     pipeline::ScanPhase p = pipeline::run_scan_phase(scan_common, request, transport, timer, file);
 
     timer.start("sketch_labels");
-    for (std::size_t i = 0; i < labels.owned.hashes.size(); ++i)
-      if (labels.owned.samples[i].size() == labels.owned.lengths[i])  // the sample is the whole chunk
-        label_texts.push_back({labels.owned.hashes[i], labels.owned.samples[i]});
-    std::vector<std::optional<ChunkSketch>> by_label(labels.total);
-    for (const auto& part : comm::allgather(transport, label_texts)) {
-      for (const LabelText& l : part) {
-        const std::uint64_t id = *labels.all.find(l.digest);
-        if (!by_label[id]) by_label[id] = sketch(l.text);  // the same bytes wherever found (same SHA-1)
-      }
-    }
-    std::vector<ChunkSketch> label_sketches;
-    for (auto& s : by_label)
-      if (s) label_sketches.push_back(std::move(*s));
+    const std::vector<ChunkSketch> label_sketches = sketch_labels(transport, labels, std::move(label_texts));
     LabelSketches index(label_sketches);
 
     timer.start("compare");

@@ -10,6 +10,7 @@
 // are scored as crd detect scores them, and the confusion counts are summed by allreduce, so the
 // result is identical for any rank count.
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -75,6 +76,33 @@ struct LabelText {
   static constexpr auto fields() { return std::tuple(&LabelText::digest, &LabelText::text); }
 };
 
+// Collective: a sketch of every label whose text some rank has, in label-id order. The texts are
+// the label chunks the scan met (label_texts, emptied here), and the labels whose stored sample is
+// the whole chunk. check_gather(bytes) runs on every rank before the texts are gathered, with the
+// bytes of this rank's texts (--memory).
+std::vector<ChunkSketch> sketch_labels(comm::Transport& transport, const pipeline::LabelSet& labels,
+                                       std::vector<LabelText>& label_texts,
+                                       const std::function<void(std::uint64_t)>& check_gather) {
+  for (std::size_t i = 0; i < labels.owned.hashes.size(); ++i)
+    if (labels.owned.samples[i].size() == labels.owned.lengths[i])  // the sample is the whole chunk
+      label_texts.push_back({labels.owned.hashes[i], labels.owned.samples[i]});
+  std::uint64_t texts = 0;
+  for (const LabelText& l : label_texts) texts += sizeof(LabelText) + heap_bytes(l.text);
+  check_gather(texts);
+  std::vector<std::optional<ChunkSketch>> by_label(labels.total);
+  for (const auto& part : comm::allgather(transport, label_texts)) {
+    for (const LabelText& l : part) {
+      const std::uint64_t id = *labels.all.find(l.digest);
+      if (!by_label[id]) by_label[id] = sketch(l.text);  // the same bytes wherever found (same SHA-1)
+    }
+  }
+  label_texts = {};
+  std::vector<ChunkSketch> label_sketches;
+  for (auto& s : by_label)
+    if (s) label_sketches.push_back(std::move(*s));
+  return label_sketches;
+}
+
 }  // namespace
 
 void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::DiscoverOptions& stop_options,
@@ -111,33 +139,20 @@ void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::
       return labels_bytes + heap + sketches.capacity() * sizeof(ChunkSketch) + sketch_of.size() * kMapNodeBytes +
              sketch_of.bucket_count() * sizeof(void*) + label_texts.capacity() * sizeof(LabelText);
     };
-    pipeline::ScanPhase p = pipeline::run_scan_phase(
-        scan_common, pipeline::scan_request(stop_options, {.keep_pages = true, .held_bytes = held}), transport, timer,
-        file);
+    pipeline::ScanRequest request = pipeline::scan_request(stop_options);
+    request.keep_pages = true;
+    request.held_bytes = held;
+    pipeline::ScanPhase p = pipeline::run_scan_phase(scan_common, request, transport, timer, file);
     const std::uint64_t tables = pipeline::memory_tables_bytes(p.shard);
 
     timer.start("sketch_labels");
-    for (std::size_t i = 0; i < labels.owned.hashes.size(); ++i)
-      if (labels.owned.samples[i].size() == labels.owned.lengths[i])  // the sample is the whole chunk
-        label_texts.push_back({labels.owned.hashes[i], labels.owned.samples[i]});
     // Every rank receives every text (encoded, then decoded) and keeps a sketch slot per label.
-    std::uint64_t texts = 0;
-    for (const LabelText& l : label_texts) texts += sizeof(LabelText) + heap_bytes(l.text);
-    pipeline::check_memory_peak(transport, common, "gathering the labels' text",
-                                tables + held() + 2 * comm::sum(transport, texts) +
-                                    labels.total * sizeof(std::optional<ChunkSketch>));
-    std::vector<std::optional<ChunkSketch>> by_label(labels.total);
-    for (const auto& part : comm::allgather(transport, label_texts)) {
-      for (const LabelText& l : part) {
-        const std::uint64_t id = *labels.all.find(l.digest);
-        if (!by_label[id]) by_label[id] = sketch(l.text);  // the same bytes wherever found (same SHA-1)
-      }
-    }
-    label_texts = {};
-    std::vector<ChunkSketch> label_sketches;
-    for (auto& s : by_label)
-      if (s) label_sketches.push_back(std::move(*s));
-    by_label = {};
+    const auto check_gather = [&](std::uint64_t texts) {
+      pipeline::check_memory_peak(transport, common, "gathering the labels' text",
+                                  tables + held() + 2 * comm::sum(transport, texts) +
+                                      labels.total * sizeof(std::optional<ChunkSketch>));
+    };
+    std::vector<ChunkSketch> label_sketches = sketch_labels(transport, labels, label_texts, check_gather);
     LabelSketches index(label_sketches);  // copies what it compares with
     const std::uint64_t labels_with_text = label_sketches.size();
     label_sketches = {};

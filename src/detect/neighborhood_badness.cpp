@@ -40,17 +40,33 @@ struct Labels {
 
 // A lambda, not a function: the sort's comparisons inline it (a function pointer they call).
 constexpr auto prefix_of = [](const auto& r) -> const std::string& { return r.prefix; };
-}  // namespace
 
-std::vector<NeighborhoodRow> aggregate_neighborhoods(comm::Transport& transport, const std::vector<std::string>& keys,
-                                                     const PageScores& scores, const DetectOptions& options,
-                                                     std::size_t round_bytes,
-                                                     std::vector<std::vector<std::uint32_t>>* labels_out) {
+// Label ids as dense local indices (one per match of scores), so "already listed in this run" is
+// one array lookup: a host's template labels recur on every one of its pages. Sets `distinct`.
+std::vector<std::uint32_t> dense_label_ids(const PageScores& scores, std::size_t& distinct) {
+  std::vector<std::uint32_t> local_label(scores.label_ids.size());
+  std::unordered_map<std::uint32_t, std::uint32_t> index;
+  for (std::size_t m = 0; m < local_label.size(); ++m) {
+    const auto [it, added] = index.try_emplace(scores.label_ids[m], static_cast<std::uint32_t>(index.size()));
+    local_label[m] = it->second;
+  }
+  distinct = index.size();
+  return local_label;
+}
+
+// This rank's records: one per run of pages under one prefix, per depth.
+struct LocalRuns {
+  std::vector<Totals> sums;
+  std::vector<Labels> labels;  // with_labels only: the distinct labels of each run that has any
+};
+
+// Pages combine locally before they travel: in key order the pages under one prefix are
+// neighbours, so one pass per depth sums each run of equal prefixes and sends one record per
+// run, not one per page and prefix. The sums are exact, so the result does not depend on how
+// pages fall into runs or ranks; a prefix split over two runs just sends two records.
+LocalRuns local_runs(const std::vector<std::string>& keys, const PageScores& scores, const DetectOptions& options,
+                     bool with_labels) {
   const std::size_t pages = scores.size();
-  // Pages combine locally before they travel: in key order the pages under one prefix are
-  // neighbours, so one pass per depth sums each run of equal prefixes and sends one record per
-  // run, not one per page and prefix. The sums are exact, so the result does not depend on how
-  // pages fall into runs or ranks; a prefix split over two runs just sends two records.
   std::vector<std::uint32_t> order(pages);
   for (std::uint32_t i = 0; i < pages; ++i) order[i] = i;
   std::sort(order.begin(), order.end(),
@@ -61,30 +77,20 @@ std::vector<NeighborhoodRow> aggregate_neighborhoods(comm::Transport& transport,
     prefixes[i] = neighborhood_prefixes(keys[scores.page[i]], options.max_neighborhood_depth);
     depths = std::max(depths, prefixes[i].size());
   }
-  // Label ids as dense local indices, so "already listed in this run" is one array lookup: a
-  // host's template labels recur on every one of its pages.
-  std::vector<std::uint32_t> local_label(labels_out != nullptr ? scores.label_ids.size() : 0);
   std::size_t distinct_labels = 0;
-  {
-    std::unordered_map<std::uint32_t, std::uint32_t> index;
-    for (std::size_t m = 0; m < local_label.size(); ++m) {
-      const auto [it, added] = index.try_emplace(scores.label_ids[m], static_cast<std::uint32_t>(index.size()));
-      local_label[m] = it->second;
-    }
-    distinct_labels = index.size();
-  }
+  const std::vector<std::uint32_t> local_label =
+      with_labels ? dense_label_ids(scores, distinct_labels) : std::vector<std::uint32_t>{};
   std::vector<std::uint32_t> listed_in_run(distinct_labels, 0);
 
-  std::vector<Totals> sums;
-  std::vector<Labels> labels;
+  LocalRuns out;
   std::uint32_t run = 0;  // runs are numbered from 1: listed_in_run 0 means never
   bool in_run = false;
   Totals sum;
   std::vector<std::uint32_t> run_labels;
   const auto flush = [&] {
     if (!in_run) return;
-    if (!run_labels.empty()) labels.push_back({sum.prefix, std::move(run_labels)});
-    sums.push_back(std::move(sum));
+    if (!run_labels.empty()) out.labels.push_back({sum.prefix, std::move(run_labels)});
+    out.sums.push_back(std::move(sum));
     in_run = false;
   };
   for (std::size_t d = 0; d < depths; ++d) {
@@ -104,7 +110,7 @@ std::vector<NeighborhoodRow> aggregate_neighborhoods(comm::Transport& transport,
       sum.chunks += scores.chunks[i];
       sum.labeled += scores.labeled[i];
       sum.containment_sum += ExactMoments::to_fixed(scores.containment[i]);
-      if (labels_out == nullptr) continue;
+      if (!with_labels) continue;
       for (std::uint64_t m = scores.match_offsets[i]; m < scores.match_offsets[i + 1]; ++m) {
         std::uint32_t& listed = listed_in_run[local_label[m]];
         if (listed == run) continue;
@@ -114,10 +120,47 @@ std::vector<NeighborhoodRow> aggregate_neighborhoods(comm::Transport& transport,
     }
     flush();
   }
+  return out;
+}
 
+// Every labeled prefix has totals too, and both come back ascending by prefix: walk them
+// together so the label lists run parallel to the rows.
+std::vector<std::vector<std::uint32_t>> labels_by_row(std::vector<Labels> labels, const std::vector<Totals>& sums) {
+  std::vector<std::vector<std::uint32_t>> out(sums.size());
+  std::size_t at = 0;
+  for (Labels& l : labels) {
+    while (at < sums.size() && sums[at].prefix < l.prefix) ++at;
+    if (at == sums.size() || sums[at].prefix != l.prefix)
+      throw std::logic_error("aggregate_neighborhoods: labels without totals");
+    l.ids.erase(std::unique(l.ids.begin(), l.ids.end()), l.ids.end());
+    out[at] = std::move(l.ids);
+  }
+  return out;
+}
+
+NeighborhoodRow row_of(Totals& t, BadnessMode badness) {
+  NeighborhoodRow row;
+  row.prefix = std::move(t.prefix);
+  row.depth = t.depth;
+  row.pages = t.pages;
+  row.chunks = t.chunks;
+  row.labeled = t.labeled;
+  row.badness = badness == BadnessMode::Pages
+                    ? ExactMoments::from_fixed(t.containment_sum, t.pages)
+                    : (t.chunks == 0 ? 0.0 : static_cast<double>(t.labeled) / static_cast<double>(t.chunks));
+  return row;
+}
+
+}  // namespace
+
+std::vector<NeighborhoodRow> aggregate_neighborhoods(comm::Transport& transport, const std::vector<std::string>& keys,
+                                                     const PageScores& scores, const DetectOptions& options,
+                                                     std::size_t round_bytes,
+                                                     std::vector<std::vector<std::uint32_t>>* labels_out) {
+  LocalRuns runs = local_runs(keys, scores, options, labels_out != nullptr);
   const shuffle::ShuffleConfig config{round_bytes};
-  sums = shuffle::reduce_by_key(
-      transport, std::move(sums), prefix_of, prefix_owner,
+  std::vector<Totals> sums = shuffle::reduce_by_key(
+      transport, std::move(runs.sums), prefix_of, prefix_owner,
       [](Totals& into, const Totals& from) {
         into.pages += from.pages;
         into.chunks += from.chunks;
@@ -125,34 +168,12 @@ std::vector<NeighborhoodRow> aggregate_neighborhoods(comm::Transport& transport,
         into.containment_sum += from.containment_sum;
       },
       config);
-  if (labels_out != nullptr) {
-    // Every labeled prefix has totals too, and both come back ascending by prefix: walk them
-    // together so the label lists run parallel to the rows.
-    labels = shuffle::group_by_key(transport, std::move(labels), prefix_of, prefix_owner, &Labels::ids, config);
-    labels_out->assign(sums.size(), {});
-    std::size_t at = 0;
-    for (Labels& l : labels) {
-      while (at < sums.size() && sums[at].prefix < l.prefix) ++at;
-      if (at == sums.size() || sums[at].prefix != l.prefix)
-        throw std::logic_error("aggregate_neighborhoods: labels without totals");
-      l.ids.erase(std::unique(l.ids.begin(), l.ids.end()), l.ids.end());
-      (*labels_out)[at] = std::move(l.ids);
-    }
-  }
+  if (labels_out != nullptr)
+    *labels_out = labels_by_row(
+        shuffle::group_by_key(transport, std::move(runs.labels), prefix_of, prefix_owner, &Labels::ids, config), sums);
   std::vector<NeighborhoodRow> rows;
   rows.reserve(sums.size());
-  for (Totals& t : sums) {
-    NeighborhoodRow row;
-    row.prefix = std::move(t.prefix);
-    row.depth = t.depth;
-    row.pages = t.pages;
-    row.chunks = t.chunks;
-    row.labeled = t.labeled;
-    row.badness = options.badness == BadnessMode::Pages
-                      ? ExactMoments::from_fixed(t.containment_sum, t.pages)
-                      : (t.chunks == 0 ? 0.0 : static_cast<double>(t.labeled) / static_cast<double>(t.chunks));
-    rows.push_back(std::move(row));
-  }
+  for (Totals& t : sums) rows.push_back(row_of(t, options.badness));
   return rows;
 }
 

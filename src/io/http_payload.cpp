@@ -157,15 +157,11 @@ bool inflate_body(std::string_view in, Compression kind, std::uint64_t max_bytes
   return false;
 }
 
-}  // namespace
-
-PayloadOutcome decode_http_response(std::string_view block, std::uint64_t max_bytes, Document& doc,
-                                    std::string_view* note) {
-  std::size_t pos = 0;
+// Reads the status line: a bad response or a non-2xx status is the outcome; a 2xx one returns ok
+// (an empty outcome) with pos past the line.
+PayloadOutcome read_status(std::string_view block, std::size_t& pos) {
   std::string_view status_line;
-  if (!looks_like_http_response(block) || !next_line(block, pos, status_line)) {
-    return {"http.bad_response", true};
-  }
+  if (!looks_like_http_response(block) || !next_line(block, pos, status_line)) return {"http.bad_response", true};
   // "HTTP/1.1 200 OK"; the reason phrase may be missing.
   std::size_t sp = status_line.find(' ');
   if (sp == std::string_view::npos) return {"http.bad_response", true};
@@ -174,14 +170,14 @@ PayloadOutcome decode_http_response(std::string_view block, std::uint64_t max_by
     return {"http.bad_response", true};
   }
   if (code[0] != '2') return {"http.non_2xx", false};  // whatever its headers look like
-  HttpHeaders h;
-  bool ended = false;
+  return {};
+}
+
+// Reads the header lines up to the empty one (pos then at the body); false when it never comes.
+bool read_headers(std::string_view block, std::size_t& pos, HttpHeaders& h) {
   std::string_view line;
   while (next_line(block, pos, line)) {
-    if (line.empty()) {
-      ended = true;
-      break;
-    }
+    if (line.empty()) return true;
     std::size_t colon = line.find(':');
     if (colon == std::string_view::npos) continue;  // tolerate junk header lines
     std::string_view name = trim(line.substr(0, colon));
@@ -194,7 +190,30 @@ PayloadOutcome decode_http_response(std::string_view block, std::uint64_t max_by
       h.content_encoding = value;
     }
   }
-  if (!ended) return {"http.bad_response", true};
+  return false;
+}
+
+// A Content-Encoding's codings, lowercased, in the order applied ("identity" left out).
+std::vector<std::string> content_codings(std::string_view content_encoding) {
+  std::vector<std::string> codings;
+  std::string ce = lowercase(content_encoding);
+  for (std::size_t start = 0; start <= ce.size();) {
+    std::size_t comma = std::min(ce.find(',', start), ce.size());
+    std::string_view c = trim(std::string_view(ce).substr(start, comma - start));
+    if (!c.empty() && c != "identity") codings.emplace_back(c);
+    start = comma + 1;
+  }
+  return codings;
+}
+
+}  // namespace
+
+PayloadOutcome decode_http_response(std::string_view block, std::uint64_t max_bytes, Document& doc,
+                                    std::string_view* note) {
+  std::size_t pos = 0;
+  if (const PayloadOutcome status = read_status(block, pos); !status.ok()) return status;
+  HttpHeaders h;
+  if (!read_headers(block, pos, h)) return {"http.bad_response", true};
 
   std::string_view body = block.substr(pos);
   std::string decoded;
@@ -214,14 +233,7 @@ PayloadOutcome decode_http_response(std::string_view block, std::uint64_t max_by
     }
   }
   // Codings are listed in the order applied: undo them last first.
-  std::vector<std::string> codings;
-  std::string ce = lowercase(h.content_encoding);
-  for (std::size_t start = 0; start <= ce.size();) {
-    std::size_t comma = std::min(ce.find(',', start), ce.size());
-    std::string_view c = trim(std::string_view(ce).substr(start, comma - start));
-    if (!c.empty() && c != "identity") codings.emplace_back(c);
-    start = comma + 1;
-  }
+  const std::vector<std::string> codings = content_codings(h.content_encoding);
   std::string inflated;
   for (auto it = codings.rbegin(); it != codings.rend(); ++it) {
     Compression kind;

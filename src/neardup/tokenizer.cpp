@@ -133,6 +133,42 @@ void text_terms(std::string_view text, const std::function<void(std::string_view
   }
 }
 
+// Where a character reference starting at html[i] == '&' ends (one past its ';'), or 0 when the
+// '&' starts none.
+std::size_t character_reference_end(std::string_view html, std::size_t i) {
+  const std::size_t n = html.size();
+  std::size_t j = i + 1;
+  if (j < n && html[j] == '#') ++j;
+  const std::size_t name = j;
+  while (j < n && j - name < 32 && is_alnum(html[j])) ++j;
+  return j > name && j < n && html[j] == ';' ? j + 1 : 0;
+}
+
+// The tag's end: the first '>' from name0 outside quotes (html.size() when there is none).
+std::size_t tag_end(std::string_view html, std::size_t name0) {
+  std::size_t j = name0;
+  char quote = 0;
+  for (; j < html.size(); ++j) {
+    if (quote != 0) {
+      if (html[j] == quote) quote = 0;
+    } else if (html[j] == '"' || html[j] == '\'') {
+      if (j > name0 && html[j - 1] == '=') quote = html[j];
+    } else if (html[j] == '>') {
+      break;
+    }
+  }
+  return j;
+}
+
+// A script or style element's body is markup: where its end tag ends, from i (just past its start tag).
+std::size_t raw_text_end(std::string_view html, std::size_t i, const std::string& name) {
+  const std::string end_tag = "</" + name;
+  std::size_t k = i;
+  while (k < html.size() && !starts_with_nocase(html, k, end_tag)) ++k;
+  const std::size_t gt = html.find('>', k);
+  return gt == std::string_view::npos ? html.size() : gt + 1;
+}
+
 }  // namespace
 
 void for_each_term(std::string_view html, std::string_view page_host,
@@ -147,13 +183,9 @@ void for_each_term(std::string_view html, std::string_view page_host,
   while (i < n) {
     const char c = html[i];
     if (c == '&') {  // a character reference is markup: whitespace
-      std::size_t j = i + 1;
-      if (j < n && html[j] == '#') ++j;
-      const std::size_t name = j;
-      while (j < n && j - name < 32 && is_alnum(html[j])) ++j;
-      if (j > name && j < n && html[j] == ';') {
+      if (const std::size_t end = character_reference_end(html, i); end != 0) {
         text += ' ';
-        i = j + 1;
+        i = end;
         continue;
       }
       text += c;
@@ -179,18 +211,7 @@ void for_each_term(std::string_view html, std::string_view page_host,
       ++i;
       continue;
     }
-    // The tag's end: the first '>' outside quotes.
-    std::size_t j = name0;
-    char quote = 0;
-    for (; j < n; ++j) {
-      if (quote != 0) {
-        if (html[j] == quote) quote = 0;
-      } else if (html[j] == '"' || html[j] == '\'') {
-        if (j > name0 && html[j - 1] == '=') quote = html[j];
-      } else if (html[j] == '>') {
-        break;
-      }
-    }
+    const std::size_t j = tag_end(html, name0);
     std::size_t name_end = name0;
     while (name_end < n && name_end < j && (is_alnum(html[name_end]) || html[name_end] == '-')) ++name_end;
     std::string name(html.substr(name0, name_end - name0));
@@ -198,12 +219,7 @@ void for_each_term(std::string_view html, std::string_view page_host,
     const std::string_view attrs = html.substr(name_end, std::min(j, n) - name_end);
     i = j < n ? j + 1 : n;
     if (!closing && (name == "script" || name == "style")) {
-      // Their bodies are markup; skip to the matching end tag.
-      const std::string end_tag = "</" + name;
-      std::size_t k = i;
-      while (k < n && !starts_with_nocase(html, k, end_tag)) ++k;
-      const std::size_t gt = html.find('>', k);
-      i = gt == std::string_view::npos ? n : gt + 1;
+      i = raw_text_end(html, i, name);
       text += ' ';
       continue;
     }

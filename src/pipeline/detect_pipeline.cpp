@@ -74,7 +74,9 @@ void run_label(const CommonOptions& common, const DiscoverOptions& options, comm
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
     // Pages are kept: /labels_documents lists each expert document's labels (for detect --pairs).
-    ScanPhase p = run_scan_phase(common, scan_request(options, {.keep_pages = true}), transport, timer, file);
+    ScanRequest request = scan_request(options);
+    request.keep_pages = true;
+    ScanPhase p = run_scan_phase(common, request, transport, timer, file);
     timer.start("label");
     discover::ShuffleTotals shuffled;
     // Every chunk of the expert corpus is a label (count > 0), minus stop chunks.
@@ -116,9 +118,11 @@ void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options
     }
     const std::uint64_t held = held_bytes(labels) + (documents ? held_bytes(*documents) : 0);
     budget.check_held(transport, documents ? "the labeled set and the labeled documents of --pairs" : "the labeled set", held);
-    ScanPhase p = run_scan_phase(
-        common, scan_request(stop_options, {.keep_pages = true, .out_of_core = true, .held_bytes = [&] { return held; }}),
-        transport, timer, file);
+    ScanRequest request = scan_request(stop_options);
+    request.keep_pages = true;
+    request.out_of_core = true;
+    request.held_bytes = [&] { return held; };
+    ScanPhase p = run_scan_phase(common, request, transport, timer, file);
     discover::ShuffleTotals shuffled;
     const auto label_of = [&] { return join_labels(transport, labels, p.shard.chunks, common.round_bytes, shuffled); };
     detect_and_write(*file, transport, common, p, label_of, labels, shuffled, labels.owned, labels.total, options.detect,
@@ -132,8 +136,10 @@ void run_discover_detect(const CommonOptions& common, const DiscoverOptions& dis
                          const DetectPipelineOptions& options, comm::Transport& transport) {
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
-    ScanPhase p = run_scan_phase(common, scan_request(discover_options, {.keep_pages = true, .out_of_core = true}),
-                                 transport, timer, file);
+    ScanRequest request = scan_request(discover_options);
+    request.keep_pages = true;
+    request.out_of_core = true;
+    ScanPhase p = run_scan_phase(common, request, transport, timer, file);
     discover::ShuffleTotals shuffled;
 
     timer.start("discover");

@@ -36,7 +36,9 @@ void run_discover(const CommonOptions& common, const DiscoverOptions& options,
                   comm::Transport& transport) {
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
-    ScanPhase scan = run_scan_phase(common, scan_request(options, {.out_of_core = true}), transport, timer, file);
+    ScanRequest request = scan_request(options);
+    request.out_of_core = true;
+    ScanPhase scan = run_scan_phase(common, request, transport, timer, file);
 
     discover::ShuffleTotals shuffled;
     timer.start("discover");

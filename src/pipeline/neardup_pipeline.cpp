@@ -83,6 +83,61 @@ std::uint64_t identity_share(comm::Transport& transport, const std::vector<neard
   return share;
 }
 
+// --memory: the checks of every step from comparing the candidate pairs to sorting the identical
+// pages, run by find_pairs once it has counted the pairs and before it makes the first. `held`:
+// what stays through them (the shard's tables and the identity sets); all_sets_bytes: the job's
+// identity sets; identical_bytes: this rank's /neardup/identical rows.
+std::function<void(const neardup::PairVolume&)> pair_checks(comm::Transport& transport, const MemoryBudget& budget,
+                                                            std::uint64_t held, std::uint64_t all_sets_bytes,
+                                                            std::uint64_t identical_bytes) {
+  return [&transport, &budget, held, all_sets_bytes, identical_bytes](const neardup::PairVolume& v) {
+    // A rank's share once sorted across ranks: an even share of all, or what it has if more.
+    const auto spread = [&](std::uint64_t local) {
+      const std::uint64_t n = static_cast<std::uint64_t>(transport.size());
+      return std::max(local, (comm::sum(transport, local) + n - 1) / n);
+    };
+    const std::uint64_t pairs_bytes = v.pairs * sizeof(neardup::PairRow) + v.key_bytes;
+    const std::uint64_t sorted = spread(pairs_bytes);
+    const std::uint64_t sorted_pairs = spread(v.pairs);
+    // Degree records: one per distinct page of a rank's pairs, at most one per pair end and at
+    // most one per identity set of the job (each costs no more than the set's held bytes).
+    const std::uint64_t ends_bytes = std::min(spread(v.pairs * 2 * sizeof(DegreeRecord) + v.key_bytes), all_sets_bytes);
+    budget.check_peak(transport, "comparing the candidate pairs", held + v.bucket_bytes + pairs_bytes);
+    budget.check_peak(transport, "sorting the candidate pairs", held + kReduceCopies * sorted);
+    budget.check_peak(transport, "counting the pages' degrees",
+                      held + sorted + 2 * sorted_pairs * sizeof(std::string_view) + kReduceCopies * ends_bytes);
+    budget.check_peak(transport, "sorting the identical pages", held + sorted + kReduceCopies * spread(identical_bytes));
+  };
+}
+
+// Collective: /neardup's tables (pairs, degree histogram, identical pages) and its attributes.
+void write_neardup(output::ResultFile& file, comm::Transport& transport,
+                   const std::vector<neardup::SketchedPage>& sets, std::vector<neardup::PairRow>& pairs,
+                   std::vector<discover::HistogramRow>& degree, const neardup::BucketCaps& caps,
+                   std::uint64_t sketched, const NeardupOptions& options, std::size_t round_bytes) {
+  namespace schema = output::schema;
+  auto identical = shuffle::sort_across_ranks(transport, neardup::identity_rows(sets), FieldLess{}, round_bytes);
+  std::uint64_t same = 0;
+  for (const auto& p : pairs) same += p.same_site;
+  const std::uint64_t total_pairs = comm::sum(transport, pairs.size());
+  const std::uint64_t same_site = comm::sum(transport, same);
+  const std::uint64_t identity_sets = comm::sum(transport, sets.size());
+  const std::uint64_t capped[3] = {comm::sum(transport, caps.buckets), comm::sum(transport, caps.pages),
+                                   comm::sum(transport, caps.pairs)};
+  output::write_table(file, schema::kNeardupPairs, pairs);
+  output::write_table(file, schema::kNeardupDegree, degree);
+  output::write_table(file, schema::kNeardupIdentical, identical);
+  schema::set_attribute(file, schema::attr::kNeardupMethod, std::string(name_of(options.rules.method)));
+  schema::set_attribute(file, schema::attr::kNeardupPages, sketched);
+  schema::set_attribute(file, schema::attr::kNeardupIdentitySets, identity_sets);
+  schema::set_attribute(file, schema::attr::kNeardupPairCount, total_pairs);
+  schema::set_attribute(file, schema::attr::kNeardupSameSite, same_site);
+  schema::set_attribute(file, schema::attr::kNeardupDifferentSite, total_pairs - same_site);
+  schema::set_attribute(file, schema::attr::kNeardupCappedBuckets, capped[0]);
+  schema::set_attribute(file, schema::attr::kNeardupCappedPages, capped[1]);
+  schema::set_attribute(file, schema::attr::kNeardupCappedPairs, capped[2]);
+}
+
 }  // namespace
 
 void run_neardup(const CommonOptions& common_options, const NeardupOptions& options, comm::Transport& transport) {
@@ -107,8 +162,9 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
 
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
-    ScanPhase scan =
-        run_scan_phase(common, {.held_bytes = [&] { return sketches_bytes; }}, transport, timer, file);
+    ScanRequest request;
+    request.held_bytes = [&] { return sketches_bytes; };
+    ScanPhase scan = run_scan_phase(common, request, transport, timer, file);
     scan.shard.counters.add("neardup.pages.sketched", pages.size());
     scan.shard.counters.add("neardup.pages.no_tokens", without_tokens);
     const std::uint64_t sketched = comm::sum(transport, pages.size());
@@ -134,56 +190,18 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
     }
     const std::uint64_t held = tables + sets_bytes;
     budget.check_peak(transport, "finding candidate pairs", held + kReduceCopies * entries_bytes);
-    // A rank's share once sorted across ranks: an even share of all, or what it has if more.
-    const auto spread = [&](std::uint64_t local) {
-      const std::uint64_t n = static_cast<std::uint64_t>(transport.size());
-      return std::max(local, (comm::sum(transport, local) + n - 1) / n);
-    };
-    // Degree records: one per distinct page of a rank's pairs, at most one per pair end and at
-    // most one per identity set of the job (each costs no more than the set's held bytes).
-    const std::uint64_t all_sets_bytes = comm::sum(transport, sets_bytes);
-    const auto check_pairs = [&](const neardup::PairVolume& v) {
-      const std::uint64_t pairs_bytes = v.pairs * sizeof(neardup::PairRow) + v.key_bytes;
-      const std::uint64_t sorted = spread(pairs_bytes);
-      const std::uint64_t sorted_pairs = spread(v.pairs);
-      const std::uint64_t ends_bytes =
-          std::min(spread(v.pairs * 2 * sizeof(DegreeRecord) + v.key_bytes), all_sets_bytes);
-      budget.check_peak(transport, "comparing the candidate pairs", held + v.bucket_bytes + pairs_bytes);
-      budget.check_peak(transport, "sorting the candidate pairs", held + kReduceCopies * sorted);
-      budget.check_peak(transport, "counting the pages' degrees",
-                        held + sorted + 2 * sorted_pairs * sizeof(std::string_view) + kReduceCopies * ends_bytes);
-      budget.check_peak(transport, "sorting the identical pages", held + sorted + kReduceCopies * spread(identical_bytes));
-    };
     timer.start("pairs");
     neardup::BucketCaps caps;
-    auto pairs = neardup::find_pairs(transport, sets, options.rules, config, caps,
-                                     budget.budget() != 0 ? check_pairs : std::function<void(const neardup::PairVolume&)>{});
+    auto pairs = neardup::find_pairs(
+        transport, sets, options.rules, config, caps,
+        budget.budget() != 0 ? pair_checks(transport, budget, held, comm::sum(transport, sets_bytes), identical_bytes)
+                             : std::function<void(const neardup::PairVolume&)>{});
     pairs = shuffle::sort_across_ranks(transport, std::move(pairs), FieldLess{}, common.round_bytes);
     timer.start("degree");
     auto degree = discover::build_histogram(transport, page_degrees(transport, pairs, config), common.round_bytes);
 
     timer.start("write");
-    namespace schema = output::schema;
-    auto identical = shuffle::sort_across_ranks(transport, neardup::identity_rows(sets), FieldLess{},
-                                                common.round_bytes);
-    std::uint64_t same = 0;
-    for (const auto& p : pairs) same += p.same_site;
-    const std::uint64_t total_pairs = comm::sum(transport, pairs.size());
-    const std::uint64_t same_site = comm::sum(transport, same);
-    const std::uint64_t identity_sets = comm::sum(transport, sets.size());
-    const std::uint64_t capped[3] = {comm::sum(transport, caps.buckets), comm::sum(transport, caps.pages), comm::sum(transport, caps.pairs)};
-    output::write_table(*file, schema::kNeardupPairs, pairs);
-    output::write_table(*file, schema::kNeardupDegree, degree);
-    output::write_table(*file, schema::kNeardupIdentical, identical);
-    schema::set_attribute(*file, schema::attr::kNeardupMethod, std::string(name_of(options.rules.method)));
-    schema::set_attribute(*file, schema::attr::kNeardupPages, sketched);
-    schema::set_attribute(*file, schema::attr::kNeardupIdentitySets, identity_sets);
-    schema::set_attribute(*file, schema::attr::kNeardupPairCount, total_pairs);
-    schema::set_attribute(*file, schema::attr::kNeardupSameSite, same_site);
-    schema::set_attribute(*file, schema::attr::kNeardupDifferentSite, total_pairs - same_site);
-    schema::set_attribute(*file, schema::attr::kNeardupCappedBuckets, capped[0]);
-    schema::set_attribute(*file, schema::attr::kNeardupCappedPages, capped[1]);
-    schema::set_attribute(*file, schema::attr::kNeardupCappedPairs, capped[2]);
+    write_neardup(*file, transport, sets, pairs, degree, caps, sketched, options, common.round_bytes);
 
     discover::ShuffleTotals shuffled;
     shuffled.add(stats);

@@ -42,8 +42,9 @@ void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& 
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
     // --memory counts the documents' gram sets with the scan's tables: a budget they do not fit
     // stops the scan and fails naming a rank count (passes do not divide them).
-    ScanPhase scan =
-        run_scan_phase(common, {.held_bytes = [&] { return docs_bytes; }}, transport, timer, file);
+    ScanRequest request;
+    request.held_bytes = [&] { return docs_bytes; };
+    ScanPhase scan = run_scan_phase(common, request, transport, timer, file);
     scan.shard.counters.merge(skipped);
 
     shuffle::ExchangeStats stats;

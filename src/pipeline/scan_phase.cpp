@@ -31,7 +31,8 @@ void with_result_file(comm::Transport& transport,
   }
 }
 
-ScanRequest scan_request(const DiscoverOptions& options, ScanRequest request) {
+ScanRequest scan_request(const DiscoverOptions& options) {
+  ScanRequest request;
   request.stop_chunks = options.stop_chunks;
   request.min_chunk_length = options.min_chunk_length;
   request.keep_counts = options.keep_counts;

@@ -1,4 +1,4 @@
-// reduce_by_key / group_by_key and the field codec on the thread transport, 1..4 ranks.
+// reduce_by_key / group_by_key on the thread transport, 1..4 ranks.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -140,75 +140,6 @@ TEST_P(ReduceTest, FixedSizeRecordsEqualReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, ReduceTest, ::testing::Values(1, 2, 3, 4));
-
-// The codec derived from a field list: nested records, strings and vectors, byte for byte.
-struct Inner {
-  std::uint16_t a = 0;
-  std::string s;
-  static constexpr auto fields() { return std::tuple(&Inner::a, &Inner::s); }
-  bool operator==(const Inner&) const = default;
-};
-struct Outer {
-  Digest d;
-  std::uint8_t flag = 0;  // padding follows in memory; it must not travel
-  std::uint64_t n = 0;
-  std::vector<Inner> inner;
-  std::vector<std::uint32_t> ids;
-  static constexpr auto fields() { return std::tuple(&Outer::d, &Outer::flag, &Outer::n, &Outer::inner, &Outer::ids); }
-  bool operator==(const Outer&) const = default;
-};
-
-TEST(Fields, RoundTripAndExactLayout) {
-  Outer o;
-  o.d.bytes.fill(0xab);
-  o.flag = 1;
-  o.n = 0x0102030405060708ull;
-  o.inner = {{7, "xy"}, {9, ""}};
-  o.ids = {5, 6};
-  ByteWriter w;
-  write_fields(w, o);
-  // 20 + 1 + 8, inner: 8 + (2 + 4 + 2) + (2 + 4), ids: 8 + 2 * 4.
-  EXPECT_EQ(w.bytes().size(), 20u + 1 + 8 + 8 + 8 + 6 + 8 + 8);
-  EXPECT_EQ(encoded_size(o), w.bytes().size());
-  std::vector<std::byte> in_place(encoded_size(o));
-  SpanWriter sw(in_place.data());
-  write_fields(sw, o);
-  EXPECT_TRUE(std::equal(in_place.begin(), in_place.end(), w.bytes().begin(), w.bytes().end()));
-  EXPECT_EQ(std::to_integer<int>(w.bytes()[20]), 1);  // flag right after the digest: no padding
-  ByteReader r(w.bytes());
-  EXPECT_EQ(read_fields<Outer>(r), o);
-  EXPECT_TRUE(r.done());
-}
-
-TEST(Fields, FixedEncodedSizeOnlyForPodFields) {
-  struct Nested {
-    Fixed fixed;
-    std::uint8_t tail = 0;
-    static constexpr auto fields() { return std::tuple(&Nested::fixed, &Nested::tail); }
-  };
-  struct Empty {
-    static constexpr auto fields() { return std::tuple(); }
-  };
-  EXPECT_EQ(fixed_encoded_size<Nested>(), 37u);  // the fields' bytes: no padding
-  EXPECT_EQ(fixed_encoded_size<Outer>(), 0u);     // vectors
-  EXPECT_EQ(fixed_encoded_size<Inner>(), 0u);     // a string
-  EXPECT_EQ(fixed_encoded_size<Empty>(), 0u);
-  EXPECT_EQ(fixed_encoded_size<std::uint64_t>(), 8u);
-  Nested n;
-  n.tail = 9;
-  ByteWriter w;
-  write_fields(w, n);
-  EXPECT_EQ(encoded_size(n), w.bytes().size());
-}
-
-TEST(Fields, TruncatedRecordIsAnError) {
-  Outer o;
-  o.ids = {1, 2, 3};
-  ByteWriter w;
-  write_fields(w, o);
-  ByteReader r(w.bytes().first(w.bytes().size() - 1));
-  EXPECT_THROW(read_fields<Outer>(r), std::runtime_error);
-}
 
 }  // namespace
 }  // namespace crd::shuffle

@@ -53,8 +53,8 @@ struct ScanRequest {
   std::function<std::uint64_t()> held_bytes;  // bytes the command keeps beside the shard's tables (neardup's sketches, detect's labeled set)
 };
 
-// `request` with the stop items and kept counts that discover's options ask for.
-ScanRequest scan_request(const DiscoverOptions& options, ScanRequest request = {});
+// The stop items and kept counts that discover's options ask for (the other fields unset).
+ScanRequest scan_request(const DiscoverOptions& options);
 
 // Collective. Resumes the scan from this rank's checkpoint when there is one. With out_of_core,
 // when the tables would pass --memory, returns with passes > 1 (and an empty shard) instead of

@@ -28,7 +28,7 @@
 #include "crd/base/byte_codec.hpp"
 #include "crd/base/fields.hpp"
 #include "crd/base/uint128.hpp"
-#include "crd/comm/collectives.hpp"
+#include "crd/comm/collectives/alltoall.hpp"
 #include "crd/comm/transport.hpp"
 #include "crd/shuffle/exchange.hpp"
 #include "crd/shuffle/key_order.hpp"

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "crd/base/value_bytes.hpp"
+#include "crd/comm/collectives/gathered.hpp"
 #include "crd/comm/transport.hpp"
 
 namespace crd::comm {
@@ -18,10 +19,8 @@ namespace crd::comm {
 // Every rank's value, by rank, on every rank.
 template <class T>
 std::vector<T> allgather(Transport& transport, const T& value) {
-  std::vector<std::byte> all;
-  std::vector<std::uint64_t> counts;
-  transport.allgatherv(encode_value(value), all, counts);
-  return decode_each<T>(all, counts);
+  const detail::Gathered all = detail::allgather_bytes(transport, encode_value(value));
+  return decode_each<T>(all.bytes, all.counts);
 }
 
 // Every rank's plain values, concatenated in rank order (ranks may give different numbers of
@@ -29,24 +28,20 @@ std::vector<T> allgather(Transport& transport, const T& value) {
 template <class T>
 std::vector<T> allgather_concat(Transport& transport, std::span<const T> mine) {
   static_assert(std::is_trivially_copyable_v<T>);
-  std::vector<std::byte> all;
-  std::vector<std::uint64_t> counts;
-  transport.allgatherv(std::as_bytes(mine), all, counts);
-  return copy_pods<T>(all);
+  return copy_pods<T>(detail::allgather_bytes(transport, std::as_bytes(mine)).bytes);
 }
 
 // The first non-empty `my_error` by rank, as "rank R: …", identical on every rank; "" if every
 // rank passed "". How an error one rank met becomes one message all ranks throw alike.
 inline std::string first_error(Transport& transport, std::string_view my_error) {
-  std::vector<std::byte> all;
-  std::vector<std::uint64_t> counts;
-  transport.allgatherv(std::as_bytes(std::span<const char>(my_error.data(), my_error.size())), all, counts);
+  const detail::Gathered all =
+      detail::allgather_bytes(transport, std::as_bytes(std::span<const char>(my_error.data(), my_error.size())));
   std::size_t at = 0;
-  for (std::size_t r = 0; r < counts.size(); ++r) {
-    if (counts[r] > 0)
+  for (std::size_t r = 0; r < all.counts.size(); ++r) {
+    if (all.counts[r] > 0)
       return "rank " + std::to_string(r) + ": " +
-             std::string(reinterpret_cast<const char*>(all.data()) + at, counts[r]);
-    at += counts[r];
+             std::string(reinterpret_cast<const char*>(all.bytes.data()) + at, all.counts[r]);
+    at += all.counts[r];
   }
   return {};
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "crd/base/value_bytes.hpp"
+#include "crd/comm/collectives/gathered.hpp"
 #include "crd/comm/transport.hpp"
 
 namespace crd::comm {
@@ -15,10 +16,7 @@ namespace crd::comm {
 template <class T>
 T broadcast_from_rank0(Transport& transport, const T& value) {
   const std::vector<std::byte> mine = transport.rank() == 0 ? encode_value(value) : std::vector<std::byte>{};
-  std::vector<std::byte> all;
-  std::vector<std::uint64_t> counts;
-  transport.allgatherv(mine, all, counts);
-  return decode_value<T>(all);
+  return decode_value<T>(detail::allgather_bytes(transport, mine).bytes);
 }
 
 }  // namespace crd::comm

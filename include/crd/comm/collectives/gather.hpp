@@ -6,32 +6,21 @@
 #include <cstdint>
 #include <span>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "crd/base/value_bytes.hpp"
+#include "crd/comm/collectives/gathered.hpp"
 #include "crd/comm/transport.hpp"
 
 namespace crd::comm {
 
-namespace detail {
-// Every rank's bytes, concatenated in rank order, on rank 0 (counts[r] from rank r); empty on the
-// other ranks.
-inline void gather_bytes_to_rank0(Transport& transport, std::span<const std::byte> mine, std::vector<std::byte>& all,
-                                  std::vector<std::uint64_t>& counts) {
-  std::vector<std::uint64_t> to_each(static_cast<std::size_t>(transport.size()), 0);
-  to_each[0] = mine.size();
-  transport.alltoallv(mine, to_each, all, counts);
-}
-}  // namespace detail
-
 // Every rank's value, by rank, on rank 0; empty on the other ranks.
 template <class T>
 std::vector<T> gather_to_rank0(Transport& transport, const T& value) {
-  std::vector<std::byte> all;
-  std::vector<std::uint64_t> counts;
-  detail::gather_bytes_to_rank0(transport, encode_value(value), all, counts);
+  const detail::Gathered all = detail::gather_bytes_to_rank0(transport, encode_value(value));
   if (transport.rank() != 0) return {};
-  return decode_each<T>(all, counts);
+  return decode_each<T>(all.bytes, all.counts);
 }
 
 // Every rank's plain values, concatenated in rank order, on rank 0 (copied as their bytes,
@@ -39,13 +28,11 @@ std::vector<T> gather_to_rank0(Transport& transport, const T& value) {
 template <class T>
 std::vector<T> gather_concat_to_rank0(Transport& transport, std::span<const T> mine) {
   static_assert(std::is_trivially_copyable_v<T>);
-  std::vector<std::byte> all;
-  std::vector<std::uint64_t> counts;
-  detail::gather_bytes_to_rank0(transport, std::as_bytes(mine), all, counts);
+  detail::Gathered all = detail::gather_bytes_to_rank0(transport, std::as_bytes(mine));
   if constexpr (std::is_same_v<T, std::byte>) {
-    return all;  // no copy
+    return std::move(all.bytes);  // no copy
   } else {
-    return copy_pods<T>(all);
+    return copy_pods<T>(all.bytes);
   }
 }
 

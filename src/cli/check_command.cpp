@@ -19,6 +19,7 @@
 #include "crd/base/error.hpp"
 #include "crd/base/printable.hpp"
 #include "crd/detect/threshold.hpp"
+#include "crd/detect/chance_floor.hpp"
 #include "crd/detect/page_scores.hpp"
 #include "crd/discover/discovery.hpp"
 #include "crd/discover/label_rules.hpp"
@@ -99,15 +100,16 @@ int check_command(int argc, char** argv) {
   visible.add(chunking_options(common)).add(discovery_options(stop_options, false));
   visible.add_options()
       ("labels", po::value<std::vector<std::string>>(&label_paths)->required(), "labeled set(s): crd result files")
-      ("page-threshold", threshold_value(threshold, "page-threshold"), "flag a page whose containment exceeds this")
+      ("page-threshold", threshold_value(threshold, "page-threshold"), "flag a page whose containment exceeds this (or binomial[:R[:ALPHA]])")
       ("min-labeled", count_value(min_labeled), "and that has at least this many labeled chunks")
       ("show", count_value(show), "matched chunks printed per page")
       ("config", po::value<std::string>(&config_path), "read options from this INI file (command line wins)")
       ("help,h", "show this help");
   if (print_help(argc, argv, visible)) return 0;
   const auto pages = parse_command(argc, argv, visible, "no page given (a file, or - for stdin)", "config").inputs;
-  if (threshold.automatic) throw UsageError("option --page-threshold: check scores single pages; give a number");
+  if (threshold.automatic) throw UsageError("option --page-threshold: check scores single pages; give a number or binomial");
 
+  std::optional<detect::ChanceFloor> floor = detect::chance_floor(threshold);
   const discover::StopItems stop(stop_options.stop_chunks, stop_options.min_chunk_length);
   const discover::LabelRules stop_rules = stop.chunk_rules();
 
@@ -143,7 +145,8 @@ int check_command(int argc, char** argv) {
     }
     const auto labeled = static_cast<std::uint32_t>(matches.size());
     const double containment = detect::containment(labeled, chunks);
-    const bool flagged = detect::page_flagged(containment, labeled, threshold.value, min_labeled);
+    const bool flagged =
+        detect::page_flagged(containment, labeled, threshold.value, detect::required_labeled(floor, min_labeled, chunks));
     flagged_pages += flagged ? 1 : 0;
     const auto dropped = chunker->dropped_parts();
     const std::string dropped_note =

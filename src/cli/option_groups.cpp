@@ -151,7 +151,8 @@ po::options_description detection_options(pipeline::DetectPipelineOptions& o, bo
   }
   d.add_options()
       ("page-threshold", threshold_value(t.page_threshold, "page-threshold"),
-       "flag pages whose containment exceeds this (auto = mean + σ over all pages)")
+       "flag pages whose containment exceeds this (auto = mean + σ over all pages; binomial[:R[:ALPHA]] = more labeled "
+       "chunks than a chance rate R explains at level ALPHA, the rule for --chunker winnow: docs/winnow.md)")
       ("min-labeled", count_value(t.min_labeled), "flag a page only with at least this many labeled chunks")
       ("min-neighborhood-labeled", count_value(t.min_neighborhood_labeled),
        "flag a neighborhood only with at least this many labeled chunks (paper §8.1: 1001)")

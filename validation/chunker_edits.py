@@ -127,6 +127,37 @@ def experiment(e, chunkers, xs, ncopies, page_rule, inputs_extra, dump=None):
     return rows
 
 
+def plot(path, rows):
+    """One curve per chunker and kind: copy pages flagged, copy neighborhoods flagged (optional figure)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:  # the CSV holds every number
+        return
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), sharey=True)
+    colors = {"scan": "tab:gray", "sentence": "tab:blue", "winnow": "tab:green"}
+    for ax, key, unit in zip(axes, ("pages_flagged_fraction", "neighborhoods_flagged_fraction"), ("pages", "neighborhoods")):
+        for name in dict.fromkeys(r["chunker"] for r in rows):
+            for kind, style in (("modify", "o-"), ("add", "s--")):
+                sel = [r for r in rows if r["chunker"] == name and r["kind"] == kind]
+                ax.plot([r["x"] for r in sel], [100 * r[key] for r in sel], style, color=colors.get(name), label="%s, %s" % (name, kind))
+        ax.axhline(90, color="red", ls=":", lw=1)
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("edits per page (× cpp)")
+        ax.set_title("copy %s flagged (page rule %s)" % (unit, rows[0]["page_rule"]))
+    axes[0].set_ylabel("% flagged")
+    axes[0].legend(fontsize=7)
+    r0 = rows[0]
+    fig.suptitle("background: %d pages, %d neighborhoods, %d hosts; false positives: %d pages, %d neighborhoods"
+                 % (r0["background_pages"], r0["background_neighborhoods"], r0["background_hosts"],
+                    max(r["false_positive_pages"] for r in rows), max(r["false_positive_neighborhoods"] for r in rows)),
+                 fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--crd", default=os.path.join(pv.ROOT, "build", "crd"))
@@ -152,11 +183,12 @@ def main():
     finally:
         shutil.rmtree(work, ignore_errors=True)
     os.makedirs(a.out, exist_ok=True)
-    name = "chunker_edits.csv" if a.page_threshold == "auto" else "chunker_edits-%s.csv" % a.page_threshold
-    with open(os.path.join(a.out, name), "w", newline="") as f:
+    name = "chunker_edits" if a.page_threshold == "auto" else "chunker_edits-%s" % a.page_threshold.replace(":", "-")
+    with open(os.path.join(a.out, name + ".csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()
         w.writerows(rows)
+    plot(os.path.join(a.out, name + ".png"), rows)
     r0 = rows[0]
     print("cpp %.1f; background %d pages, %d neighborhoods, %d hosts; %d copy hosts per kind and x"
           % (e.cpp, r0["background_pages"], r0["background_neighborhoods"], r0["background_hosts"], a.copies))

@@ -6,8 +6,13 @@ of real sites large enough to measure false-positive pages near 10⁻⁴.
     scripts/fetch_corpus.sh .cache/background apache2-doc bind9-doc cmake-doc debian-policy \\
         developers-reference git-doc gnuplot-doc libboost1.81-doc libglib2.0-doc libgtk-3-doc \\
         libstdc++-12-doc postgresql-doc-15 python-django-doc r-doc-html
+    scripts/fetch_corpus.sh .cache/background2 erlang-doc maxima-doc nodejs-doc octave-doc \\
+        openjdk-17-doc vim-doc xapian-doc
     /usr/bin/python3 validation/chunker_edits.py --crd build/crd --corpus /work/corpus \\
-        --background .cache/background --out validation/results
+        --background .cache/background --out validation/results --page-threshold binomial
+    /usr/bin/python3 validation/chunker_edits.py ... (the same, the automatic threshold: chunker_edits.csv)
+    /usr/bin/python3 validation/chunker_edits.py ... --background .cache/background2 --chunkers winnow \\
+        --page-threshold binomial --tag 30k
 
 Site S is paper_validation.py's (the first 60 sphinx-doc pages, cpp = S's mean scan chunks per
 page). The background is paper_validation.py's 15 hosts (debian-reference, one host per Python
@@ -16,7 +21,8 @@ root, so the host's paths are the site's own), plus the real crawl of iana.org i
 ../shared/data/warc-samples/iana.warc.gz when that folder exists. Copies: for each kind (add,
 modify) and x, --copies mirror hosts of S, each page mutated n = x · cpp times with its own seed.
 
-For each chunker: L_expert = every chunk of S (`crd label`), then one `crd detect` over background
+For each chunker (scan and sentence with the 100-byte rule of informed runs, winnow without it):
+L_expert = every chunk of S (`crd label`), then one `crd detect` over background
 + all copies with every neighborhood depth scored, the page threshold given by --page-threshold
 (auto and robust resolved on a baseline run, background + one unmutated copy, then fixed, as the
 paper fixes its thresholds; binomial and numbers as given) and the neighborhood threshold auto,
@@ -39,7 +45,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import paper_validation as pv  # noqa: E402  (site, background, mutations and crd runs)
 
-CHUNKERS = {"scan": [], "sentence": ["--chunker", "sentence"], "winnow": ["--chunker", "winnow"]}
+# Each chunker with its informed-run setting: the exact chunkers with the 100-byte stop rule that
+# docs/validation.md makes the default of informed runs (template chunks are short); winnow without
+# it, since its chunks are K-word grams of about 30 bytes (docs/winnow.md, "Using it").
+CHUNKERS = {"scan": ["--min-chunk-length", "100"], "sentence": ["--chunker", "sentence", "--min-chunk-length", "100"],
+            "winnow": ["--chunker", "winnow"]}
 KINDS = ("add", "modify")
 XS = (0.5, 1, 2, 4)
 IANA_WARC = os.path.join(pv.ROOT, "..", "shared", "data", "warc-samples", "iana.warc.gz")
@@ -162,7 +172,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--crd", default=os.path.join(pv.ROOT, "build", "crd"))
     ap.add_argument("--corpus", default=os.path.join(pv.ROOT, ".cache", "corpus"))
-    ap.add_argument("--background", help="folder of extra real sites, one per subfolder (scripts/fetch_corpus.sh)")
+    ap.add_argument("--background", action="append", default=[],
+                    help="folder of extra real sites, one per subfolder (scripts/fetch_corpus.sh); repeatable")
+    ap.add_argument("--tag", help="suffix of the output names (chunker_edits[-RULE][-TAG].csv)")
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
     ap.add_argument("--nranks", type=int, default=2)
     ap.add_argument("--copies", type=int, default=3, help="mirror hosts per kind and x")
@@ -178,12 +190,14 @@ def main():
     work = tempfile.mkdtemp(prefix="crd-chunker-edits-")
     try:
         e = pv.Experiment(a.crd, a.corpus, work, "full", a.nranks, mpirun)
-        add_background(e, a.background)
+        for background in a.background:
+            add_background(e, background)
         rows = experiment(e, a.chunkers.split(","), XS, a.copies, a.page_threshold, extra, a.dump)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     os.makedirs(a.out, exist_ok=True)
     name = "chunker_edits" if a.page_threshold == "auto" else "chunker_edits-%s" % a.page_threshold.replace(":", "-")
+    name += "-" + a.tag if a.tag else ""
     with open(os.path.join(a.out, name + ".csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader()

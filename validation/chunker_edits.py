@@ -155,7 +155,8 @@ def plot(path, rows):
         ax.axhline(90, color="red", ls=":", lw=1)
         ax.set_xscale("log", base=2)
         ax.set_xlabel("edits per page (× cpp)")
-        ax.set_title("copy %s flagged (page rule %s)" % (unit, rows[0]["page_rule"]))
+        ax.set_title("copy %s flagged (%s)" % (unit, "page rule " + rows[0]["page_rule"] if unit == "pages"
+                                               else "auto threshold from the baseline"))
     axes[0].set_ylabel("% flagged")
     axes[0].legend(fontsize=7)
     r0 = rows[0]

@@ -48,8 +48,9 @@ import paper_validation as pv  # noqa: E402  (site, background, mutations and cr
 # Each chunker with its informed-run setting: the exact chunkers with the 100-byte stop rule that
 # docs/validation.md makes the default of informed runs (template chunks are short); winnow without
 # it, since its chunks are K-word grams of about 30 bytes (docs/winnow.md, "Using it").
-CHUNKERS = {"scan": ["--min-chunk-length", "100"], "sentence": ["--chunker", "sentence", "--min-chunk-length", "100"],
-            "winnow": ["--chunker", "winnow"]}
+# (--exact-min-chunk-length changes it: 0 shows what template chunks do without it.)
+CHUNKERS = {"scan": [], "sentence": ["--chunker", "sentence"], "winnow": ["--chunker", "winnow"]}
+EXACT = ("scan", "sentence")
 KINDS = ("add", "modify")
 XS = (0.5, 1, 2, 4)
 IANA_WARC = os.path.join(pv.ROOT, "..", "shared", "data", "warc-samples", "iana.warc.gz")
@@ -72,7 +73,7 @@ def copy_host(kind, x, c):
     return "%s-x%s-c%d.example" % (kind, x, c)
 
 
-def experiment(e, chunkers, xs, ncopies, page_rule, inputs_extra, dump=None):
+def experiment(e, chunkers, xs, ncopies, page_rule, inputs_extra, dump=None, exact_min_length=100):
     site_root = os.path.join(e.work, "site")
     for rel, body in e.site.items():
         pv.write(os.path.join(site_root, pv.SITE_HOST, rel), body)
@@ -89,7 +90,7 @@ def experiment(e, chunkers, xs, ncopies, page_rule, inputs_extra, dump=None):
     depth = ["--max-neighborhood-depth", "-1"]
     rows = []
     for name in chunkers:
-        chunker = CHUNKERS[name]
+        chunker = CHUNKERS[name] + (["--min-chunk-length", str(exact_min_length)] if name in EXACT else [])
         labels = e.out("edits-labels-" + name)
         e.run(["label", site_root, "-o", labels] + chunker)
         # Population rules (auto, robust) are resolved once on the baseline, background + one unmutated
@@ -132,7 +133,8 @@ def experiment(e, chunkers, xs, ncopies, page_rule, inputs_extra, dump=None):
                                  background_neighborhoods=len(bg_hoods),
                                  false_positive_neighborhoods=int(bg_hoods["flagged"].sum()),
                                  background_hosts=len(bg_hosts), false_positive_hosts=int(bg_hosts["flagged"].sum()),
-                                 page_rule=page_rule, page_threshold=page_t, neighborhood_threshold=hood_t,
+                                 page_rule=page_rule, min_chunk_length=exact_min_length if name in EXACT else 0,
+                                 page_threshold=page_t, neighborhood_threshold=hood_t,
                                  background_max_containment=float(background["containment"].max())))
     return rows
 
@@ -181,6 +183,8 @@ def main():
     ap.add_argument("--copies", type=int, default=3, help="mirror hosts per kind and x")
     ap.add_argument("--chunkers", default=",".join(CHUNKERS))
     ap.add_argument("--page-threshold", default="auto", help="crd detect's --page-threshold for every chunker")
+    ap.add_argument("--exact-min-chunk-length", type=int, default=100,
+                    help="--min-chunk-length of scan and sentence, in label and detect (docs/validation.md: 100)")
     ap.add_argument("--dump", help="also write each chunker's page table here (pages-CHUNKER.csv)")
     a = ap.parse_args()
     for need in (pv.SPHINX_HTML, pv.PYTHON_HTML, pv.DEBREF):
@@ -193,7 +197,8 @@ def main():
         e = pv.Experiment(a.crd, a.corpus, work, "full", a.nranks, mpirun)
         for background in a.background:
             add_background(e, background)
-        rows = experiment(e, a.chunkers.split(","), XS, a.copies, a.page_threshold, extra, a.dump)
+        rows = experiment(e, a.chunkers.split(","), XS, a.copies, a.page_threshold, extra, a.dump,
+                          a.exact_min_chunk_length)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     os.makedirs(a.out, exist_ok=True)

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include "crd/chunk/chunker.hpp"
 #include "commands.hpp"
@@ -17,6 +18,7 @@
 #include "crd/base/error.hpp"
 #include "crd/base/printable.hpp"
 #include "crd/detect/threshold.hpp"
+#include "crd/detect/chance_floor.hpp"
 #include "crd/detect/page_scores.hpp"
 #include "crd/discover/discovery.hpp"
 #include "crd/discover/label_rules.hpp"
@@ -82,7 +84,8 @@ Page read_page(const std::string& path, std::uint64_t limit) {
 }  // namespace
 
 void check_check(const Settings& s) {
-  if (s.check.threshold.automatic) throw UsageError("option --page-threshold: check scores single pages; give a number");
+  if (s.check.threshold.automatic)
+    throw UsageError("option --page-threshold: check scores single pages; give a number or binomial");
 }
 
 int run_check(Invocation& in) {
@@ -91,6 +94,7 @@ int run_check(Invocation& in) {
   const std::vector<std::string>& pages = in.inputs;
   const detect::Threshold threshold = s.check.threshold;
   const pipeline::DiscoverOptions& stop_options = s.discover;
+  const std::optional<detect::ChanceFloor> floor = detect::chance_floor(threshold);
   const discover::StopItems stop(stop_options.stop_chunks, stop_options.min_chunk_length);
   const discover::LabelRules stop_rules = stop.chunk_rules();
 
@@ -126,7 +130,8 @@ int run_check(Invocation& in) {
     }
     const auto labeled = static_cast<std::uint32_t>(matches.size());
     const double containment = detect::containment(labeled, chunks);
-    const bool flagged = detect::page_flagged(containment, labeled, threshold.value, s.check.min_labeled);
+    const bool flagged = detect::page_flagged(containment, labeled, threshold.value,
+                                              detect::required_labeled(floor, s.check.min_labeled, chunks));
     flagged_pages += flagged ? 1 : 0;
     const auto dropped = chunker->dropped_parts();
     const std::string dropped_note =

@@ -96,7 +96,9 @@ constexpr OptionSpec kOptions[] = {
    "per flagged page, its similarity pair with the K labeled documents it overlaps most (/detection/pairs; labels "
    "from crd label)"},
   {"page-threshold", 0, K::Threshold, kAny, kDetection, R, "",
-   "flag pages whose containment exceeds this (auto = mean + σ over all pages; crd check: a number)"},
+   "flag pages whose containment exceeds this (auto = mean + σ over all pages; binomial[:R[:ALPHA]] = more "
+   "labeled chunks than a chance rate R explains at level ALPHA, the rule for --chunker winnow: docs/winnow.md; "
+   "crd check: a number or binomial)"},
   {"min-labeled", 0, K::Count, kAny, kDetection, R, "", "flag a page only with at least this many labeled chunks"},
   {"min-neighborhood-labeled", 0, K::Count, kAny, kDetection, R, "",
    "flag a neighborhood only with at least this many labeled chunks (paper §8.1: 1001)"},

@@ -3,6 +3,7 @@
 
 #include "crd/base/error.hpp"
 #include "crd/detect/detection.hpp"
+#include "crd/detect/chance_floor.hpp"
 #include "crd/detect/page_scores.hpp"
 
 namespace crd::compare {
@@ -42,6 +43,7 @@ std::vector<output::ConfusionRow> evaluate(comm::Transport& transport, const Sha
   std::vector<std::uint64_t> label_of(shard.best.size());
   bool resolved = false;
   double page_threshold = options.page_threshold.value;
+  std::optional<detect::ChanceFloor> floor = detect::chance_floor(options.page_threshold);
   for (const SweepPoint& point : points) {
     for (std::size_t id = 0; id < label_of.size(); ++id)
       label_of[id] = point.method == Method::Sha1         ? shard.sha1_label[id]
@@ -61,7 +63,8 @@ std::vector<output::ConfusionRow> evaluate(comm::Transport& transport, const Sha
     }
     std::uint64_t c[4] = {0, 0, 0, 0};
     for (std::size_t i = 0; i < scores.size(); ++i) {
-      const bool flagged = detect::page_flagged(scores.containment[i], scores.labeled[i], page_threshold, options.min_labeled);
+      const bool flagged = detect::page_flagged(scores.containment[i], scores.labeled[i], page_threshold,
+                                                detect::required_labeled(floor, options.min_labeled, scores.chunks[i]));
       const bool pos = positive[scores.page[i]] != 0;
       ++c[pos ? (flagged ? 0 : 2) : (flagged ? 1 : 3)];
     }

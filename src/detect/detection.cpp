@@ -3,6 +3,8 @@
 
 #include <tuple>
 
+#include "crd/base/error.hpp"
+#include "crd/detect/chance_floor.hpp"
 #include "exact_median.hpp"
 #include "exact_moments.hpp"
 #include "crd/comm/collectives.hpp"
@@ -47,6 +49,8 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
                        std::size_t round_bytes) {
   DetectionResult out;
   DetectionStats& s = out.stats;
+  if (options.neighborhood_threshold.binomial)
+    throw UsageError("option --neighborhood-threshold: binomial is a page rule; use auto, robust or a number");
 
   // Pages and neighborhoods alike: the population's statistics over all ranks, and its threshold
   // rule resolved over them.
@@ -60,6 +64,7 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
   summarize(scores.containment, options.page_threshold, s.pages, s.page_mean, s.page_sigma, s.page_median, s.page_mad,
             s.page_threshold, s.page_threshold_clamped);
 
+  std::optional<ChanceFloor> floor = chance_floor(options.page_threshold);
   std::vector<PageRow> page_rows;
   page_rows.reserve(scores.size());
   for (std::size_t i = 0; i < scores.size(); ++i) {
@@ -68,7 +73,8 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
     row.chunks = scores.chunks[i];
     row.labeled = scores.labeled[i];
     row.containment = scores.containment[i];
-    row.flagged = page_flagged(row.containment, row.labeled, s.page_threshold, options.min_labeled) ? 1 : 0;
+    row.flagged = page_flagged(row.containment, row.labeled, s.page_threshold,
+                               required_labeled(floor, options.min_labeled, row.chunks)) ? 1 : 0;
     row.positions.assign(scores.positions.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i]),
                          scores.positions.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i + 1]));
     row.label_ids.assign(scores.label_ids.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i]),

@@ -23,6 +23,20 @@ double parse_number(const std::string& text) {
   return v;
 }
 
+// "binomial", "binomial:R" or "binomial:R:ALPHA".
+Threshold parse_binomial(const std::string& text, const std::string& option) {
+  Threshold t{false, Threshold::kDefaultChanceRate, false, true, Threshold::kDefaultChanceAlpha};
+  if (text.size() > 8) {
+    const std::string rest = text.substr(9);
+    const std::size_t colon = rest.find(':');
+    t.value = parse_number(rest.substr(0, colon));
+    if (colon != std::string::npos) t.alpha = parse_number(rest.substr(colon + 1));
+  }
+  if (!(t.value > 0 && t.value < 1) || !(t.alpha > 0 && t.alpha < 0.5))
+    throw UsageError("option --" + option + ": expected binomial:R[:ALPHA] with 0 < R < 1 and 0 < ALPHA < 0.5, got '" + text + "'");
+  return t;
+}
+
 }  // namespace
 
 Threshold Threshold::parse(const std::string& text, const std::string& option) {
@@ -33,9 +47,11 @@ Threshold Threshold::parse(const std::string& text, const std::string& option) {
     if (!(k > 0)) throw UsageError("option --" + option + ": expected robust:K with a number K > 0, got '" + text + "'");
     return {true, k, true};
   }
+  if (text == "binomial" || text.rfind("binomial:", 0) == 0) return parse_binomial(text, option);
   const double v = parse_number(text);
   if (std::isnan(v))
-    throw UsageError("option --" + option + ": expected 'auto', 'robust', 'robust:K' or a number ≥ 0, got '" + text + "'");
+    throw UsageError("option --" + option + ": expected 'auto', 'robust', 'robust:K', 'binomial[:R[:ALPHA]]' or a number ≥ 0, got '" +
+                     text + "'");
   return {false, v};
 }
 
@@ -50,7 +66,9 @@ std::string Threshold::to_string() const {
   if (automatic && !robust) return "auto";
   std::ostringstream out;
   if (robust) out << "robust:";
+  if (binomial) out << "binomial:";
   out << value;
+  if (binomial) out << ":" << alpha;
   return out.str();
 }
 

@@ -1,5 +1,6 @@
-// Detection thresholds: a fixed value, "auto" = mean + σ over all items (paper §4.1), or
-// "robust[:K]" = median + K · 1.4826 · MAD. Automatic thresholds are clamped below 1 (see resolve).
+// Detection thresholds: a fixed value, "auto" = mean + σ over all items (paper §4.1),
+// "robust[:K]" = median + K · 1.4826 · MAD, or for pages "binomial[:R[:ALPHA]]" = more labeled
+// chunks than a chance rate R explains (chance_floor.hpp). Automatic thresholds are clamped below 1.
 #pragma once
 
 #include <array>
@@ -24,6 +25,13 @@ struct Threshold {
   bool automatic = true;  // computed from the population (auto or robust)
   double value = 0;       // fixed: the threshold; robust: K
   bool robust = false;    // median + K · 1.4826 · MAD instead of mean + σ
+  bool binomial = false;  // pages only: value is the chance rate R; flag when P[Bin(chunks, R) ≥ labeled] < alpha
+  double alpha = 0;
+
+  // binomial's defaults (docs/winnow.md, "Choosing the page threshold"): unrelated text shares
+  // about 1 % of its winnowed grams with a labeled site at most, and α is the false-positive goal.
+  static constexpr double kDefaultChanceRate = 0.01;
+  static constexpr double kDefaultChanceAlpha = 1e-4;
 
   // 1.4826 · MAD estimates σ for normally distributed values, so robust:1 is the analogue of auto.
   static constexpr double kMadToSigma = 1.4826;
@@ -35,10 +43,11 @@ struct Threshold {
   // 1 is labeled/chunks ≤ 1 − 2^-32, far below it). A fixed threshold is taken as given.
   static constexpr double kClampedThreshold = 0.99999999999999989;  // nextafter(1.0, 0.0)
 
-  // "auto", "robust", "robust:K" (K > 0) or a number ≥ 0. Throws UsageError naming the option.
+  // "auto", "robust", "robust:K" (K > 0), "binomial", "binomial:R", "binomial:R:ALPHA"
+  // (0 < R < 1, 0 < ALPHA < 1/2) or a number ≥ 0. Throws UsageError naming the option.
   static Threshold parse(const std::string& text, const std::string& option);
-  ResolvedThreshold resolve(const Population& p) const;
-  std::string to_string() const;  // the rule as parse() reads it: "auto", "robust:3", "0.25"
+  ResolvedThreshold resolve(const Population& p) const;  // binomial: R, which every flagged page exceeds
+  std::string to_string() const;  // the rule as parse() reads it: "auto", "robust:3", "binomial:0.01:0.0001", "0.25"
 };
 
 enum class BadnessMode { Pages, Chunks };

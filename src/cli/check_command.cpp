@@ -94,7 +94,7 @@ int run_check(Invocation& in) {
   const std::vector<std::string>& pages = in.inputs;
   const detect::Threshold threshold = s.check.threshold;
   const pipeline::DiscoverOptions& stop_options = s.discover;
-  const std::optional<detect::ChanceFloor> floor = detect::chance_floor(threshold);
+  std::optional<detect::ChanceFloor> floor = detect::chance_floor(threshold);  // caches the floor per page size
   const discover::StopItems stop(stop_options.stop_chunks, stop_options.min_chunk_length);
   const discover::LabelRules stop_rules = stop.chunk_rules();
 

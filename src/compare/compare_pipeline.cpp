@@ -103,6 +103,65 @@ std::vector<ChunkSketch> sketch_labels(comm::Transport& transport, const pipelin
   return label_sketches;
 }
 
+// Each distinct chunk's sketch, made once when the scan first meets it, and the text of the chunks
+// that are labels. held() is what it keeps with the labeled set's bytes, for --memory.
+class ScanSketches {
+ public:
+  ScanSketches(const pipeline::LabelSet& labels, std::uint64_t labels_bytes)
+      : labels_(labels), labels_bytes_(labels_bytes) {}
+
+  void add(const Digest& d, std::string_view text) {
+    const auto [it, inserted] = sketch_of_.try_emplace(d, static_cast<std::uint32_t>(sketches_.size()));
+    if (!inserted) return;
+    sketches_.push_back(sketch(text));
+    heap_ += held_bytes(sketches_.back()) - sizeof(ChunkSketch);
+    if (labels_.all.find(d) != nullptr) {
+      label_texts_.push_back({d, std::string(text)});
+      heap_ += heap_bytes(label_texts_.back().text);
+    }
+  }
+  std::uint64_t held() const {
+    return labels_bytes_ + heap_ + sketches_.capacity() * sizeof(ChunkSketch) + sketch_of_.size() * kMapNodeBytes +
+           sketch_of_.bucket_count() * sizeof(void*) + label_texts_.capacity() * sizeof(LabelText);
+  }
+  const ChunkSketch& of(const Digest& d) const { return sketches_[sketch_of_.at(d)]; }
+  const std::vector<ChunkSketch>& all() const { return sketches_; }
+  std::vector<LabelText>& label_texts() { return label_texts_; }
+
+ private:
+  const pipeline::LabelSet& labels_;
+  std::uint64_t labels_bytes_;
+  std::unordered_map<Digest, std::uint32_t, DigestHasher> sketch_of_;
+  std::vector<ChunkSketch> sketches_;
+  std::vector<LabelText> label_texts_;
+  std::uint64_t heap_ = 0;  // the sketches' and label texts' characters
+};
+
+// What /compare_hashing states beside its table; chunks and without_tlsh are this rank's.
+struct CompareFacts {
+  std::uint64_t labels = 0, labels_with_text = 0, chunks = 0, without_tlsh = 0;
+};
+
+// Collective: /compare_hashing, its attributes and the confusion table (one copy: rank 0's).
+void write_compare_hashing(output::ResultFile& file, comm::Transport& transport, std::vector<output::ConfusionRow> rows,
+                           const CompareFacts& facts, const CompareOptions& options) {
+  std::uint64_t pages = 0, positives = 0;
+  for (const auto& r : rows)
+    if (r.method == "sha1") pages = r.tp + r.fp + r.fn + r.tn, positives = r.tp + r.fn;
+  namespace s = output::schema;
+  file.create_group(s::kCompareHashing);
+  s::set_attribute(file, s::attr::kComparePages, pages);
+  s::set_attribute(file, s::attr::kComparePositives, positives);
+  s::set_attribute(file, s::attr::kCompareLabels, facts.labels);
+  s::set_attribute(file, s::attr::kCompareLabelsWithText, facts.labels_with_text);
+  s::set_attribute(file, s::attr::kCompareChunks, comm::sum(transport, facts.chunks));
+  s::set_attribute(file, s::attr::kCompareChunksWithoutTlsh, comm::sum(transport, facts.without_tlsh));
+  s::set_attribute(file, s::attr::kCompareExtrapolatePages, options.extrapolate_pages);
+  s::set_attribute(file, s::attr::kCompareMinLabeled, options.min_labeled);
+  if (transport.rank() != 0) rows.clear();  // one copy of the replicated table
+  output::write_table(file, s::kConfusion, rows);
+}
+
 }  // namespace
 
 void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::DiscoverOptions& stop_options,
@@ -119,29 +178,12 @@ void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::
     const std::uint64_t labels_bytes = pipeline::held_bytes(labels);
     pipeline::check_memory_held(transport, common, "the labeled set", labels_bytes);
 
-    // The scan hook: sketch each distinct chunk once; keep the text of chunks that are labels.
     pipeline::CommonOptions scan_common = common;
-    std::unordered_map<Digest, std::uint32_t, DigestHasher> sketch_of;
-    std::vector<ChunkSketch> sketches;
-    std::vector<LabelText> label_texts;
-    std::uint64_t heap = 0;  // the sketches' and label texts' characters
-    scan_common.scan.on_chunk = [&](const Digest& d, std::string_view text) {
-      const auto [it, inserted] = sketch_of.try_emplace(d, static_cast<std::uint32_t>(sketches.size()));
-      if (!inserted) return;
-      sketches.push_back(sketch(text));
-      heap += held_bytes(sketches.back()) - sizeof(ChunkSketch);
-      if (labels.all.find(d) != nullptr) {
-        label_texts.push_back({d, std::string(text)});
-        heap += heap_bytes(label_texts.back().text);
-      }
-    };
-    const auto held = [&] {
-      return labels_bytes + heap + sketches.capacity() * sizeof(ChunkSketch) + sketch_of.size() * kMapNodeBytes +
-             sketch_of.bucket_count() * sizeof(void*) + label_texts.capacity() * sizeof(LabelText);
-    };
+    ScanSketches sketches(labels, labels_bytes);
+    scan_common.scan.on_chunk = [&](const Digest& d, std::string_view text) { sketches.add(d, text); };
     pipeline::ScanRequest request = pipeline::scan_request(stop_options);
     request.keep_pages = true;
-    request.held_bytes = held;
+    request.held_bytes = [&] { return sketches.held(); };
     pipeline::ScanPhase p = pipeline::run_scan_phase(scan_common, request, transport, timer, file);
     const std::uint64_t tables = pipeline::memory_tables_bytes(p.shard);
 
@@ -149,21 +191,21 @@ void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::
     // Every rank receives every text (encoded, then decoded) and keeps a sketch slot per label.
     const auto check_gather = [&](std::uint64_t texts) {
       pipeline::check_memory_peak(transport, common, "gathering the labels' text",
-                                  tables + held() + 2 * comm::sum(transport, texts) +
+                                  tables + sketches.held() + 2 * comm::sum(transport, texts) +
                                       labels.total * sizeof(std::optional<ChunkSketch>));
     };
-    std::vector<ChunkSketch> label_sketches = sketch_labels(transport, labels, label_texts, check_gather);
+    std::vector<ChunkSketch> label_sketches = sketch_labels(transport, labels, sketches.label_texts(), check_gather);
     LabelSketches index(label_sketches);  // copies what it compares with
-    const std::uint64_t labels_with_text = label_sketches.size();
+    CompareFacts facts{labels.total, label_sketches.size(), p.shard.page_chunk_ids.size(), 0};
     label_sketches = {};
 
     timer.start("compare");
     const auto& chunks = p.shard.chunks;
     const std::uint64_t per_chunk = sizeof(std::uint64_t) + sizeof(Digest) + sizeof(const ChunkSketch*) + sizeof(BestScores);
     std::uint64_t requests = 0;  // owner_scores_bytes, without building the pointers first
-    for (const ChunkSketch& s : sketches) requests += held_bytes(s);
+    for (const ChunkSketch& s : sketches.all()) requests += held_bytes(s);
     pipeline::check_memory_peak(transport, common, "comparing the chunks with the labels",
-                                tables + held() + index.memory_bytes() + chunks.distinct() * per_chunk +
+                                tables + sketches.held() + index.memory_bytes() + chunks.distinct() * per_chunk +
                                     owner_scores_bytes(requests, chunks.distinct()));
     std::vector<std::uint64_t> sha1_label(chunks.distinct(), detect::kNoLabel);
     std::vector<Digest> digests(chunks.distinct());
@@ -171,7 +213,7 @@ void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::
     for (std::uint32_t id = 0; id < chunks.distinct(); ++id) {
       digests[id] = chunks.digest(id);
       if (const std::uint64_t* label = labels.all.find(digests[id])) sha1_label[id] = *label;
-      chunk_sketches[id] = &sketches[sketch_of.at(digests[id])];
+      chunk_sketches[id] = &sketches.of(digests[id]);
     }
     CompareLines lines(transport, common.progress_interval);
     shuffle::ExchangeStats stats;
@@ -179,31 +221,15 @@ void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::
         owner_best_scores(transport, digests, chunk_sketches, index, {common.round_bytes, &stats}, &lines);
     lines.finish();
     const auto is_stop = pipeline::stop_flags(chunks, p.stop.chunk_rules());
-    std::uint64_t without_tlsh = 0;
     for (const std::uint32_t id : p.shard.page_chunk_ids)
-      if (sketches[sketch_of.at(chunks.digest(id))].tlsh.empty()) ++without_tlsh;
+      if (sketches.of(chunks.digest(id)).tlsh.empty()) ++facts.without_tlsh;
     const ShardMatches shard{p.shard.page_offsets, p.shard.page_chunk_ids, p.shard.keys, is_stop, sha1_label, best};
     std::vector<output::ConfusionRow> rows =
         evaluate(transport, shard, truth, points, {options.page_threshold, options.min_labeled, options.extrapolate_pages});
-
-    std::uint64_t pages = 0, positives = 0;
-    for (const auto& r : rows)
-      if (r.method == "sha1") pages = r.tp + r.fp + r.fn + r.tn, positives = r.tp + r.fn;
     if (transport.rank() == 0) std::cout << format_tables(rows, options.extrapolate_pages) << std::flush;
 
     timer.start("write");
-    namespace s = output::schema;
-    file->create_group(s::kCompareHashing);
-    s::set_attribute(*file, s::attr::kComparePages, pages);
-    s::set_attribute(*file, s::attr::kComparePositives, positives);
-    s::set_attribute(*file, s::attr::kCompareLabels, labels.total);
-    s::set_attribute(*file, s::attr::kCompareLabelsWithText, labels_with_text);
-    s::set_attribute(*file, s::attr::kCompareChunks, comm::sum(transport, p.shard.page_chunk_ids.size()));
-    s::set_attribute(*file, s::attr::kCompareChunksWithoutTlsh, comm::sum(transport, without_tlsh));
-    s::set_attribute(*file, s::attr::kCompareExtrapolatePages, options.extrapolate_pages);
-    s::set_attribute(*file, s::attr::kCompareMinLabeled, options.min_labeled);
-    if (transport.rank() != 0) rows.clear();  // one copy of the replicated table
-    output::write_table(*file, s::kConfusion, rows);
+    write_compare_hashing(*file, transport, std::move(rows), facts, options);
     discover::ShuffleTotals shuffled;
     shuffled.add(stats);
     pipeline::finish_run(*file, transport, common, p, shuffled, timer);

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "crd/neardup/fingerprint.hpp"
+#include "crd/neardup/sort_hashes.hpp"
 
 namespace crd::neardup {
 
@@ -33,27 +34,6 @@ std::vector<std::uint64_t> shingles(std::span<const std::uint64_t> tokens, std::
 }
 
 namespace {
-
-// Sorts 64-bit hashes, which are uniform (tokens and shingles come out of mix64): one pass by the
-// leading byte into a second array, then std::sort on each of the 256 ranges (a few values each
-// on a page). The per-page sorts of tokens and shingles were 22 % of a neardup run by introsort
-// alone (perf/RESULTS.md, cost table); the sorted values are the same either way.
-void sort_hashes(std::vector<std::uint64_t>& v) {
-  if (v.size() < 512) {
-    std::sort(v.begin(), v.end());
-    return;
-  }
-  std::size_t start[257] = {};
-  for (const std::uint64_t x : v) ++start[(x >> 56) + 1];
-  for (std::size_t b = 0; b < 256; ++b) start[b + 1] += start[b];
-  std::vector<std::uint64_t> out(v.size());
-  std::size_t next[256];
-  std::copy(start, start + 256, next);
-  for (const std::uint64_t x : v) out[next[x >> 56]++] = x;
-  for (std::size_t b = 0; b < 256; ++b)
-    std::sort(out.begin() + static_cast<std::ptrdiff_t>(start[b]), out.begin() + static_cast<std::ptrdiff_t>(start[b + 1]));
-  v.swap(out);
-}
 
 // The m × shingles hash evaluations are most of Alg. B's time. With 64-bit vector multiplies
 // (AVX-512DQ, x86-64-v4) GCC vectorizes this loop over i, ~8× faster on this machine's CPUs

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "crd/neardup/sketch.hpp"
+#include "crd/neardup/sort_hashes.hpp"
 #include "crd/neardup/tokenizer.hpp"
 
 namespace crd::quilts {
@@ -30,7 +31,7 @@ PageGrams page_grams(std::string_view html, std::string_view page_host, const Qu
     return out;
   }
   out.grams = neardup::shingles(tokens, params.k);
-  std::sort(out.grams.begin(), out.grams.end());
+  neardup::sort_hashes(out.grams);
   out.grams.erase(std::unique(out.grams.begin(), out.grams.end()), out.grams.end());
   if (out.grams.size() > params.max_page_grams) {
     out.grams = {};

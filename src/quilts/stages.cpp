@@ -27,11 +27,27 @@ struct RankGram {
   static constexpr auto fields() { return std::tuple(&RankGram::rank, &RankGram::gram); }
 };
 
-const auto by_gram = [](std::uint64_t gram, int nranks) { return owner_of_key(gram, nranks); };
+const auto by_gram = [](std::uint64_t gram, int nranks) { return gram_owner(gram, nranks); };
+
+// The smallest gram of slice `index` of `count` (count for index = count: past the last).
+std::uint64_t slice_start(std::uint64_t index, std::uint64_t count) {
+  if (index >= count) return ~std::uint64_t{0};
+  // The least leading-32-bit value h with h·count >> 32 ≥ index: ⌈index·2³² / count⌉.
+  const std::uint64_t h = ((index << 32) + count - 1) / count;
+  return h << 32;
+}
 
 }  // namespace
 
 int owner_of_key(std::uint64_t key, int nranks) { return scale_to_rank(key, nranks); }
+int gram_owner(std::uint64_t gram, int nranks) { return scale_to_rank(gram << 32 | gram >> 32, nranks); }
+
+std::span<const std::uint64_t> GramSlice::of(std::span<const std::uint64_t> grams) const {
+  if (count <= 1) return grams;
+  const auto first = index == 0 ? grams.begin() : std::lower_bound(grams.begin(), grams.end(), slice_start(index, count));
+  const auto last = index + 1 == count ? grams.end() : std::lower_bound(first, grams.end(), slice_start(index + 1, count));
+  return {first, last};
+}
 
 std::vector<Document> own_documents(comm::Transport& transport, std::vector<Document> local,
                                     const shuffle::ShuffleConfig& config) {
@@ -58,9 +74,10 @@ std::vector<Holding> patch_postings(comm::Transport& transport, const std::vecto
   // Pre-combined here (sorted, runs folded), so reduce_by_key neither sorts nor folds them again.
   std::vector<std::uint64_t> held;
   for (const auto& d : owned)
-    if (!d.collided)
-      for (const auto g : d.grams)
-        if (slice.holds(g)) held.push_back(g);
+    if (!d.collided) {
+      const auto mine = slice.of(d.grams);
+      held.insert(held.end(), mine.begin(), mine.end());
+    }
   radix_sort_by(held, [](std::uint64_t g) { return g; });
   std::vector<GramCount> counts;
   for (std::size_t i = 0; i < held.size(); ++i) {
@@ -90,8 +107,7 @@ std::vector<Holding> patch_postings(comm::Transport& transport, const std::vecto
   for (const auto& d : owned) {
     if (d.collided) continue;
     auto at = candidates.begin();
-    for (const auto g : d.grams) {
-      if (!slice.holds(g)) continue;
+    for (const auto g : slice.of(d.grams)) {
       at = std::lower_bound(at, candidates.end(), g);
       if (at == candidates.end()) break;
       if (*at == g) lists.push_back({g, d.id, d.server});
@@ -103,7 +119,7 @@ std::vector<Holding> patch_postings(comm::Transport& transport, const std::vecto
   radix_sort_by(lists, [](const Holding& h) { return h.gram; });
   return shuffle::reduce_by_key(
       transport, std::move(lists), [](const Holding& h) { return std::pair(h.gram, h.doc); },
-      [](const std::pair<std::uint64_t, std::uint64_t>& key, int nranks) { return owner_of_key(key.first, nranks); },
+      [](const std::pair<std::uint64_t, std::uint64_t>& key, int nranks) { return gram_owner(key.first, nranks); },
       [](Holding&, const Holding&) {}, config);
 }
 

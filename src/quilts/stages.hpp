@@ -9,10 +9,13 @@
 //      the owner of the list's hash (a copied passage's grams share their holders);
 //   6. classes_by_document: each class once to every rank that owns one of its holders, where the
 //      covers are built.
-// Owner of a 64-bit key (document id or gram): scale_to_rank(key, nranks). All are collective.
+// Owner of a document id or a holder list's hash: scale_to_rank(key, nranks); of a gram: the same
+// over its low 32 bits (gram_owner), so that a pass over the gram space (a range of leading bits)
+// spreads over every rank. All are collective.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "crd/comm/transport.hpp"
@@ -22,19 +25,21 @@
 namespace crd::quilts {
 
 int owner_of_key(std::uint64_t key, int nranks);
+int gram_owner(std::uint64_t gram, int nranks);
 
 // Stage 1. Returns this rank's documents, ascending by id.
 std::vector<Document> own_documents(comm::Transport& transport, std::vector<Document> local,
                                     const shuffle::ShuffleConfig& config);
 
-// A pass over the gram space: slice `index` of `count` equal slices, by the gram's low 32 bits (the
-// owner takes the leading bits, so every pass spreads over every rank).
+// A pass over the gram space: slice `index` of `count` equal slices by the gram's leading 32 bits,
+// so a pass's grams are one range of every document's ascending set, found by two binary searches
+// rather than by testing every gram in every pass (29 passes over 39 M grams were 38 % of a 256 MB
+// run). The owner takes the low bits (gram_owner), so every pass spreads over every rank.
 struct GramSlice {
   std::uint32_t index = 0;
   std::uint32_t count = 1;
-  bool holds(std::uint64_t gram) const {
-    return count == 1 || ((gram & 0xFFFFFFFFull) * count >> 32) == index;
-  }
+  // The slice's grams in `grams` (ascending): [first, last).
+  std::span<const std::uint64_t> of(std::span<const std::uint64_t> grams) const;
 };
 
 // Stages 2–4 over this rank's owned documents (collided ones left out), for the grams of `slice`

@@ -347,5 +347,30 @@ TEST(QuiltStages, HolderClassesAndTheirRoutes) {
     }
 }
 
+// A pass's grams are one range of a document's ascending set: the slices of 1–7 and 1,000 passes
+// partition every set, in order, and each gram's slice is the one its leading 32 bits scale onto
+// (so the edges of the gram space — 0, 2^32 − 1, 2^64 − 1 — land in the first and last slices).
+TEST(QuiltStages, GramSlicesPartitionEachSetByLeadingBits) {
+  std::vector<std::uint64_t> grams{0, 1, 0xFFFFFFFFull, 0x100000000ull, ~std::uint64_t{0}, ~std::uint64_t{0} - 1};
+  for (std::uint64_t i = 1; i <= 2000; ++i) grams.push_back(neardup::mix64(i));
+  for (std::uint64_t c = 1; c <= 7; ++c) grams.push_back((((std::uint64_t{1} << 32) * 3 + c - 1) / c) << 32);  // edges
+  std::sort(grams.begin(), grams.end());
+  grams.erase(std::unique(grams.begin(), grams.end()), grams.end());
+  for (const std::uint32_t count : {1u, 2u, 3u, 7u, 1000u}) {
+    SCOPED_TRACE(count);
+    std::vector<std::uint64_t> joined;
+    for (std::uint32_t index = 0; index < count; ++index) {
+      const auto slice = GramSlice{index, count}.of(grams);
+      for (const auto g : slice) {
+        const std::uint64_t want = count == 1 ? 0 : ((g >> 32) * count) >> 32;
+        EXPECT_EQ(want, index) << g;
+      }
+      joined.insert(joined.end(), slice.begin(), slice.end());
+    }
+    EXPECT_EQ(joined, grams);
+  }
+  EXPECT_TRUE((GramSlice{2, 3}.of(std::span<const std::uint64_t>{}).empty()));
+}
+
 }  // namespace
 }  // namespace crd::quilts

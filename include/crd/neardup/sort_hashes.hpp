@@ -1,0 +1,14 @@
+// Sorting a page's 64-bit hashes (tokens, shingles, quilts' grams), which are uniform: they come
+// out of mix64.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace crd::neardup {
+
+// Sorts v ascending: the same values as std::sort, in about a third of its time on a page's
+// thousands of hashes (per-page introsort was 22 % of a neardup run and 14 % of a quilts run).
+void sort_hashes(std::vector<std::uint64_t>& v);
+
+}  // namespace crd::neardup

@@ -19,9 +19,9 @@ std::string_view SketchParams::problem() const {
   return {};
 }
 
-std::vector<std::uint64_t> shingles(std::span<const std::uint64_t> tokens, std::uint32_t k) {
-  std::vector<std::uint64_t> out;
-  if (tokens.empty()) return out;
+void shingles(std::span<const std::uint64_t> tokens, std::uint32_t k, std::vector<std::uint64_t>& out) {
+  out.clear();
+  if (tokens.empty()) return;
   const std::size_t width = std::min<std::size_t>(k, tokens.size());
   out.reserve(tokens.size() - width + 1);
   const std::uint64_t start = seed(Domain::Shingle, 0);
@@ -30,6 +30,11 @@ std::vector<std::uint64_t> shingles(std::span<const std::uint64_t> tokens, std::
     for (std::size_t j = i; j < i + width; ++j) h = mix64(h ^ tokens[j]);
     out.push_back(h);
   }
+}
+
+std::vector<std::uint64_t> shingles(std::span<const std::uint64_t> tokens, std::uint32_t k) {
+  std::vector<std::uint64_t> out;
+  shingles(tokens, k, out);
   return out;
 }
 

@@ -8,6 +8,11 @@
 namespace crd::neardup {
 
 void sort_hashes(std::vector<std::uint64_t>& v) {
+  std::vector<std::uint64_t> scratch;
+  sort_hashes(v, scratch);
+}
+
+void sort_hashes(std::vector<std::uint64_t>& v, std::vector<std::uint64_t>& out) {
   if (v.size() < 512) {
     std::sort(v.begin(), v.end());
     return;
@@ -15,7 +20,7 @@ void sort_hashes(std::vector<std::uint64_t>& v) {
   std::size_t start[257] = {};
   for (const std::uint64_t x : v) ++start[(x >> 56) + 1];
   for (std::size_t b = 0; b < 256; ++b) start[b + 1] += start[b];
-  std::vector<std::uint64_t> out(v.size());
+  out.resize(v.size());
   std::size_t next[256];
   std::copy(start, start + 256, next);
   for (const std::uint64_t x : v) out[next[x >> 56]++] = x;

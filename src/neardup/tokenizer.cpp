@@ -244,9 +244,14 @@ std::vector<std::string> terms(std::string_view html, std::string_view page_host
   return out;
 }
 
+void tokenize(std::string_view html, std::string_view page_host, std::vector<std::uint64_t>& out) {
+  out.clear();
+  for_each_term(html, page_host, [&](std::string_view t) { out.push_back(term_token(t)); });
+}
+
 std::vector<std::uint64_t> tokenize(std::string_view html, std::string_view page_host) {
   std::vector<std::uint64_t> out;
-  for_each_term(html, page_host, [&](std::string_view t) { out.push_back(term_token(t)); });
+  tokenize(html, page_host, out);
   return out;
 }
 

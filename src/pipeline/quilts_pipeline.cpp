@@ -24,13 +24,17 @@ void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& 
   std::vector<quilts::Document> docs;
   std::uint64_t docs_bytes = 0;  // what `docs` holds, for --memory
   Counters skipped;
+  quilts::GramScratch scratch;
   common.scan.chunk_pages = false;
+  // Tokenizing and hashing every word is several times slower than reading: a shallow queue keeps
+  // the scan busy, and the 64 MiB one stayed resident beside the gram sets (75 MB at synth 256M).
+  common.scan.reader_queue_bytes = std::uint64_t{4} << 20;
   common.scan.on_page = [&](std::string_view key, const io::Document& doc) {
     if (excluded.contains(key)) {
       skipped.add("quilts.pages.excluded");
       return;
     }
-    auto grams = quilts::page_grams(doc.body, key.substr(0, key.find('/')), params);
+    auto grams = quilts::page_grams(doc.body, key.substr(0, key.find('/')), params, scratch);
     skipped.add(quilts::counter_name(grams.skipped));
     if (grams.skipped != quilts::GramSkip::None) return;
     docs.push_back({neardup::term_token(key), std::string(key), quilts::server_id(key, params.foreign), 0,
@@ -57,10 +61,10 @@ void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& 
       plan.passes = [&](std::uint64_t kept, std::uint64_t divided) { return budget.slices(transport, tables + kept, divided); };
       plan.check = [&](const std::string& step, std::uint64_t bytes) { budget.check_peak(transport, step, tables + bytes); };
     } else {
-      // Unbudgeted, a pass's tables stay about the size of the documents (at least 256 MiB): the
-      // pass tables were 10× the documents, and a pass costs one more reading of the gram sets.
-      plan.passes = [&](std::uint64_t kept, std::uint64_t divided) {
-        const std::uint64_t room = std::max<std::uint64_t>(kept, std::uint64_t{256} << 20);
+      // Unbudgeted, a pass counts at most kUnbudgetedPassGrams grams a rank. Passes are cheap (a
+      // pass's grams are one range of each gram set), and the gram sets fill most of the memory.
+      plan.passes = [&](std::uint64_t, std::uint64_t divided) {
+        const std::uint64_t room = 2 * quilts::kPassBytesPerGram * quilts::kUnbudgetedPassGrams;
         return static_cast<std::uint32_t>(
             comm::max(transport, std::clamp<std::uint64_t>((divided + room - 1) / room, 1, MemoryBudget::kMaxPasses)));
       };

@@ -71,8 +71,9 @@ std::vector<HolderClass> classes_in_passes(comm::Transport& transport, const std
                                            const shuffle::ShuffleConfig& config, const MemoryPlan& memory,
                                            QuiltResult& result, std::uint64_t& classes_bytes) {
   std::vector<HolderClass> classes;
+  SliceWalk slices(docs, result.passes);
   for (std::uint32_t p = 0; p < result.passes; ++p) {
-    auto holdings = patch_postings(transport, docs, max_m, config, {p, result.passes});
+    auto holdings = patch_postings(transport, docs, slices.next(), max_m, config);
     result.counters.add("quilts.holdings", holdings.size());
     classes = merge_classes(std::move(classes), holder_classes(transport, std::move(holdings), config));
     classes_bytes = 0;

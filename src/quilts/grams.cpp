@@ -20,23 +20,31 @@ std::string_view counter_name(GramSkip why) {
 }
 
 PageGrams page_grams(std::string_view html, std::string_view page_host, const QuiltParams& params) {
+  GramScratch scratch;
+  return page_grams(html, page_host, params, scratch);
+}
+
+PageGrams page_grams(std::string_view html, std::string_view page_host, const QuiltParams& params,
+                     GramScratch& scratch) {
   PageGrams out;
-  const auto tokens = neardup::tokenize(html, page_host);
-  if (tokens.empty()) {
+  neardup::tokenize(html, page_host, scratch.tokens);
+  if (scratch.tokens.empty()) {
     out.skipped = GramSkip::NoWords;
     return out;
   }
-  if (tokens.size() < params.k) {  // neardup's shingles() would give one short gram; the paper none
+  if (scratch.tokens.size() < params.k) {  // neardup's shingles() would give one short gram; the paper none
     out.skipped = GramSkip::FewerThanKWords;
     return out;
   }
-  out.grams = neardup::shingles(tokens, params.k);
-  neardup::sort_hashes(out.grams);
-  out.grams.erase(std::unique(out.grams.begin(), out.grams.end()), out.grams.end());
-  if (out.grams.size() > params.max_page_grams) {
-    out.grams = {};
+  auto& grams = scratch.grams;
+  neardup::shingles(scratch.tokens, params.k, grams);
+  neardup::sort_hashes(grams, scratch.sorted);
+  grams.erase(std::unique(grams.begin(), grams.end()), grams.end());
+  if (grams.size() > params.max_page_grams) {
     out.skipped = GramSkip::TooManyGrams;
+    return out;
   }
+  out.grams.assign(grams.begin(), grams.end());
   return out;
 }
 

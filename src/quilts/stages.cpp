@@ -8,6 +8,7 @@
 
 #include "crd/base/uint128.hpp"
 #include "crd/neardup/fingerprint.hpp"
+#include "crd/comm/collectives.hpp"
 #include "radix_sort.hpp"
 
 namespace crd::quilts {
@@ -29,55 +30,145 @@ struct RankGram {
 
 const auto by_gram = [](std::uint64_t gram, int nranks) { return gram_owner(gram, nranks); };
 
-// The smallest gram of slice `index` of `count` (count for index = count: past the last).
+// The smallest gram of slice `index` of `count` (index < count).
 std::uint64_t slice_start(std::uint64_t index, std::uint64_t count) {
-  if (index >= count) return ~std::uint64_t{0};
   // The least leading-32-bit value h with h·count >> 32 ≥ index: ⌈index·2³² / count⌉.
   const std::uint64_t h = ((index << 32) + count - 1) / count;
   return h << 32;
 }
+
+// Stage 4's test of a pass's grams against the candidates (a few thousand beside a million grams):
+// open addressing over their uniform hashes, where a binary search per gram was 13 % of a run.
+class CandidateSet {
+ public:
+  explicit CandidateSet(const std::vector<std::uint64_t>& grams) {
+    std::size_t size = 16;
+    while (size < 2 * grams.size()) size *= 2;
+    mask_ = size - 1;
+    slots_.assign(size, 0);
+    for (const auto g : grams) {
+      if (g == 0) {
+        zero_ = true;
+        continue;
+      }
+      std::size_t i = g & mask_;
+      while (slots_[i] != 0 && slots_[i] != g) i = (i + 1) & mask_;
+      slots_[i] = g;
+    }
+  }
+  bool contains(std::uint64_t g) const {
+    if (g == 0) return zero_;
+    for (std::size_t i = g & mask_;; i = (i + 1) & mask_) {
+      if (slots_[i] == g) return true;
+      if (slots_[i] == 0) return false;
+    }
+  }
+
+ private:
+  std::vector<std::uint64_t> slots_;  // 0: empty (the gram 0 is zero_)
+  std::size_t mask_ = 0;
+  bool zero_ = false;
+};
 
 }  // namespace
 
 int owner_of_key(std::uint64_t key, int nranks) { return scale_to_rank(key, nranks); }
 int gram_owner(std::uint64_t gram, int nranks) { return scale_to_rank(gram << 32 | gram >> 32, nranks); }
 
-std::span<const std::uint64_t> GramSlice::of(std::span<const std::uint64_t> grams) const {
-  if (count <= 1) return grams;
-  const auto first = index == 0 ? grams.begin() : std::lower_bound(grams.begin(), grams.end(), slice_start(index, count));
-  const auto last = index + 1 == count ? grams.end() : std::lower_bound(first, grams.end(), slice_start(index + 1, count));
-  return {first, last};
+std::optional<std::uint64_t> GramSlice::end() const {
+  if (index + 1 >= count) return std::nullopt;
+  return slice_start(index + 1, count);
 }
 
+SliceWalk::SliceWalk(const std::vector<Document>& docs, std::uint32_t count)
+    : docs_(docs), slice_{0, count}, at_(docs.size(), 0), ranges_(docs.size()) {}
+
+const std::vector<std::span<const std::uint64_t>>& SliceWalk::next() {
+  const std::optional<std::uint64_t> last = slice_.end();
+  for (std::size_t i = 0; i < docs_.size(); ++i) {
+    const auto& grams = docs_[i].grams;
+    std::size_t end = at_[i];
+    if (!docs_[i].collided) {
+      if (!last) end = grams.size();
+      while (end < grams.size() && grams[end] < *last) ++end;
+    }
+    ranges_[i] = std::span<const std::uint64_t>(grams).subspan(at_[i], end - at_[i]);
+    at_[i] = end;
+  }
+  ++slice_.index;
+  return ranges_;
+}
+
+namespace {
+
+// Records of one URL are one document; one id with two URLs: both are dropped (collided), the
+// smaller URL kept to report. Associative and commutative, so any batching gives the same.
+void unite(Document& into, Document& from) {
+  if (into.url != from.url) {
+    into.collided = 1;
+    if (from.url < into.url) into.url = std::move(from.url);
+  }
+  into.collided |= from.collided;
+  std::vector<std::uint64_t> both;
+  both.reserve(into.grams.size() + from.grams.size());
+  std::set_union(into.grams.begin(), into.grams.end(), from.grams.begin(), from.grams.end(), std::back_inserter(both));
+  into.grams = std::move(both);
+}
+
+}  // namespace
+
 std::vector<Document> own_documents(comm::Transport& transport, std::vector<Document> local,
-                                    const shuffle::ShuffleConfig& config) {
-  return shuffle::reduce_by_key(
-      transport, std::move(local), [](const Document& d) { return d.id; }, owner_of_key,
-      [](Document& into, Document& from) {
-        if (into.url != from.url) {  // one id, two URLs: both are dropped; keep the smaller URL to report
-          into.collided = 1;
-          if (from.url < into.url) into.url = std::move(from.url);
-        }
-        into.collided |= from.collided;
-        std::vector<std::uint64_t> both;
-        both.reserve(into.grams.size() + from.grams.size());
-        std::set_union(into.grams.begin(), into.grams.end(), from.grams.begin(), from.grams.end(),
-                       std::back_inserter(both));
-        into.grams = std::move(both);
-      },
-      config);
+                                    const shuffle::ShuffleConfig& config, std::uint64_t batch_bytes) {
+  const auto id = [](const Document& d) { return d.id; };
+  if (transport.size() == 1) return shuffle::reduce_by_key(transport, std::move(local), id, owner_of_key, unite, config);
+  // Batch b: local[starts[b] .. starts[b + 1]); every rank makes as many calls as the busiest.
+  std::vector<std::size_t> starts{0};
+  for (std::size_t i = 0, bytes = 0; i < local.size(); ++i) {
+    bytes += local[i].grams.size() * sizeof(std::uint64_t) + local[i].url.size();
+    if (bytes >= batch_bytes || i + 1 == local.size()) {
+      starts.push_back(i + 1);
+      bytes = 0;
+    }
+  }
+  const std::uint64_t batches = comm::max(transport, std::uint64_t{starts.size() - 1});
+  std::vector<Document> owned;
+  for (std::uint64_t b = 0; b < batches; ++b) {
+    std::vector<Document> batch;
+    if (b + 1 < starts.size())
+      batch.assign(std::make_move_iterator(local.begin() + static_cast<std::ptrdiff_t>(starts[b])),
+                   std::make_move_iterator(local.begin() + static_cast<std::ptrdiff_t>(starts[b + 1])));
+    auto got = shuffle::reduce_by_key(transport, std::move(batch), id, owner_of_key, unite, config);
+    owned.insert(owned.end(), std::make_move_iterator(got.begin()), std::make_move_iterator(got.end()));
+  }
+  std::vector<Document>().swap(local);
+  // A URL in two batches is two records here: sorted by id (stably), its records are united.
+  std::stable_sort(owned.begin(), owned.end(), [](const Document& a, const Document& b) { return a.id < b.id; });
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < owned.size(); ++i) {
+    if (kept > 0 && owned[kept - 1].id == owned[i].id)
+      unite(owned[kept - 1], owned[i]);
+    else if (kept++ != i)
+      owned[kept - 1] = std::move(owned[i]);
+  }
+  owned.erase(owned.begin() + static_cast<std::ptrdiff_t>(kept), owned.end());
+  return owned;
 }
 
 std::vector<Holding> patch_postings(comm::Transport& transport, const std::vector<Document>& owned, std::uint32_t max_m,
-                                    const shuffle::ShuffleConfig& config, GramSlice slice) {
+                                    const shuffle::ShuffleConfig& config) {
+  return patch_postings(transport, owned, SliceWalk(owned, 1).next(), max_m, config);
+}
+
+std::vector<Holding> patch_postings(comm::Transport& transport, const std::vector<Document>& owned,
+                                    const std::vector<std::span<const std::uint64_t>>& ranges, std::uint32_t max_m,
+                                    const shuffle::ShuffleConfig& config) {
   // 2. Document frequencies; the contributors say which ranks to answer.
   // Pre-combined here (sorted, runs folded), so reduce_by_key neither sorts nor folds them again.
+  std::size_t total = 0;
+  for (const auto& r : ranges) total += r.size();
   std::vector<std::uint64_t> held;
-  for (const auto& d : owned)
-    if (!d.collided) {
-      const auto mine = slice.of(d.grams);
-      held.insert(held.end(), mine.begin(), mine.end());
-    }
+  held.reserve(total);
+  for (const auto& r : ranges) held.insert(held.end(), r.begin(), r.end());
   radix_sort_by(held, [](std::uint64_t g) { return g; });
   std::vector<GramCount> counts;
   for (std::size_t i = 0; i < held.size(); ++i) {
@@ -98,21 +189,17 @@ std::vector<Holding> patch_postings(comm::Transport& transport, const std::vecto
   const auto mine = shuffle::reduce_by_key(
       transport, std::move(answers), [](const RankGram& r) { return r; },
       [](const RankGram& key, int) { return static_cast<int>(key.rank); }, [](RankGram&, const RankGram&) {}, config);
-  std::vector<std::uint64_t> candidates;  // ascending: the keys come back sorted by (rank, gram)
+  std::vector<std::uint64_t> candidates;
   candidates.reserve(mine.size());
   for (const auto& r : mine) candidates.push_back(r.gram);
+  const CandidateSet candidate(candidates);
+  std::vector<std::uint64_t>().swap(candidates);
 
   // 4. Posting lists of the candidate grams.
   std::vector<Holding> lists;
-  for (const auto& d : owned) {
-    if (d.collided) continue;
-    auto at = candidates.begin();
-    for (const auto g : slice.of(d.grams)) {
-      at = std::lower_bound(at, candidates.end(), g);
-      if (at == candidates.end()) break;
-      if (*at == g) lists.push_back({g, d.id, d.server});
-    }
-  }
+  for (std::size_t i = 0; i < owned.size(); ++i)
+    for (const auto g : ranges[i])
+      if (candidate.contains(g)) lists.push_back({g, owned[i].id, owned[i].server});
   // Built by ascending document (own_documents' order): a stable sort by gram orders them by
   // (gram, doc), the key below. Flat records keyed (gram, doc), unique, so nothing combines: no
   // list per record to allocate.

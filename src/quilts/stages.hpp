@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -27,26 +28,51 @@ namespace crd::quilts {
 int owner_of_key(std::uint64_t key, int nranks);
 int gram_owner(std::uint64_t gram, int nranks);
 
-// Stage 1. Returns this rank's documents, ascending by id.
+// Stage 1. Returns this rank's documents, ascending by id. The documents travel in batches of
+// about batch_bytes of gram sets, each moved out of `local` as it goes: the gram sets are most of
+// a rank's memory, and one shuffle of all of them held them two or three times over (165 MB above
+// 186 at synth 256M, 2 ranks).
+inline constexpr std::uint64_t kDocumentBatchBytes = std::uint64_t{8} << 20;
 std::vector<Document> own_documents(comm::Transport& transport, std::vector<Document> local,
-                                    const shuffle::ShuffleConfig& config);
+                                    const shuffle::ShuffleConfig& config,
+                                    std::uint64_t batch_bytes = kDocumentBatchBytes);
 
 // A pass over the gram space: slice `index` of `count` equal slices by the gram's leading 32 bits,
-// so a pass's grams are one range of every document's ascending set, found by two binary searches
-// rather than by testing every gram in every pass (29 passes over 39 M grams were 38 % of a 256 MB
-// run). The owner takes the low bits (gram_owner), so every pass spreads over every rank.
+// so a pass's grams are one range of every document's ascending set (testing every gram in every
+// pass was 38 % of a 29-pass run at synth 256M). The owner takes the low bits (gram_owner), so
+// every pass spreads over every rank.
 struct GramSlice {
   std::uint32_t index = 0;
   std::uint32_t count = 1;
-  // The slice's grams in `grams` (ascending): [first, last).
-  std::span<const std::uint64_t> of(std::span<const std::uint64_t> grams) const;
+  // The first gram past this slice; the last slice has no end (nullopt).
+  std::optional<std::uint64_t> end() const;
 };
 
-// Stages 2–4 over this rank's owned documents (collided ones left out), for the grams of `slice`
-// only. Returns the holdings of the grams this rank owns with 2 ≤ df ≤ max_m, ascending by
-// (gram, doc).
+// The documents' gram sets a slice at a time, in slice order: slice p's range of a set begins
+// where slice p − 1's ended, so a pass walks only its own grams (two binary searches per document
+// and pass were 10 % of a 75-pass run).
+class SliceWalk {
+ public:
+  SliceWalk(const std::vector<Document>& docs, std::uint32_t count);
+  // The next slice's range of each document's grams, by document (empty for collided ones).
+  const std::vector<std::span<const std::uint64_t>>& next();
+
+ private:
+  const std::vector<Document>& docs_;
+  GramSlice slice_;
+  std::vector<std::size_t> at_;  // where each set's next slice begins
+  std::vector<std::span<const std::uint64_t>> ranges_;
+};
+
+// Stages 2–4 over this rank's owned documents, for the grams of `ranges` (one range of each
+// document's set, by document: a SliceWalk's). Returns the holdings of the grams this rank owns
+// with 2 ≤ df ≤ max_m, ascending by (gram, doc).
+std::vector<Holding> patch_postings(comm::Transport& transport, const std::vector<Document>& owned,
+                                    const std::vector<std::span<const std::uint64_t>>& ranges, std::uint32_t max_m,
+                                    const shuffle::ShuffleConfig& config);
+// The same over the whole sets, in one pass.
 std::vector<Holding> patch_postings(comm::Transport& transport, const std::vector<Document>& owned, std::uint32_t max_m,
-                                    const shuffle::ShuffleConfig& config, GramSlice slice = {});
+                                    const shuffle::ShuffleConfig& config);
 
 // Stage 5. The holder classes of `holdings` (patch_postings' result): the grams of equal holder
 // lists grouped here, then combined at the owner of their hash. Returns this rank's classes,

@@ -13,8 +13,6 @@
 namespace crd::scan {
 namespace {
 
-// Documents in flight between the reader thread and the scan (bytes of payload).
-constexpr std::uint64_t kReaderQueueBytes = 64u << 20;
 // Thrown by the document callback to leave read_input when progress says stop.
 struct StopScan {};
 
@@ -161,7 +159,7 @@ void read_here(ShardScanner& scanner, const std::vector<io::InputFile>& files, c
 void read_in_reader_thread(ShardScanner& scanner, const std::vector<io::InputFile>& files,
                            const std::vector<std::size_t>& shard, const ScanOptions& options,
                            const ScanProgress& progress) {
-  DocumentQueue queue(kReaderQueueBytes);
+  DocumentQueue queue(options.reader_queue_bytes);
   Counters reader_counters;
   std::vector<io::ReadError> reader_errors;
   std::exception_ptr reader_failure;

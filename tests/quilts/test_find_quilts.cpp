@@ -347,29 +347,85 @@ TEST(QuiltStages, HolderClassesAndTheirRoutes) {
     }
 }
 
-// A pass's grams are one range of a document's ascending set: the slices of 1–7 and 1,000 passes
-// partition every set, in order, and each gram's slice is the one its leading 32 bits scale onto
-// (so the edges of the gram space — 0, 2^32 − 1, 2^64 − 1 — land in the first and last slices).
-TEST(QuiltStages, GramSlicesPartitionEachSetByLeadingBits) {
-  std::vector<std::uint64_t> grams{0, 1, 0xFFFFFFFFull, 0x100000000ull, ~std::uint64_t{0}, ~std::uint64_t{0} - 1};
-  for (std::uint64_t i = 1; i <= 2000; ++i) grams.push_back(neardup::mix64(i));
-  for (std::uint64_t c = 1; c <= 7; ++c) grams.push_back((((std::uint64_t{1} << 32) * 3 + c - 1) / c) << 32);  // edges
-  std::sort(grams.begin(), grams.end());
-  grams.erase(std::unique(grams.begin(), grams.end()), grams.end());
+// A pass's grams are one range of each document's ascending set: the walk's slices of 1–7 and
+// 1,000 passes partition every set, in order, and each gram lies in the slice its leading 32 bits
+// scale onto (so the edges of the gram space — 0, 2^32 − 1, 2^64 − 1 — land in the first and last
+// slices); a collided document has no grams in any pass.
+TEST(QuiltStages, SliceWalkPartitionsEachSetByLeadingBits) {
+  std::vector<std::uint64_t> edges{0, 1, 0xFFFFFFFFull, 0x100000000ull, ~std::uint64_t{0}, ~std::uint64_t{0} - 1};
+  for (std::uint64_t c = 1; c <= 7; ++c) edges.push_back((((std::uint64_t{1} << 32) * 3 + c - 1) / c) << 32);
+  std::vector<Document> docs(4);
+  for (std::uint64_t i = 1; i <= 3000; ++i) docs[i % 3].grams.push_back(neardup::mix64(i));
+  docs[0].grams.insert(docs[0].grams.end(), edges.begin(), edges.end());
+  docs[3].grams = {5, 6};
+  docs[3].collided = 1;
+  for (auto& d : docs) {
+    std::sort(d.grams.begin(), d.grams.end());
+    d.grams.erase(std::unique(d.grams.begin(), d.grams.end()), d.grams.end());
+  }
   for (const std::uint32_t count : {1u, 2u, 3u, 7u, 1000u}) {
     SCOPED_TRACE(count);
-    std::vector<std::uint64_t> joined;
+    SliceWalk walk(docs, count);
+    std::vector<std::vector<std::uint64_t>> joined(docs.size());
     for (std::uint32_t index = 0; index < count; ++index) {
-      const auto slice = GramSlice{index, count}.of(grams);
-      for (const auto g : slice) {
-        const std::uint64_t want = count == 1 ? 0 : ((g >> 32) * count) >> 32;
-        EXPECT_EQ(want, index) << g;
-      }
-      joined.insert(joined.end(), slice.begin(), slice.end());
+      const auto& ranges = walk.next();
+      ASSERT_EQ(ranges.size(), docs.size());
+      for (std::size_t d = 0; d < docs.size(); ++d)
+        for (const auto g : ranges[d]) {
+          EXPECT_EQ(count == 1 ? 0 : ((g >> 32) * count) >> 32, index) << g;
+          joined[d].push_back(g);
+        }
     }
-    EXPECT_EQ(joined, grams);
+    for (std::size_t d = 0; d < 3; ++d) EXPECT_EQ(joined[d], docs[d].grams);
+    EXPECT_TRUE(joined[3].empty());
   }
-  EXPECT_TRUE((GramSlice{2, 3}.of(std::span<const std::uint64_t>{}).empty()));
+}
+
+// Stage 1 in batches: whatever the batch size (one document a batch, or all) and the ranks, each
+// URL is one document at its owner with the union of its records' grams, and one id with two URLs
+// is kept once, collided, under the smaller URL.
+TEST(QuiltStages, OwnDocumentsInBatchesUnitesEachUrl) {
+  // Records: URL u<i> with grams {i, 100 + i}, each of 0..9 read three times with one more gram;
+  // ids 20 and 21 are one id (5000) for two URLs.
+  std::vector<Document> records;
+  for (std::uint64_t copy = 0; copy < 3; ++copy)
+    for (std::uint64_t i = 0; i < 10; ++i)
+      records.push_back({neardup::mix64(i), "u" + std::to_string(i), i, 0, {i, 100 + i, 1000 + copy}});
+  records.push_back({5000, "b-url", 7, 0, {1, 2}});
+  records.push_back({5000, "a-url", 7, 0, {3}});
+  for (int n = 1; n <= 3; ++n)
+    for (const std::uint64_t batch : {std::uint64_t{1}, std::uint64_t{8} << 20}) {
+      SCOPED_TRACE(testing::Message() << n << " ranks, batch_bytes " << batch);
+      std::mutex mu;
+      std::vector<Document> all;
+      comm::run_local(n, [&](comm::Transport& t) {
+        std::vector<Document> local;
+        for (std::size_t r = 0; r < records.size(); ++r)
+          if (static_cast<int>(r) % n == t.rank()) local.push_back(records[r]);
+        const auto owned = own_documents(t, std::move(local), {4096, nullptr}, batch);
+        EXPECT_TRUE(std::is_sorted(owned.begin(), owned.end(),
+                                   [](const Document& a, const Document& b) { return a.id < b.id; }));
+        for (const auto& d : owned) EXPECT_EQ(owner_of_key(d.id, n), t.rank()) << d.url;
+        std::lock_guard lock(mu);
+        all.insert(all.end(), owned.begin(), owned.end());
+      });
+      std::sort(all.begin(), all.end(), [](const Document& a, const Document& b) { return a.id < b.id; });
+      ASSERT_EQ(all.size(), 11u);
+      for (const auto& d : all) {
+        if (d.id == 5000) {
+          EXPECT_EQ(d.url, "a-url");
+          EXPECT_EQ(d.collided, 1);
+          EXPECT_EQ(d.grams, (std::vector<std::uint64_t>{1, 2, 3}));
+          continue;
+        }
+        const std::uint64_t i = std::stoull(d.url.substr(1));
+        EXPECT_EQ(d.id, neardup::mix64(i));
+        EXPECT_EQ(d.collided, 0);
+        std::vector<std::uint64_t> want{i, 100 + i, 1000, 1001, 1002};
+        std::sort(want.begin(), want.end());
+        EXPECT_EQ(d.grams, want) << d.url;
+      }
+    }
 }
 
 }  // namespace

@@ -158,30 +158,34 @@ TEST(ScanShard, ProgressReturningFalseStopsAfterThatFile) {
 }
 
 // With a reader thread, documents arrive in the same order: every table, counter and error is the
-// same as reading on the scanning thread.
+// same as reading on the scanning thread, also when the queue holds one document at a time.
 TEST(ScanShard, ReaderThreadGivesTheSameShard) {
-  const std::string site = make_site();
-  io::InputLog log;
-  const auto files = io::expand_inputs({site}, {}, log);
-  std::vector<std::size_t> all(files.size());
-  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
-  ScanOptions plain;
-  plain.keep_page_chunks = true;
-  ScanOptions threaded = plain;
-  threaded.reader_thread = true;
-  const ScannedShard a = scan_shard(files, all, plain);
-  const ScannedShard b = scan_shard(files, all, threaded);
-  EXPECT_EQ(a.keys, b.keys);
-  EXPECT_EQ(a.page_offsets, b.page_offsets);
-  EXPECT_EQ(a.page_chunk_ids, b.page_chunk_ids);
-  EXPECT_EQ(a.counters.values(), b.counters.values());
-  ASSERT_EQ(a.chunks.distinct(), b.chunks.distinct());
-  for (std::uint32_t id = 0; id < a.chunks.distinct(); ++id) {
-    EXPECT_EQ(a.chunks.digest(id), b.chunks.digest(id));
-    EXPECT_EQ(a.chunks.count(id), b.chunks.count(id));
-    EXPECT_EQ(a.chunks.sample(id), b.chunks.sample(id));
+  for (const std::uint64_t queue_bytes : {std::uint64_t{64} << 20, std::uint64_t{1}}) {
+    SCOPED_TRACE(queue_bytes);
+    const std::string site = make_site();
+    io::InputLog log;
+    const auto files = io::expand_inputs({site}, {}, log);
+    std::vector<std::size_t> all(files.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    ScanOptions plain;
+    plain.keep_page_chunks = true;
+    ScanOptions threaded = plain;
+    threaded.reader_thread = true;
+    threaded.reader_queue_bytes = queue_bytes;
+    const ScannedShard a = scan_shard(files, all, plain);
+    const ScannedShard b = scan_shard(files, all, threaded);
+    EXPECT_EQ(a.keys, b.keys);
+    EXPECT_EQ(a.page_offsets, b.page_offsets);
+    EXPECT_EQ(a.page_chunk_ids, b.page_chunk_ids);
+    EXPECT_EQ(a.counters.values(), b.counters.values());
+    ASSERT_EQ(a.chunks.distinct(), b.chunks.distinct());
+    for (std::uint32_t id = 0; id < a.chunks.distinct(); ++id) {
+      EXPECT_EQ(a.chunks.digest(id), b.chunks.digest(id));
+      EXPECT_EQ(a.chunks.count(id), b.chunks.count(id));
+      EXPECT_EQ(a.chunks.sample(id), b.chunks.sample(id));
+    }
+    EXPECT_EQ(a.files.distinct(), b.files.distinct());
   }
-  EXPECT_EQ(a.files.distinct(), b.files.distinct());
 }
 
 // Stopping early (the memory budget) releases a reader blocked on a full queue, and an exception

@@ -30,5 +30,7 @@ std::vector<std::string> terms(std::string_view html, std::string_view page_host
 
 // The token sequence: term_token (fingerprint.hpp) of each term.
 std::vector<std::uint64_t> tokenize(std::string_view html, std::string_view page_host);
+// The same into `out` (replaced), whose capacity a caller can reuse from page to page.
+void tokenize(std::string_view html, std::string_view page_host, std::vector<std::uint64_t>& out);
 
 }  // namespace crd::neardup

@@ -41,6 +41,11 @@ struct ScanOptions {
   bool keep_page_chunks = false;
   // Read and inflate on a second thread, overlapping chunking and hashing (needs a spare core).
   bool reader_thread = false;
+  // Payload bytes in flight between the reader thread and the scan (at least one document). Deep
+  // enough that a fast scan (discover's hashing) never waits for the reader; a command whose
+  // per-page work is several times slower than reading gains nothing from depth and keeps it small
+  // (the reader's freed bodies stay resident in its heap).
+  std::uint64_t reader_queue_bytes = std::uint64_t{64} << 20;
   io::ReadOptions read;
   // Called with each kept page's key and its document when it is text (is_chunkable): the hook by
   // which crd neardup reads, cleans and shards exactly as discover does.

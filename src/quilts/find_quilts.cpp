@@ -8,6 +8,7 @@
 
 #include "cover.hpp"
 #include "stages.hpp"
+#include "crd/base/release_free_memory.hpp"
 #include "crd/comm/collectives.hpp"
 
 namespace crd::quilts {
@@ -76,6 +77,7 @@ std::vector<HolderClass> classes_in_passes(comm::Transport& transport, const std
     auto holdings = patch_postings(transport, docs, slices.next(), max_m, config);
     result.counters.add("quilts.holdings", holdings.size());
     classes = merge_classes(std::move(classes), holder_classes(transport, std::move(holdings), config));
+    release_free_memory();  // the pass's tables, freed between the classes that stay
     classes_bytes = 0;
     for (const auto& c : classes) classes_bytes += held_bytes(c);
     // The classes stay for the covers; passes do not divide them.
@@ -84,19 +86,6 @@ std::vector<HolderClass> classes_in_passes(comm::Transport& transport, const std
                    docs_bytes + classes_bytes + kPassBytesPerGram * grams / result.passes);
   }
   return classes;
-}
-
-// Members stage 6 sends: each class once per rank owning a holder.
-std::uint64_t members_sent(const std::vector<HolderClass>& classes, int nranks) {
-  std::uint64_t sent = 0;
-  std::vector<int> ranks;
-  for (const auto& c : classes) {
-    ranks.clear();
-    for (const auto d : c.holders) ranks.push_back(owner_of_key(d, nranks));
-    std::sort(ranks.begin(), ranks.end());
-    sent += c.holders.size() * static_cast<std::uint64_t>(std::unique(ranks.begin(), ranks.end()) - ranks.begin());
-  }
-  return sent;
 }
 
 // The classes this rank's documents are in, as the covers read them.
@@ -259,6 +248,7 @@ QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local,
   if (memory.check)
     memory.check("sending the holder classes", docs_bytes - grams * sizeof(std::uint64_t) + classes_bytes +
                                                    kMemberBytes * members_sent(classes, transport.size()));
+  release_free_memory();  // the gram sets
   const auto members = classes_by_document(transport, classes, config);
   std::vector<HolderClass>().swap(classes);
 

@@ -264,15 +264,35 @@ std::vector<HolderClass> holder_classes(comm::Transport& transport, std::vector<
       config);
 }
 
+namespace {
+
+// The ranks owning a holder of `c`, ascending, into `ranks`.
+void holder_ranks(const HolderClass& c, int nranks, std::vector<int>& ranks) {
+  ranks.clear();
+  for (const auto d : c.holders) ranks.push_back(owner_of_key(d, nranks));
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+}
+
+}  // namespace
+
+std::uint64_t members_sent(const std::vector<HolderClass>& classes, int nranks) {
+  std::uint64_t sent = 0;
+  std::vector<int> ranks;
+  for (const auto& c : classes) {
+    holder_ranks(c, nranks, ranks);
+    sent += c.holders.size() * ranks.size();
+  }
+  return sent;
+}
+
 std::vector<ClassMember> classes_by_document(comm::Transport& transport, const std::vector<HolderClass>& classes,
                                              const shuffle::ShuffleConfig& config) {
   std::vector<ClassMember> out;
+  out.reserve(members_sent(classes, transport.size()));  // grown by doubling, it peaked at twice its size
   std::vector<int> ranks;
   for (const auto& c : classes) {
-    ranks.clear();
-    for (const auto d : c.holders) ranks.push_back(owner_of_key(d, transport.size()));
-    std::sort(ranks.begin(), ranks.end());
-    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    holder_ranks(c, transport.size(), ranks);
     for (const int r : ranks)
       for (std::size_t i = 0; i < c.holders.size(); ++i)
         out.push_back({static_cast<std::uint32_t>(r), c.first_gram, c.holders[i], c.servers[i], c.grams});

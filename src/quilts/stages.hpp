@@ -80,6 +80,9 @@ std::vector<Holding> patch_postings(comm::Transport& transport, const std::vecto
 std::vector<HolderClass> holder_classes(comm::Transport& transport, std::vector<Holding> holdings,
                                         const shuffle::ShuffleConfig& config);
 
+// The members stage 6 sends from `classes`: each class's holders once per rank owning one of them.
+std::uint64_t members_sent(const std::vector<HolderClass>& classes, int nranks);
+
 // Stage 6. Every class to each rank owning one of its holders, once per rank. Returns the members
 // of the classes holding this rank's documents, ascending by (first_gram, doc): one run per class.
 std::vector<ClassMember> classes_by_document(comm::Transport& transport, const std::vector<HolderClass>& classes,

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <memory>
 #include <optional>
 
@@ -22,6 +23,8 @@ enum ByteClass : std::uint8_t {
   kUrlStop = 4,  // ends a URL in text: whitespace, quotes, angle brackets
   kUrlTrim = 8,  // trailing punctuation that is not part of a URL
   kMarkup = 16,  // starts markup in a page: '<' and '&'
+  kTagStop = 32, // what the scan for a tag's end stops at: '>' and quotes
+  kTagName = 64, // tag name bytes: alphanumeric and '-'
 };
 constexpr std::array<std::uint8_t, 256> kClass = [] {
   std::array<std::uint8_t, 256> c{};
@@ -30,6 +33,9 @@ constexpr std::array<std::uint8_t, 256> kClass = [] {
   for (const char b : std::string_view(" \t\n\r\f\v")) c[static_cast<unsigned char>(b)] |= kSpace | kUrlStop;
   for (const char b : std::string_view("\"'<>")) c[static_cast<unsigned char>(b)] |= kUrlStop;
   for (const char b : std::string_view(".,;:!?)]}")) c[static_cast<unsigned char>(b)] |= kUrlTrim;
+  for (const char b : std::string_view(">\"'")) c[static_cast<unsigned char>(b)] |= kTagStop;
+  for (int b = 0; b < 256; ++b)
+    if ((c[b] & kAlnum) != 0 || b == '-') c[b] |= kTagName;
   c['<'] |= kMarkup;
   c['&'] |= kMarkup;
   return c;
@@ -189,20 +195,21 @@ std::size_t character_reference_end(std::string_view html, std::size_t i) {
   return j > name && j < n && html[j] == ';' ? j + 1 : 0;
 }
 
-// The tag's end: the first '>' from name0 outside quotes (html.size() when there is none).
+// The tag's end: the first '>' from name0 outside quotes (html.size() when there is none). A quote
+// opens a value only right after '='; a value is skipped whole, so a '>' in it ends nothing.
 std::size_t tag_end(std::string_view html, std::size_t name0) {
+  const std::size_t n = html.size();
   std::size_t j = name0;
-  char quote = 0;
-  for (; j < html.size(); ++j) {
-    if (quote != 0) {
-      if (html[j] == quote) quote = 0;
-    } else if (html[j] == '"' || html[j] == '\'') {
-      if (j > name0 && html[j - 1] == '=') quote = html[j];
-    } else if (html[j] == '>') {
-      break;
+  while (true) {
+    while (j < n && !is(html[j], kTagStop)) ++j;
+    if (j == n || html[j] == '>') return j;
+    if (j > name0 && html[j - 1] == '=') {
+      const void* close = std::memchr(html.data() + j + 1, html[j], n - j - 1);
+      if (close == nullptr) return n;
+      j = static_cast<std::size_t>(static_cast<const char*>(close) - html.data());
     }
+    ++j;
   }
-  return j;
 }
 
 // A script or style element's body is markup: where its end tag ("</script" or "</style", any
@@ -229,9 +236,27 @@ void page_terms(std::string_view html, std::string_view page_host, OnTerm& on_te
     text_terms(std::string_view(text + flushed, written - flushed), on_term);
     flushed = written;
   };
+  // Text up to the next '<' or '&' is copied as it is. Markup is often near (a byte loop finds
+  // it), text often long (memchr finds it; where it found the later one is kept for next time).
+  const auto next_of = [&](char c, std::size_t from) {
+    const void* at = std::memchr(html.data() + from, c, n - from);
+    return at == nullptr ? n : static_cast<std::size_t>(static_cast<const char*>(at) - html.data());
+  };
+  std::size_t next_lt = 0;
+  std::size_t next_amp = 0;
   std::size_t i = 0;
   while (i < n) {
-    while (i < n && !is(html[i], kMarkup)) text[written++] = html[i++];
+    std::size_t markup = i;
+    const std::size_t near = std::min(n, i + 32);
+    while (markup < near && !is(html[markup], kMarkup)) ++markup;
+    if (markup == near && near < n) {
+      if (next_lt < near) next_lt = next_of('<', near);
+      if (next_amp < near) next_amp = next_of('&', near);
+      markup = std::min(next_lt, next_amp);
+    }
+    std::memcpy(text + written, html.data() + i, markup - i);
+    written += markup - i;
+    i = markup;
     if (i == n) break;
     if (html[i] == '&') {  // a character reference is markup: whitespace
       if (const std::size_t end = character_reference_end(html, i); end != 0) {
@@ -246,7 +271,7 @@ void page_terms(std::string_view html, std::string_view page_host, OnTerm& on_te
       text[written++] = html[i++];
       continue;
     }
-    if (html.compare(i, 4, "<!--") == 0) {
+    if (html[i + 1] == '!' && i + 3 < n && html[i + 2] == '-' && html[i + 3] == '-') {  // "<!--"
       const std::size_t end = html.find("-->", i + 4);
       i = end == std::string_view::npos ? n : end + 3;
       text[written++] = ' ';
@@ -261,7 +286,7 @@ void page_terms(std::string_view html, std::string_view page_host, OnTerm& on_te
     }
     const std::size_t j = tag_end(html, name0);
     std::size_t name_end = name0;
-    while (name_end < j && (is_alnum(html[name_end]) || html[name_end] == '-')) ++name_end;
+    while (name_end < j && is(html[name_end], kTagName)) ++name_end;
     const std::uint64_t tag = tag_key(html.substr(name0, name_end - name0));
     const std::string_view attrs = html.substr(name_end, j - name_end);
     i = j < n ? j + 1 : n;

@@ -46,6 +46,13 @@ bool is_space(char c) { return is(c, kSpace); }
 constexpr bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }  // isalpha in the C locale
 constexpr char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
+// term_token (fingerprint.hpp) a byte at a time: FNV-1a from kFnvBasis, then mix64.
+constexpr std::uint64_t kFnvBasis = 0xCBF29CE484222325ull;
+constexpr std::uint64_t fnv_step(std::uint64_t h, char c) {
+  return (h ^ static_cast<unsigned char>(c)) * 0x100000001B3ull;
+}
+static_assert(mix64(fnv_step(fnv_step(fnv_step(kFnvBasis, 'w'), 'e'), '\xe9')) == term_token("we\xe9"));
+
 bool starts_with_nocase(std::string_view s, std::size_t at, std::string_view prefix) {
   if (s.size() - at < prefix.size()) return false;
   for (std::size_t i = 0; i < prefix.size(); ++i)
@@ -177,9 +184,11 @@ void text_terms(std::string_view text, OnTerm& on_term) {
         continue;
       }
     }
-    std::size_t end = i + 1;
-    while (end < n && is_alnum(text[end])) ++end;
-    on_term(text.substr(i, end - i));
+    std::size_t end = i;
+    std::uint64_t h = kFnvBasis;
+    do h = fnv_step(h, text[end++]);
+    while (end < n && is_alnum(text[end]));
+    on_term.word(text.substr(i, end - i), h);
     i = end;
   }
 }
@@ -310,24 +319,40 @@ void page_terms(std::string_view html, std::string_view page_host, OnTerm& on_te
   flush();
 }
 
+// What page_terms calls: sink(term) for every term but the alphanumeric runs of the text, which
+// come as sink.word(term, h), h the FNV-1a state after the run's bytes, hashed as they are found.
+template <class F>
+struct TermSink {
+  F& f;
+  void operator()(std::string_view t) { f(t); }
+  void word(std::string_view t, std::uint64_t /*h*/) { f(t); }
+};
+struct TokenSink {
+  std::vector<std::uint64_t>& out;
+  void operator()(std::string_view t) { out.push_back(term_token(t)); }
+  void word(std::string_view /*t*/, std::uint64_t h) { out.push_back(mix64(h)); }
+};
+
 }  // namespace
 
 void for_each_term(std::string_view html, std::string_view page_host,
                    const std::function<void(std::string_view term)>& on_term) {
-  page_terms(html, page_host, on_term);
+  TermSink<const std::function<void(std::string_view term)>> sink{on_term};
+  page_terms(html, page_host, sink);
 }
 
 std::vector<std::string> terms(std::string_view html, std::string_view page_host) {
   std::vector<std::string> out;
   const auto add = [&](std::string_view t) { out.emplace_back(t); };
-  page_terms(html, page_host, add);
+  TermSink<decltype(add)> sink{add};
+  page_terms(html, page_host, sink);
   return out;
 }
 
 std::vector<std::uint64_t> tokenize(std::string_view html, std::string_view page_host) {
   std::vector<std::uint64_t> out;
-  const auto add = [&](std::string_view t) { out.push_back(term_token(t)); };
-  page_terms(html, page_host, add);
+  TokenSink sink{out};
+  page_terms(html, page_host, sink);
   return out;
 }
 

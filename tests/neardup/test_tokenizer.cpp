@@ -83,6 +83,9 @@ TEST(Tokenizer, AdversarialMarkupGivesTheseTerms) {
   EXPECT_EQ(terms("a<!---->b<!-- <p> -- >c-->d<!-->e", "h.org"), (Terms{"a", "b", "d"}));
   EXPECT_EQ(terms("x&#x41;y &;z &abcdefghijklmnopqrstuvwxyz0123456789; &e\xc3\xa9;f", "h.org"),
             (Terms{"x", "y", "z", "abcdefghijklmnopqrstuvwxyz0123456789", "f"}));  // a name of 33+ is text
+  // A reference's name is at most 32 alphanumeric bytes (after an optional '#').
+  EXPECT_EQ(terms("a&" + std::string(32, 'x') + ";b&#" + std::string(32, '1') + ";c", "h.org"), (Terms{"a", "b", "c"}));
+  EXPECT_EQ(terms("a&" + std::string(33, 'x') + ";b", "h.org"), (Terms{"a", std::string(33, 'x'), "b"}));
   EXPECT_EQ(terms("caf\xc3\xa9 na\xc3\xafve \xe6\x97\xa5\xe6\x9c\xac-\xff\xfe", "h.org"),
             (Terms{"caf\xc3\xa9", "na\xc3\xafve", "\xe6\x97\xa5\xe6\x9c\xac", "\xff\xfe"}));
   EXPECT_EQ(terms("Www.x http:// HTTPS://a.b/c.d/ www. www.-x (http://a.b/c).", "h.org"),

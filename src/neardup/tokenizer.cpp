@@ -1,9 +1,14 @@
 // The seed 002 tokenizer: one pass over the markup into visible text, then terms out of the text.
+// Every page crd quilts and crd neardup read goes through it, so it is written for speed (issue 31):
+// byte classes come from one table, the visible text goes into one buffer of the page's size (it is
+// never longer), and the term callback is a template parameter, so tokenize hashes each term as it
+// is found. tests/neardup/test_tokenizer.cpp pins the tokens to those of the first, plainer version.
 #include "crd/neardup/tokenizer.hpp"
 
 #include <algorithm>
 #include <array>
-#include <cctype>
+#include <cstring>
+#include <memory>
 #include <optional>
 
 #include "crd/neardup/fingerprint.hpp"
@@ -12,12 +17,34 @@
 namespace crd::neardup {
 namespace {
 
-bool is_alnum(char c) {
-  const auto u = static_cast<unsigned char>(c);
-  return (u >= '0' && u <= '9') || (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || u >= 0x80;
-}
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+enum ByteClass : std::uint8_t {
+  kAlnum = 1,    // term bytes: ASCII letters and digits, and bytes >= 0x80 (so UTF-8 words stay whole)
+  kSpace = 2,    // whitespace
+  kUrlStop = 4,  // ends a URL in text: whitespace, quotes, angle brackets
+  kUrlTrim = 8,  // trailing punctuation that is not part of a URL
+  kMarkup = 16,  // starts markup in a page: '<' and '&'
+  kTagStop = 32, // what the scan for a tag's end stops at: '>' and quotes
+  kTagName = 64, // tag name bytes: alphanumeric and '-'
+};
+constexpr std::array<std::uint8_t, 256> kClass = [] {
+  std::array<std::uint8_t, 256> c{};
+  for (int b = 0; b < 256; ++b)
+    if ((b >= '0' && b <= '9') || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || b >= 0x80) c[b] |= kAlnum;
+  for (const char b : std::string_view(" \t\n\r\f\v")) c[static_cast<unsigned char>(b)] |= kSpace | kUrlStop;
+  for (const char b : std::string_view("\"'<>")) c[static_cast<unsigned char>(b)] |= kUrlStop;
+  for (const char b : std::string_view(".,;:!?)]}")) c[static_cast<unsigned char>(b)] |= kUrlTrim;
+  for (const char b : std::string_view(">\"'")) c[static_cast<unsigned char>(b)] |= kTagStop;
+  for (int b = 0; b < 256; ++b)
+    if ((c[b] & kAlnum) != 0 || b == '-') c[b] |= kTagName;
+  c['<'] |= kMarkup;
+  c['&'] |= kMarkup;
+  return c;
+}();
+bool is(char c, std::uint8_t cls) { return (kClass[static_cast<unsigned char>(c)] & cls) != 0; }
+bool is_alnum(char c) { return is(c, kAlnum); }
+bool is_space(char c) { return is(c, kSpace); }
+constexpr bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }  // isalpha in the C locale
+constexpr char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
 bool starts_with_nocase(std::string_view s, std::size_t at, std::string_view prefix) {
   if (s.size() - at < prefix.size()) return false;
@@ -26,13 +53,28 @@ bool starts_with_nocase(std::string_view s, std::size_t at, std::string_view pre
   return true;
 }
 
+// A tag name, lowercased, as one number: its bytes from the lowest up; 0 for names longer than 8
+// bytes, which are none of the names looked for. Names are alphanumeric or '-', never NUL, so two
+// names of up to 8 bytes never share a number.
+constexpr std::uint64_t tag_key(std::string_view name) {
+  if (name.size() > 8) return 0;
+  std::uint64_t key = 0;
+  for (std::size_t i = 0; i < name.size(); ++i) key |= std::uint64_t{static_cast<unsigned char>(lower(name[i]))} << (8 * i);
+  return key;
+}
+
 // Inline formatting: ignored rather than turned into whitespace (seed 002 §2).
-bool is_formatting(std::string_view name) {
-  static constexpr std::array<std::string_view, 24> kTags{"a",    "abbr", "b",   "bdi",  "bdo",   "big",
-                                                          "cite", "code", "em",  "font", "i",     "kbd",
-                                                          "mark", "q",    "s",   "samp", "small", "span",
-                                                          "strike", "strong", "sub", "sup", "tt", "u"};
-  return std::find(kTags.begin(), kTags.end(), name) != kTags.end();
+bool is_formatting(std::uint64_t tag) {
+  switch (tag) {
+    case tag_key("a"): case tag_key("abbr"): case tag_key("b"): case tag_key("bdi"): case tag_key("bdo"):
+    case tag_key("big"): case tag_key("cite"): case tag_key("code"): case tag_key("em"): case tag_key("font"):
+    case tag_key("i"): case tag_key("kbd"): case tag_key("mark"): case tag_key("q"): case tag_key("s"):
+    case tag_key("samp"): case tag_key("small"): case tag_key("span"): case tag_key("strike"):
+    case tag_key("strong"): case tag_key("sub"): case tag_key("sup"): case tag_key("tt"): case tag_key("u"):
+      return true;
+    default:
+      return false;
+  }
 }
 
 // The value of attribute `name` inside a tag's text (after its name), unquoted; nullopt if absent.
@@ -91,45 +133,56 @@ std::string_view image_term(std::string_view src, std::string_view page_host) {
   return path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1);
 }
 
-// Terms of a stretch of visible text: URLs split at '/' and '.', everything else alphanumeric runs.
-void text_terms(std::string_view text, const std::function<void(std::string_view)>& on_term) {
-  std::size_t i = 0;
+// A URL's terms if one starts at text[i] (a word start): split at '/' and '.', its scheme's "://"
+// and trailing punctuation dropped. Returns where the text goes on, or 0 if no URL starts there.
+template <class OnTerm>
+std::size_t url_terms(std::string_view text, std::size_t i, OnTerm& on_term) {
   const std::size_t n = text.size();
+  std::size_t scheme = 0;
+  if (starts_with_nocase(text, i, "http://")) scheme = 4;
+  else if (starts_with_nocase(text, i, "https://")) scheme = 5;
+  else if (!(starts_with_nocase(text, i, "www.") && n - i > 4 && is_alnum(text[i + 4]))) return 0;
+  std::size_t end = i;
+  while (end < n && !is(text[end], kUrlStop)) ++end;
+  while (end > i && is(text[end - 1], kUrlTrim)) --end;
+  std::size_t at = i;
+  if (scheme != 0) {
+    on_term(text.substr(i, scheme));
+    at = i + scheme + 3;
+  }
+  while (at < end) {
+    std::size_t piece = at;
+    while (piece < end && text[piece] != '/' && text[piece] != '.') ++piece;
+    if (piece > at) on_term(text.substr(at, piece - at));
+    at = piece + 1;
+  }
+  return std::max(end, i + 1);
+}
+
+// Terms of a stretch of visible text: URLs split at '/' and '.', everything else alphanumeric runs.
+template <class OnTerm>
+void text_terms(std::string_view text, OnTerm& on_term) {
+  const std::size_t n = text.size();
+  std::size_t i = 0;
   while (i < n) {
-    const bool at_word_start = i == 0 || !is_alnum(text[i - 1]);
-    std::size_t scheme = 0;
-    if (at_word_start) {
-      if (starts_with_nocase(text, i, "http://")) scheme = 4;
-      else if (starts_with_nocase(text, i, "https://")) scheme = 5;
-    }
-    if (scheme != 0 || (at_word_start && starts_with_nocase(text, i, "www.") && n - i > 4 && is_alnum(text[i + 4]))) {
-      std::size_t end = i;
-      while (end < n && !is_space(text[end]) && text[end] != '"' && text[end] != '\'' && text[end] != '<' &&
-             text[end] != '>')
-        ++end;
-      while (end > i && std::string_view(".,;:!?)]}").find(text[end - 1]) != std::string_view::npos) --end;
-      std::size_t at = i;
-      if (scheme != 0) {
-        on_term(text.substr(i, scheme));
-        at = i + scheme + 3;
-      }
-      while (at < end) {
-        std::size_t piece = at;
-        while (piece < end && text[piece] != '/' && text[piece] != '.') ++piece;
-        if (piece > at) on_term(text.substr(at, piece - at));
-        at = piece + 1;
-      }
-      i = std::max(end, i + 1);
+    if (!is_alnum(text[i])) {
+      ++i;
       continue;
     }
-    if (is_alnum(text[i])) {
-      std::size_t end = i;
-      while (end < n && is_alnum(text[end])) ++end;
-      on_term(text.substr(i, end - i));
-      i = end;
-      continue;
+    // Only 'h' and 'w' can start a URL ("http://", "https://", "www."), and only at a word start.
+    const char first = static_cast<char>(text[i] | 0x20);
+    if ((first == 'h' || first == 'w') && (i == 0 || !is_alnum(text[i - 1]))) {
+      if (const std::size_t next = url_terms(text, i, on_term); next != 0) {
+        i = next;
+        continue;
+      }
     }
-    ++i;
+    std::size_t end = i;
+    std::uint64_t h = kFnvBasis;
+    do h = fnv_step(h, text[end++]);
+    while (end < n && is_alnum(text[end]));
+    on_term.word(text.substr(i, end - i), h);
+    i = end;
   }
 }
 
@@ -144,88 +197,109 @@ std::size_t character_reference_end(std::string_view html, std::size_t i) {
   return j > name && j < n && html[j] == ';' ? j + 1 : 0;
 }
 
-// The tag's end: the first '>' from name0 outside quotes (html.size() when there is none).
+// The tag's end: the first '>' from name0 outside quotes (html.size() when there is none). A quote
+// opens a value only right after '='; a value is skipped whole, so a '>' in it ends nothing.
 std::size_t tag_end(std::string_view html, std::size_t name0) {
+  const std::size_t n = html.size();
   std::size_t j = name0;
-  char quote = 0;
-  for (; j < html.size(); ++j) {
-    if (quote != 0) {
-      if (html[j] == quote) quote = 0;
-    } else if (html[j] == '"' || html[j] == '\'') {
-      if (j > name0 && html[j - 1] == '=') quote = html[j];
-    } else if (html[j] == '>') {
-      break;
+  while (true) {
+    while (j < n && !is(html[j], kTagStop)) ++j;
+    if (j == n || html[j] == '>') return j;
+    if (j > name0 && html[j - 1] == '=') {
+      const void* close = std::memchr(html.data() + j + 1, html[j], n - j - 1);
+      if (close == nullptr) return n;
+      j = static_cast<std::size_t>(static_cast<const char*>(close) - html.data());
     }
+    ++j;
   }
-  return j;
 }
 
-// A script or style element's body is markup: where its end tag ends, from i (just past its start tag).
-std::size_t raw_text_end(std::string_view html, std::size_t i, const std::string& name) {
-  const std::string end_tag = "</" + name;
-  std::size_t k = i;
-  while (k < html.size() && !starts_with_nocase(html, k, end_tag)) ++k;
-  const std::size_t gt = html.find('>', k);
+// A script or style element's body is markup: where its end tag ("</script" or "</style", any
+// case, even of a longer name) ends, from i (just past its start tag).
+std::size_t raw_text_end(std::string_view html, std::size_t i, std::string_view end_tag) {
+  std::size_t k = html.find('<', i);
+  while (k != std::string_view::npos && !starts_with_nocase(html, k, end_tag)) k = html.find('<', k + 1);
+  const std::size_t gt = k == std::string_view::npos ? k : html.find('>', k);
   return gt == std::string_view::npos ? html.size() : gt + 1;
 }
 
-}  // namespace
-
-void for_each_term(std::string_view html, std::string_view page_host,
-                   const std::function<void(std::string_view term)>& on_term) {
-  std::string text;  // visible text since the last image term
-  const auto flush = [&] {
-    text_terms(text, on_term);
-    text.clear();
-  };
-  std::size_t i = 0;
+// The page's terms in order. The visible text is written into one buffer: markup becomes at most
+// one space and every other byte stands for itself, so the text is never longer than the page.
+// At an image term the text so far is flushed first; the image tag's space ends every term and URL
+// before it, so flushing changes no term.
+template <class OnTerm>
+void page_terms(std::string_view html, std::string_view page_host, OnTerm& on_term) {
   const std::size_t n = html.size();
+  const auto buffer = std::make_unique_for_overwrite<char[]>(n);
+  char* const text = buffer.get();
+  std::size_t written = 0;
+  std::size_t flushed = 0;
+  const auto flush = [&] {
+    text_terms(std::string_view(text + flushed, written - flushed), on_term);
+    flushed = written;
+  };
+  // Text up to the next '<' or '&' is copied as it is. Markup is often near (a byte loop finds
+  // it), text often long (memchr finds it; where it found the later one is kept for next time).
+  const auto next_of = [&](char c, std::size_t from) {
+    const void* at = std::memchr(html.data() + from, c, n - from);
+    return at == nullptr ? n : static_cast<std::size_t>(static_cast<const char*>(at) - html.data());
+  };
+  std::size_t next_lt = 0;
+  std::size_t next_amp = 0;
+  std::size_t i = 0;
   while (i < n) {
-    const char c = html[i];
-    if (c == '&') {  // a character reference is markup: whitespace
+    std::size_t markup = i;
+    const std::size_t near = std::min(n, i + 32);
+    while (markup < near && !is(html[markup], kMarkup)) ++markup;
+    if (markup == near && near < n) {
+      if (next_lt < near) next_lt = next_of('<', near);
+      if (next_amp < near) next_amp = next_of('&', near);
+      markup = std::min(next_lt, next_amp);
+    }
+    std::memcpy(text + written, html.data() + i, markup - i);
+    written += markup - i;
+    i = markup;
+    if (i == n) break;
+    if (html[i] == '&') {  // a character reference is markup: whitespace
       if (const std::size_t end = character_reference_end(html, i); end != 0) {
-        text += ' ';
+        text[written++] = ' ';
         i = end;
-        continue;
+      } else {
+        text[written++] = html[i++];
       }
-      text += c;
-      ++i;
       continue;
     }
-    if (c != '<' || i + 1 >= n) {
-      text += c;
-      ++i;
+    if (i + 1 >= n) {
+      text[written++] = html[i++];
       continue;
     }
-    if (html.compare(i, 4, "<!--") == 0) {
+    if (html[i + 1] == '!' && i + 3 < n && html[i + 2] == '-' && html[i + 3] == '-') {  // "<!--"
       const std::size_t end = html.find("-->", i + 4);
       i = end == std::string_view::npos ? n : end + 3;
-      text += ' ';
+      text[written++] = ' ';
       continue;
     }
     const char next = html[i + 1];
     const bool closing = next == '/';
     const std::size_t name0 = i + (closing ? 2 : 1);
-    if (!(closing || next == '!' || next == '?' || (name0 < n && std::isalpha(static_cast<unsigned char>(html[name0]))))) {
-      text += c;  // a lone '<' is text
-      ++i;
+    if (!(closing || next == '!' || next == '?' || (name0 < n && is_letter(html[name0])))) {
+      text[written++] = html[i++];  // a lone '<' is text
       continue;
     }
     const std::size_t j = tag_end(html, name0);
     std::size_t name_end = name0;
-    while (name_end < n && name_end < j && (is_alnum(html[name_end]) || html[name_end] == '-')) ++name_end;
-    std::string name(html.substr(name0, name_end - name0));
-    for (auto& ch : name) ch = lower(ch);
-    const std::string_view attrs = html.substr(name_end, std::min(j, n) - name_end);
+    while (name_end < j && is(html[name_end], kTagName)) ++name_end;
+    const std::uint64_t tag = tag_key(html.substr(name0, name_end - name0));
+    const std::string_view attrs = html.substr(name_end, j - name_end);
     i = j < n ? j + 1 : n;
-    if (!closing && (name == "script" || name == "style")) {
-      i = raw_text_end(html, i, name);
-      text += ' ';
+    if (!closing && (tag == tag_key("script") || tag == tag_key("style"))) {
+      i = raw_text_end(html, i, tag == tag_key("script") ? "</script" : "</style");
+      text[written++] = ' ';
       continue;
     }
-    if (is_formatting(name)) continue;
-    text += ' ';
-    if (!closing && name == "img") {
+    if (is_formatting(tag)) continue;
+    text[written++] = ' ';
+    if (!closing && tag == tag_key("img")) {
       if (const auto src = attribute(attrs, "src")) {
         const std::string_view term = image_term(*src, page_host);
         if (!term.empty()) {
@@ -238,15 +312,40 @@ void for_each_term(std::string_view html, std::string_view page_host,
   flush();
 }
 
+// What page_terms calls: sink(term) for every term but the alphanumeric runs of the text, which
+// come as sink.word(term, h), h the FNV-1a state after the run's bytes, hashed as they are found.
+template <class F>
+struct TermSink {
+  F& f;
+  void operator()(std::string_view t) { f(t); }
+  void word(std::string_view t, std::uint64_t /*h*/) { f(t); }
+};
+struct TokenSink {
+  std::vector<std::uint64_t>& out;
+  void operator()(std::string_view t) { out.push_back(term_token(t)); }
+  void word(std::string_view /*t*/, std::uint64_t h) { out.push_back(mix64(h)); }
+};
+
+}  // namespace
+
+void for_each_term(std::string_view html, std::string_view page_host,
+                   const std::function<void(std::string_view term)>& on_term) {
+  TermSink<const std::function<void(std::string_view term)>> sink{on_term};
+  page_terms(html, page_host, sink);
+}
+
 std::vector<std::string> terms(std::string_view html, std::string_view page_host) {
   std::vector<std::string> out;
-  for_each_term(html, page_host, [&](std::string_view t) { out.emplace_back(t); });
+  const auto add = [&](std::string_view t) { out.emplace_back(t); };
+  TermSink<decltype(add)> sink{add};
+  page_terms(html, page_host, sink);
   return out;
 }
 
 void tokenize(std::string_view html, std::string_view page_host, std::vector<std::uint64_t>& out) {
   out.clear();
-  for_each_term(html, page_host, [&](std::string_view t) { out.push_back(term_token(t)); });
+  TokenSink sink{out};
+  page_terms(html, page_host, sink);
 }
 
 std::vector<std::uint64_t> tokenize(std::string_view html, std::string_view page_host) {

@@ -2,6 +2,7 @@
 // (tests/neardup/reference_sketch.py, written from docs/neardup.md), and their similarities.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <sstream>
 
@@ -45,6 +46,26 @@ TEST(Sketch, RepeatedShinglesDoNotChangeMinValues) {
   // The second copy adds shingles spanning the seam, so only check the first list is dominated.
   for (std::size_t i = 0; i < once.size(); ++i) EXPECT_LE(twice[i], once[i]);
   EXPECT_EQ(min_values(std::vector<std::uint64_t>{5, 5, 7}, 84), min_values(std::vector<std::uint64_t>{7, 5}, 84));
+}
+
+// shingles() computes all shingles a token position at a time (vectorized); each must still be the
+// documented chain, for every length around the vector width and every k up to past the length.
+TEST(Sketch, ShinglesAreTheChainOfTheirTokens) {
+  std::vector<std::uint64_t> tokens;
+  for (std::uint64_t t = 0; t < 70; ++t) tokens.push_back(mix64(t * 7919));
+  for (std::size_t n = 0; n <= tokens.size(); ++n) {
+    const std::span<const std::uint64_t> some(tokens.data(), n);
+    for (std::uint32_t k = 1; k <= 20; ++k) {
+      const auto sh = shingles(some, k);
+      const std::size_t width = std::min<std::size_t>(k, n);
+      ASSERT_EQ(sh.size(), n == 0 ? 0 : n - width + 1) << n << " " << k;
+      for (std::size_t i = 0; i < sh.size(); ++i) {
+        std::uint64_t h = seed(Domain::Shingle, 0);
+        for (std::size_t j = i; j < i + width; ++j) h = mix64(h ^ tokens[j]);
+        ASSERT_EQ(sh[i], h) << n << " " << k << " " << i;
+      }
+    }
+  }
 }
 
 TEST(Sketch, SimilaritiesCountAgreeingSupershinglesAndBits) {

@@ -25,13 +25,17 @@ constexpr std::uint64_t seed(Domain d, std::uint64_t index) noexcept {
   return mix64((static_cast<std::uint64_t>(d) << 32) | (index & 0xFFFFFFFFull));
 }
 
+// FNV-1a 64, a byte at a time: the state before any byte, and one byte's step. The tokenizer
+// hashes a word's bytes as it scans them, with these.
+inline constexpr std::uint64_t kFnvBasis = 0xCBF29CE484222325ull;
+constexpr std::uint64_t fnv_step(std::uint64_t h, char c) noexcept {
+  return (h ^ static_cast<unsigned char>(c)) * 0x100000001B3ull;
+}
+
 // A term's token: FNV-1a 64 of its bytes, then mix64 (FNV alone mixes its low bits poorly).
 constexpr std::uint64_t term_token(std::string_view term) noexcept {
-  std::uint64_t h = 0xCBF29CE484222325ull;
-  for (const char c : term) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001B3ull;
-  }
+  std::uint64_t h = kFnvBasis;
+  for (const char c : term) h = fnv_step(h, c);
   return mix64(h);
 }
 

@@ -77,7 +77,9 @@ std::vector<HolderClass> classes_in_passes(comm::Transport& transport, const std
     auto holdings = patch_postings(transport, docs, slices.next(), max_m, config);
     result.counters.add("quilts.holdings", holdings.size());
     classes = merge_classes(std::move(classes), holder_classes(transport, std::move(holdings), config));
-    release_free_memory();  // the pass's tables, freed between the classes that stay
+    // The pass's tables were freed between the classes that stay. Every 4th pass: giving pages
+    // back after each one cost 0.4 s of page faults in 75 passes (synth 256M) for 3 MB less.
+    if (p % 4 == 3) release_free_memory();
     classes_bytes = 0;
     for (const auto& c : classes) classes_bytes += held_bytes(c);
     // The classes stay for the covers; passes do not divide them.

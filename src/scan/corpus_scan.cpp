@@ -79,11 +79,14 @@ void ShardScanner::document(io::Document&& doc) {
   }
   const auto page = static_cast<std::uint32_t>(out_.keys.size());
   out_.keys.push_back(std::move(*key));
-  hasher_.start(doc.body);
-
   const bool text = io::is_chunkable(doc);
   if (text && options_.on_page) options_.on_page(out_.keys.back(), doc);
-  if (text && options_.chunk_pages) chunk_page(doc, page);
+  if (!options_.chunk_pages) {  // only on_page reads the pages: no file hash to tally
+    if (options_.keep_page_chunks) out_.page_offsets.push_back(out_.page_chunk_ids.size());
+    return;
+  }
+  hasher_.start(doc.body);
+  if (text) chunk_page(doc, page);
   const Digest file_digest = hasher_.finish();
   if (options_.pass.contains(file_digest)) out_.files.add(file_digest, doc.body.size(), {}, page, out_.keys);
   if (options_.keep_page_chunks) out_.page_offsets.push_back(out_.page_chunk_ids.size());

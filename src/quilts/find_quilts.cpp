@@ -7,9 +7,11 @@
 #include <tuple>
 
 #include "cover.hpp"
+#include "radix_sort.hpp"
 #include "stages.hpp"
 #include "crd/base/release_free_memory.hpp"
 #include "crd/comm/collectives.hpp"
+#include "crd/neardup/sort_hashes.hpp"
 
 namespace crd::quilts {
 namespace {
@@ -99,8 +101,11 @@ struct CoverIndex {
   };
   std::vector<std::size_t> run_start;        // class r: members[run_start[r] .. run_start[r + 1])
   std::vector<Held> held;                    // (this rank's document, a class's run), ascending
-  std::vector<std::uint64_t> candidate_ids;  // every document named by a class here, ascending
-  std::vector<std::uint32_t> candidate;      // members[i]'s index in candidate_ids
+  std::vector<std::uint64_t> candidate_ids;     // every document named by a class here, ascending
+  std::vector<std::uint64_t> candidate_server;  // and its server
+  // members[i]'s index in candidate_ids: the covers read a class's holders from here, 4 bytes each,
+  // not from the 40-byte members (loading members was half of the covers' time at synth 48M).
+  std::vector<std::uint32_t> candidate;
 };
 
 CoverIndex index_members(const std::vector<ClassMember>& members, comm::Transport& transport) {
@@ -111,16 +116,19 @@ CoverIndex index_members(const std::vector<ClassMember>& members, comm::Transpor
   for (std::size_t r = 0; r + 1 < x.run_start.size(); ++r)
     for (std::size_t i = x.run_start[r]; i < x.run_start[r + 1]; ++i)
       if (owner_of_key(members[i].doc, transport.size()) == transport.rank()) x.held.push_back({members[i].doc, r});
-  std::sort(x.held.begin(), x.held.end());
+  radix_sort_by(x.held, [](const CoverIndex::Held& h) { return h.doc; });  // stable: runs stay ascending
   x.candidate_ids.reserve(members.size());
   for (const auto& m : members) x.candidate_ids.push_back(m.doc);
-  std::sort(x.candidate_ids.begin(), x.candidate_ids.end());
+  neardup::sort_hashes(x.candidate_ids);  // ids are uniform hashes
   x.candidate_ids.erase(std::unique(x.candidate_ids.begin(), x.candidate_ids.end()), x.candidate_ids.end());
   x.candidate_ids.shrink_to_fit();
   x.candidate.resize(members.size());
-  for (std::size_t i = 0; i < members.size(); ++i)
+  x.candidate_server.resize(x.candidate_ids.size());
+  for (std::size_t i = 0; i < members.size(); ++i) {
     x.candidate[i] = static_cast<std::uint32_t>(
         std::lower_bound(x.candidate_ids.begin(), x.candidate_ids.end(), members[i].doc) - x.candidate_ids.begin());
+    x.candidate_server[x.candidate[i]] = members[i].server;
+  }
   return x;
 }
 
@@ -155,12 +163,15 @@ SweepCounts cover_documents(const std::vector<Document>& docs, const std::vector
     while (next < x.held.size() && x.held[next].doc < d.id) ++next;
     mine.clear();
     others.clear();
+    // d is a candidate of every class it holds; its own index there is left out of the others.
+    const auto self = static_cast<std::uint32_t>(
+        std::lower_bound(x.candidate_ids.begin(), x.candidate_ids.end(), d.id) - x.candidate_ids.begin());
     for (; next < x.held.size() && x.held[next].doc == d.id; ++next) {
       const std::size_t r = x.held[next].run;
       const auto cls = static_cast<std::uint32_t>(mine.size());
       mine.push_back({members[x.run_start[r]].grams, static_cast<std::uint32_t>(x.run_start[r + 1] - x.run_start[r])});
       for (std::size_t i = x.run_start[r]; i < x.run_start[r + 1]; ++i)
-        if (members[i].doc != d.id) others.push_back({x.candidate[i], cls, members[i].server});
+        if (const std::uint32_t c = x.candidate[i]; c != self) others.push_back({c, cls, x.candidate_server[c]});
     }
     result.counters.add("quilts.cover_pairs", others.size());
     const std::uint64_t n = gram_counts[di];

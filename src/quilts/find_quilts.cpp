@@ -100,6 +100,7 @@ struct CoverIndex {
     auto operator<=>(const Held&) const = default;
   };
   std::vector<std::size_t> run_start;        // class r: members[run_start[r] .. run_start[r + 1])
+  std::vector<std::uint64_t> run_grams;      // class r's grams (read from members, a miss per class held)
   std::vector<Held> held;                    // (this rank's document, a class's run), ascending
   std::vector<std::uint64_t> candidate_ids;     // every document named by a class here, ascending
   std::vector<std::uint64_t> candidate_server;  // and its server
@@ -113,6 +114,7 @@ CoverIndex index_members(const std::vector<ClassMember>& members, comm::Transpor
   for (std::size_t i = 0; i < members.size(); ++i)
     if (i == 0 || members[i].first_gram != members[i - 1].first_gram) x.run_start.push_back(i);
   x.run_start.push_back(members.size());
+  for (std::size_t r = 0; r + 1 < x.run_start.size(); ++r) x.run_grams.push_back(members[x.run_start[r]].grams);
   for (std::size_t r = 0; r + 1 < x.run_start.size(); ++r)
     for (std::size_t i = x.run_start[r]; i < x.run_start[r + 1]; ++i)
       if (owner_of_key(members[i].doc, transport.size()) == transport.rank()) x.held.push_back({members[i].doc, r});
@@ -141,7 +143,7 @@ struct SweepCounts {
 // Each of this rank's documents covered at every swept m: its page row (at params.m) and the
 // sweep's counts; a quilted page's sources are cited, to be named by their owners.
 SweepCounts cover_documents(const std::vector<Document>& docs, const std::vector<std::uint64_t>& gram_counts,
-                            const std::vector<ClassMember>& members, const CoverIndex& x, const QuiltParams& params,
+                            const CoverIndex& x, const QuiltParams& params,
                             QuiltResult& result, std::vector<CitedSource>& cited) {
   const auto ms = params.m_values();
   const auto cs = params.c_values();
@@ -169,7 +171,7 @@ SweepCounts cover_documents(const std::vector<Document>& docs, const std::vector
     for (; next < x.held.size() && x.held[next].doc == d.id; ++next) {
       const std::size_t r = x.held[next].run;
       const auto cls = static_cast<std::uint32_t>(mine.size());
-      mine.push_back({members[x.run_start[r]].grams, static_cast<std::uint32_t>(x.run_start[r + 1] - x.run_start[r])});
+      mine.push_back({x.run_grams[r], static_cast<std::uint32_t>(x.run_start[r + 1] - x.run_start[r])});
       for (std::size_t i = x.run_start[r]; i < x.run_start[r + 1]; ++i)
         if (const std::uint32_t c = x.candidate[i]; c != self) others.push_back({c, cls, x.candidate_server[c]});
     }
@@ -262,18 +264,16 @@ QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local,
     memory.check("sending the holder classes", docs_bytes - grams * sizeof(std::uint64_t) + classes_bytes +
                                                    kMemberBytes * members_sent(classes, transport.size()));
   release_free_memory();  // the gram sets
-  const auto members = classes_by_document(transport, classes, config);
+  auto members = classes_by_document(transport, classes, config);
   std::vector<HolderClass>().swap(classes);
+  const CoverIndex index = index_members(members, transport);
+  std::vector<ClassMember>().swap(members);  // the index holds what the covers read
 
   std::vector<CitedSource> cited;
-  SweepCounts counts;
-  {
-    const CoverIndex index = index_members(members, transport);
-    counts = cover_documents(docs, gram_counts, members, index, params, result, cited);
-  }
+  const SweepCounts counts = cover_documents(docs, gram_counts, index, params, result, cited);
   result.counters.add("quilts.documents", counts.pages);
   name_sources(transport, std::move(cited), docs, config, result.sources);
-  result.sweep = sweep_rows(transport, std::move(counts), params);
+  result.sweep = sweep_rows(transport, counts, params);
   return result;
 }
 

@@ -18,8 +18,6 @@ std::uint64_t held_bytes(const ChunkSketch& s) { return sizeof(ChunkSketch) + he
 
 namespace {
 
-// A parsed TLSH digest: the library's object (~100 bytes of buckets and header) behind a pointer.
-constexpr std::uint64_t kTlshObjectBytes = 128;
 // A node of an unordered_map<std::string, std::vector<uint32_t>>: its pair, next pointer, cached
 // hash, and malloc's header; plus the bucket array's slot.
 constexpr std::uint64_t kGramNodeBytes = sizeof(std::string) + sizeof(std::vector<std::uint32_t>) + 8 + 8 + 8 + 8;
@@ -52,11 +50,22 @@ std::vector<std::string> ssdeep_keys(const std::string& signature) {
   return keys;
 }
 
-LabelSketches::LabelSketches(const std::vector<ChunkSketch>& labels) : stamp_(labels.size(), 0) {
+namespace {
+
+// The labels' TLSH digests that parse (a label without one never gives a distance).
+std::vector<TlshCode> tlsh_codes(const std::vector<ChunkSketch>& labels) {
+  std::vector<TlshCode> codes;
+  for (const auto& l : labels)
+    if (auto c = TlshCode::parse(l.tlsh)) codes.push_back(*c);
+  return codes;
+}
+
+}  // namespace
+
+LabelSketches::LabelSketches(const std::vector<ChunkSketch>& labels)
+    : tlsh_(tlsh_codes(labels)), stamp_(labels.size(), 0) {
   for (std::uint32_t i = 0; i < labels.size(); ++i) {
     nilsimsa_.push_back(labels[i].nilsimsa);
-    if (!labels[i].tlsh.empty())
-      if (auto t = TlshDigest::parse(labels[i].tlsh)) tlsh_.push_back(std::move(*t));
     ssdeep_.push_back(labels[i].ssdeep);
     for (auto& key : ssdeep_keys(labels[i].ssdeep)) {
       auto& ids = ssdeep_grams_[std::move(key)];
@@ -67,7 +76,7 @@ LabelSketches::LabelSketches(const std::vector<ChunkSketch>& labels) : stamp_(la
 
 std::uint64_t LabelSketches::memory_bytes() const {
   std::uint64_t bytes = nilsimsa_.capacity() * sizeof(NilsimsaDigest) +
-                        tlsh_.capacity() * (sizeof(TlshDigest) + kTlshObjectBytes) +
+                        tlsh_.memory_bytes() +
                         ssdeep_.capacity() * sizeof(std::string) + stamp_.capacity() * sizeof(std::uint64_t) +
                         ssdeep_grams_.bucket_count() * sizeof(void*);
   for (const std::string& s : ssdeep_) bytes += heap_bytes(s);
@@ -78,10 +87,7 @@ std::uint64_t LabelSketches::memory_bytes() const {
 BestScores LabelSketches::best(const ChunkSketch& chunk) {
   BestScores b;
   b.nilsimsa = best_nilsimsa(chunk.nilsimsa, nilsimsa_);
-  if (!chunk.tlsh.empty()) {
-    if (auto t = TlshDigest::parse(chunk.tlsh))
-      for (const auto& l : tlsh_) b.tlsh = std::min(b.tlsh, t->distance(l));
-  }
+  if (auto t = TlshCode::parse(chunk.tlsh)) b.tlsh = tlsh_.min_distance(*t, kNoTlsh);
   // Each candidate once: a label is compared when first met in this query (stamp_ marks it).
   ++query_;
   for (const auto& key : ssdeep_keys(chunk.ssdeep)) {

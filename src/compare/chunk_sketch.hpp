@@ -13,6 +13,7 @@
 #include "crd/base/heap_bytes.hpp"
 #include "fuzzy_hashes.hpp"
 #include "nilsimsa.hpp"
+#include "tlsh_index.hpp"
 
 namespace crd::compare {
 
@@ -50,7 +51,7 @@ class LabelSketches {
 
  private:
   std::vector<NilsimsaDigest> nilsimsa_;
-  std::vector<TlshDigest> tlsh_;
+  TlshIndex tlsh_;  // exact smallest distance without comparing with every label
   std::vector<std::string> ssdeep_;
   // ssdeep scores two signatures above 0 only if they share, at one block size, a run of 7
   // characters (after its own reduction of longer repeats), or are the same signature: labels are

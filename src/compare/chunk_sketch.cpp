@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "crd/neardup/fingerprint.hpp"
+
 namespace crd::compare {
 
 ChunkSketch sketch(std::string_view normalized) {
@@ -18,10 +20,6 @@ std::uint64_t held_bytes(const ChunkSketch& s) { return sizeof(ChunkSketch) + he
 
 namespace {
 
-// A node of an unordered_map<std::string, std::vector<uint32_t>>: its pair, next pointer, cached
-// hash, and malloc's header; plus the bucket array's slot.
-constexpr std::uint64_t kGramNodeBytes = sizeof(std::string) + sizeof(std::vector<std::uint32_t>) + 8 + 8 + 8 + 8;
-
 // ssdeep's eliminate_sequences: a run of more than 3 equal characters is cut to 3.
 std::string reduce_runs(std::string_view s) {
   std::string out;
@@ -32,8 +30,8 @@ std::string reduce_runs(std::string_view s) {
 
 }  // namespace
 
-std::vector<std::string> ssdeep_keys(const std::string& signature) {
-  std::vector<std::string> keys;
+std::vector<std::uint64_t> ssdeep_keys(const std::string& signature) {
+  std::vector<std::uint64_t> keys;
   const auto c1 = signature.find(':');
   const auto c2 = c1 == std::string::npos ? std::string::npos : signature.find(':', c1 + 1);
   unsigned long bs = 0;
@@ -41,9 +39,11 @@ std::vector<std::string> ssdeep_keys(const std::string& signature) {
     return keys;  // malformed: no candidates (fuzzy_compare would return -1 anyway)
   const std::string h1 = reduce_runs(std::string_view(signature).substr(c1 + 1, c2 - c1 - 1));
   const std::string h2 = reduce_runs(std::string_view(signature).substr(c2 + 1));
-  keys.push_back("=" + std::to_string(bs) + ":" + h1 + ":" + h2);
+  keys.push_back(neardup::term_token("=" + std::to_string(bs) + ":" + h1 + ":" + h2));
   auto grams = [&](const std::string& h, unsigned long block) {
-    for (std::size_t i = 0; i + 7 <= h.size(); ++i) keys.push_back(std::to_string(block) + "/" + h.substr(i, 7));
+    const std::uint64_t at_block = neardup::mix64(block);
+    for (std::size_t i = 0; i + 7 <= h.size(); ++i)
+      keys.push_back(neardup::term_token(std::string_view(h).substr(i, 7)) ^ at_block);
   };
   grams(h1, bs);
   grams(h2, 2 * bs);
@@ -60,17 +60,21 @@ std::vector<TlshCode> tlsh_codes(const std::vector<ChunkSketch>& labels) {
   return codes;
 }
 
+// Every label's ssdeep keys, each with the label's index.
+std::vector<KeyedId> ssdeep_postings(const std::vector<ChunkSketch>& labels) {
+  std::vector<KeyedId> pairs;
+  for (std::uint32_t i = 0; i < labels.size(); ++i)
+    for (const std::uint64_t key : ssdeep_keys(labels[i].ssdeep)) pairs.push_back({key, i});
+  return pairs;
+}
+
 }  // namespace
 
 LabelSketches::LabelSketches(const std::vector<ChunkSketch>& labels)
-    : tlsh_(tlsh_codes(labels)), stamp_(labels.size(), 0) {
+    : tlsh_(tlsh_codes(labels)), ssdeep_grams_(ssdeep_postings(labels)), stamp_(labels.size(), 0) {
   for (std::uint32_t i = 0; i < labels.size(); ++i) {
     nilsimsa_.push_back(labels[i].nilsimsa);
     ssdeep_.push_back(labels[i].ssdeep);
-    for (auto& key : ssdeep_keys(labels[i].ssdeep)) {
-      auto& ids = ssdeep_grams_[std::move(key)];
-      if (ids.empty() || ids.back() != i) ids.push_back(i);
-    }
   }
 }
 
@@ -78,9 +82,8 @@ std::uint64_t LabelSketches::memory_bytes() const {
   std::uint64_t bytes = nilsimsa_.capacity() * sizeof(NilsimsaDigest) +
                         tlsh_.memory_bytes() +
                         ssdeep_.capacity() * sizeof(std::string) + stamp_.capacity() * sizeof(std::uint64_t) +
-                        ssdeep_grams_.bucket_count() * sizeof(void*);
+                        ssdeep_grams_.memory_bytes();
   for (const std::string& s : ssdeep_) bytes += heap_bytes(s);
-  for (const auto& [key, ids] : ssdeep_grams_) bytes += kGramNodeBytes + heap_bytes(key) + ids.capacity() * sizeof(std::uint32_t);
   return bytes;
 }
 
@@ -90,10 +93,8 @@ BestScores LabelSketches::best(const ChunkSketch& chunk) {
   if (auto t = TlshCode::parse(chunk.tlsh)) b.tlsh = tlsh_.min_distance(*t, kNoTlsh);
   // Each candidate once: a label is compared when first met in this query (stamp_ marks it).
   ++query_;
-  for (const auto& key : ssdeep_keys(chunk.ssdeep)) {
-    const auto it = ssdeep_grams_.find(key);
-    if (it == ssdeep_grams_.end()) continue;
-    for (const std::uint32_t i : it->second) {
+  for (const std::uint64_t key : ssdeep_keys(chunk.ssdeep)) {
+    for (const std::uint32_t i : ssdeep_grams_.find(key)) {
       if (stamp_[i] == query_) continue;
       stamp_[i] = query_;
       b.ssdeep = std::max(b.ssdeep, ssdeep_compare(chunk.ssdeep, ssdeep_[i]));

@@ -7,12 +7,12 @@
 #include <string>
 #include <string_view>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
 #include "crd/base/heap_bytes.hpp"
 #include "fuzzy_hashes.hpp"
 #include "nilsimsa.hpp"
+#include "posting_table.hpp"
 #include "tlsh_index.hpp"
 
 namespace crd::compare {
@@ -57,14 +57,15 @@ class LabelSketches {
   // characters (after its own reduction of longer repeats), or are the same signature: labels are
   // indexed by (block size, 7-gram) and by reduced signature, and fuzzy_compare (~2 µs) runs on
   // those candidates only. test_chunk_sketch checks it against comparing with every label.
-  std::unordered_map<std::string, std::vector<std::uint32_t>> ssdeep_grams_;
+  PostingTable ssdeep_grams_;
   std::vector<std::uint64_t> stamp_;  // by label: the last query that compared it
   std::uint64_t query_ = 0;
 };
 
-// ssdeep's candidate keys of a signature ("bs:h1:h2"): "bs/gram" for every 7-gram of h1 at bs and
-// of h2 at 2·bs, after reducing runs of more than 3 equal characters to 3 as ssdeep does, and
-// "=" + the reduced signature.
-std::vector<std::string> ssdeep_keys(const std::string& signature);
+// ssdeep's candidate keys of a signature ("bs:h1:h2"), as 64-bit hashes: one of (block size, gram)
+// for every 7-gram of h1 at bs and of h2 at 2·bs, after reducing runs of more than 3 equal
+// characters to 3 as ssdeep does, and one of "=" + the reduced signature. Two keys that collide
+// only add a candidate (scored 0 by ssdeep_compare), never lose one.
+std::vector<std::uint64_t> ssdeep_keys(const std::string& signature);
 
 }  // namespace crd::compare

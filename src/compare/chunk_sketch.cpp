@@ -60,6 +60,12 @@ std::vector<TlshCode> tlsh_codes(const std::vector<ChunkSketch>& labels) {
   return codes;
 }
 
+std::vector<NilsimsaDigest> nilsimsa_digests(const std::vector<ChunkSketch>& labels) {
+  std::vector<NilsimsaDigest> digests;
+  for (const auto& l : labels) digests.push_back(l.nilsimsa);
+  return digests;
+}
+
 // Every label's ssdeep keys, each with the label's index.
 std::vector<KeyedId> ssdeep_postings(const std::vector<ChunkSketch>& labels) {
   std::vector<KeyedId> pairs;
@@ -71,15 +77,15 @@ std::vector<KeyedId> ssdeep_postings(const std::vector<ChunkSketch>& labels) {
 }  // namespace
 
 LabelSketches::LabelSketches(const std::vector<ChunkSketch>& labels)
-    : tlsh_(tlsh_codes(labels)), ssdeep_grams_(ssdeep_postings(labels)), stamp_(labels.size(), 0) {
-  for (std::uint32_t i = 0; i < labels.size(); ++i) {
-    nilsimsa_.push_back(labels[i].nilsimsa);
-    ssdeep_.push_back(labels[i].ssdeep);
-  }
+    : nilsimsa_(nilsimsa_digests(labels)),
+      tlsh_(tlsh_codes(labels)),
+      ssdeep_grams_(ssdeep_postings(labels)),
+      stamp_(labels.size(), 0) {
+  for (const auto& l : labels) ssdeep_.push_back(l.ssdeep);
 }
 
 std::uint64_t LabelSketches::memory_bytes() const {
-  std::uint64_t bytes = nilsimsa_.capacity() * sizeof(NilsimsaDigest) +
+  std::uint64_t bytes = nilsimsa_.memory_bytes() +
                         tlsh_.memory_bytes() +
                         ssdeep_.capacity() * sizeof(std::string) + stamp_.capacity() * sizeof(std::uint64_t) +
                         ssdeep_grams_.memory_bytes();
@@ -89,7 +95,7 @@ std::uint64_t LabelSketches::memory_bytes() const {
 
 BestScores LabelSketches::best(const ChunkSketch& chunk) {
   BestScores b;
-  b.nilsimsa = best_nilsimsa(chunk.nilsimsa, nilsimsa_);
+  b.nilsimsa = nilsimsa_.best(chunk.nilsimsa);
   if (auto t = TlshCode::parse(chunk.tlsh)) b.tlsh = tlsh_.min_distance(*t, kNoTlsh);
   // Each candidate once: a label is compared when first met in this query (stamp_ marks it).
   ++query_;

@@ -12,6 +12,7 @@
 #include "crd/base/heap_bytes.hpp"
 #include "fuzzy_hashes.hpp"
 #include "nilsimsa.hpp"
+#include "nilsimsa_set.hpp"
 #include "posting_table.hpp"
 #include "tlsh_index.hpp"
 
@@ -50,7 +51,7 @@ class LabelSketches {
   std::uint64_t memory_bytes() const;
 
  private:
-  std::vector<NilsimsaDigest> nilsimsa_;
+  NilsimsaSet nilsimsa_;
   TlshIndex tlsh_;  // exact smallest distance without comparing with every label
   std::vector<std::string> ssdeep_;
   // ssdeep scores two signatures above 0 only if they share, at one block size, a run of 7

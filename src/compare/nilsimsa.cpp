@@ -80,26 +80,6 @@ int nilsimsa_compare(const NilsimsaDigest& a, const NilsimsaDigest& b) {
   return 128 - differing;
 }
 
-// Every chunk is compared with every label, so this loop is the comparison's inner loop. The
-// x86-64 baseline has no popcount instruction (GCC calls a library routine, 3× slower here);
-// target_clones builds a POPCNT copy too and picks it at load time where the CPU has one.
-#if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target_clones("popcnt", "default")))
-#endif
-int best_nilsimsa(const NilsimsaDigest& d, const std::vector<NilsimsaDigest>& others) {
-  std::uint64_t q[4];
-  std::memcpy(q, d.data(), 32);
-  int best = -129;
-  for (const auto& o : others) {
-    std::uint64_t w[4];
-    std::memcpy(w, o.data(), 32);
-    const int differing = __builtin_popcountll(q[0] ^ w[0]) + __builtin_popcountll(q[1] ^ w[1]) +
-                          __builtin_popcountll(q[2] ^ w[2]) + __builtin_popcountll(q[3] ^ w[3]);
-    best = std::max(best, 128 - differing);
-  }
-  return best;
-}
-
 std::string to_hex(const NilsimsaDigest& d) {
   static const char* digits = "0123456789abcdef";
   std::string out;

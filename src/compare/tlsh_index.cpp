@@ -113,8 +113,8 @@ TlshIndex::TlshIndex(const std::vector<TlshCode>& labels) {
   scratch_.reserve(groups_.size());
 }
 
-// The index's inner loop: as best_nilsimsa, a POPCNT copy picked at load time where the CPU has
-// one (the x86-64 baseline calls a library routine for each popcount).
+// The index's inner loop: a POPCNT copy picked at load time where the CPU has one (the x86-64
+// baseline calls a library routine for each popcount).
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target_clones("popcnt", "default")))
 #endif

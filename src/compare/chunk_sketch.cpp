@@ -30,6 +30,9 @@ std::string reduce_runs(std::string_view s) {
 
 }  // namespace
 
+// fuzzy_compare's highest score (equal signatures).
+constexpr int kSsdeepMax = 100;
+
 std::vector<std::uint64_t> ssdeep_keys(const std::string& signature) {
   std::vector<std::uint64_t> keys;
   const auto c1 = signature.find(':');
@@ -97,13 +100,16 @@ BestScores LabelSketches::best(const ChunkSketch& chunk) {
   BestScores b;
   b.nilsimsa = nilsimsa_.best(chunk.nilsimsa);
   if (auto t = TlshCode::parse(chunk.tlsh)) b.tlsh = tlsh_.min_distance(*t, kNoTlsh);
-  // Each candidate once: a label is compared when first met in this query (stamp_ marks it).
+  // Each candidate once: a label is compared when first met in this query (stamp_ marks it). The
+  // first key is the whole signature's (an equal one scores 100), and no score exceeds 100: once
+  // met, no later candidate can raise the best.
   ++query_;
   for (const std::uint64_t key : ssdeep_keys(chunk.ssdeep)) {
     for (const std::uint32_t i : ssdeep_grams_.find(key)) {
       if (stamp_[i] == query_) continue;
       stamp_[i] = query_;
       b.ssdeep = std::max(b.ssdeep, ssdeep_compare(chunk.ssdeep, ssdeep_[i]));
+      if (b.ssdeep >= kSsdeepMax) return b;
     }
   }
   return b;

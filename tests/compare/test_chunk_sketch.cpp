@@ -3,38 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "chunk_sketch.hpp"
-#include "crd/chunk/chunker.hpp"
-#include "support/test_paths.hpp"
+#include "corpus_chunks.hpp"
 
 namespace crd::compare {
 namespace {
 
-std::vector<std::string> corpus_chunks(std::size_t max_files) {
-  std::vector<std::string> out;
-  const auto dir = testing::corpus_dir();
-  if (!dir) return out;
-  std::vector<std::filesystem::path> files;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(*dir + "/sphinx-doc"))
-    if (e.path().extension() == ".html") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  files.resize(std::min(files.size(), max_files));
-  auto chunker = chunk::make_chunker(crd::chunk::ChunkerKind::Scan, {});
-  for (const auto& f : files) {
-    std::ifstream in(f, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    chunker->chunk(s.str(), "", [&](std::string_view c) { out.emplace_back(c); });
-  }
-  return out;
-}
-
 TEST(LabelSketches, BestEqualsComparingWithEveryLabel) {
-  auto chunks = corpus_chunks(40);
+  auto chunks = corpus_chunks("sphinx-doc", 40);
   if (chunks.empty()) GTEST_SKIP() << "documentation corpus absent (scripts/fetch_corpus.sh)";
   // Labels: every other chunk, some of them lightly modified; queries: all chunks.
   std::vector<ChunkSketch> labels;

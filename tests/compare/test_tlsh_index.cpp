@@ -7,14 +7,10 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <random>
-#include <sstream>
 
 #include "chunk_sketch.hpp"
-#include "crd/chunk/chunker.hpp"
-#include "support/test_paths.hpp"
+#include "corpus_chunks.hpp"
 #include "tlsh_index.hpp"
 
 namespace crd::compare {
@@ -52,24 +48,12 @@ std::vector<std::string> generated_digests(std::size_t documents, std::uint32_t 
   return out;
 }
 
+// TLSH digests of the documentation corpus's chunks (those TLSH digests), from two of its sites.
 std::vector<std::string> corpus_digests(std::size_t max_files) {
   std::vector<std::string> out;
-  const auto dir = testing::corpus_dir();
-  if (!dir) return out;
-  std::vector<std::filesystem::path> files;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(*dir))
-    if (e.path().extension() == ".html") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  files.resize(std::min(files.size(), max_files));
-  auto chunker = chunk::make_chunker(crd::chunk::ChunkerKind::Scan, {});
-  for (const auto& f : files) {
-    std::ifstream in(f, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    chunker->chunk(s.str(), "", [&](std::string_view c) {
+  for (const char* site : {"sphinx-doc", "debian-reference-en"})
+    for (const auto& c : corpus_chunks(site, max_files))
       if (auto t = TlshDigest::of(c)) out.push_back(t->hex());
-    });
-  }
   return out;
 }
 
@@ -212,6 +196,43 @@ TEST(TlshIndex, MinimumEqualsScanOnRandomAndAdversarialSets) {
   TlshIndex dear({far_body, near_body});
   EXPECT_EQ(dear.min_distance(q, INT_MAX), 12);
   EXPECT_EQ(dear.min_distance(q, INT_MAX), scan_min({far_body, near_body}, q));
+}
+
+// A copy of c with its header moved a little and a few bucket codes changed: near copies make
+// the best distance small, so groups whose header distance is just below it must still be visited.
+TlshCode perturbed(TlshCode c, std::mt19937& rng) {
+  const auto step = [&](std::uint8_t v, int range) {
+    return static_cast<std::uint8_t>((v + static_cast<int>(rng() % 5) - 2 + range) % range);
+  };
+  if (rng() % 2 == 0) c.lvalue = step(c.lvalue, 256);
+  if (rng() % 2 == 0) c.q1 = step(c.q1, 16);
+  if (rng() % 2 == 0) c.q2 = step(c.q2, 16);
+  if (rng() % 4 == 0) c.checksum = static_cast<std::uint8_t>(rng());
+  for (int k = static_cast<int>(rng() % 12); k > 0; --k) c.body[rng() % 4] ^= std::uint64_t{1 + rng() % 3} << (2 * (rng() % 32));
+  return c;
+}
+
+TEST(TlshIndex, MinimumEqualsScanOnNearCopies) {
+  std::mt19937 rng(9);
+  const auto bases = parse_all(random_digests(30, 10, 127, 8));
+  std::vector<TlshCode> labels, queries;
+  for (const auto& b : bases) {
+    for (int k = 0; k < 12; ++k) labels.push_back(perturbed(b, rng));
+    for (int k = 0; k < 12; ++k) queries.push_back(perturbed(b, rng));
+  }
+  expect_index_equals_scan(labels, queries);
+}
+
+TEST(TlshIndex, VisitsAGroupWhoseHeaderDistanceIsJustBelowTheBest) {
+  const TlshCode q = *TlshCode::parse(random_digests(1, 11, 127, 8)[0]);
+  TlshCode same_header = q, dearer_header = q;
+  // Same header, 13 bucket codes one step away: distance 13, met first.
+  for (int k = 0; k < 13; ++k) same_header.body[static_cast<std::size_t>(k % 4)] ^= std::uint64_t{1} << (2 * (k / 4) + 16);
+  dearer_header.q2 = static_cast<std::uint8_t>((q.q2 + 2) & 15);  // header 12, body equal: distance 12
+  ASSERT_EQ(tlsh_distance(q, same_header), 13);
+  ASSERT_EQ(tlsh_distance(q, dearer_header), 12);
+  TlshIndex index({same_header, dearer_header});
+  EXPECT_EQ(index.min_distance(q, INT_MAX), 12);
 }
 
 TEST(TlshIndex, NoLabelsGivesNone) {

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "popcount_kernels.hpp"
+
 namespace crd::compare {
 namespace {
 
@@ -19,11 +21,7 @@ inline int fewest_differing_loop(const std::uint64_t* q, const std::uint64_t* pl
   return fewest;
 }
 
-// The x86-64 baseline has no popcount instruction (GCC calls a library routine, 3× slower here);
-// target_clones builds a POPCNT copy too and picks it at load time where the CPU has one.
-#if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target_clones("popcnt", "default")))
-#endif
+CRD_POPCNT_CLONES
 int fewest_differing_popcnt(const std::uint64_t* q, const std::uint64_t* planes, std::size_t n) {
   return fewest_differing_loop(q, planes, n);
 }
@@ -32,21 +30,11 @@ int fewest_differing_portable(const std::uint64_t* q, const std::uint64_t* plane
   return fewest_differing_popcnt(q, planes, n);
 }
 
-// With AVX-512's vector popcount GCC runs the loop eight digests at a time (4–7× faster on this
-// machine's CPUs, perf/RESULTS.md). GCC 12's target_clones cannot name that extension, so the
-// kernel is picked at run time from the CPU's flags, as the chunker's AVX2 kernels are.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target("avx512f,avx512vpopcntdq"), optimize("O3")))
-int fewest_differing_avx512(const std::uint64_t* q, const std::uint64_t* planes, std::size_t n) {
+#if CRD_HAVE_VECTOR_POPCOUNT
+CRD_VECTOR_POPCOUNT_KERNEL
+int fewest_differing_vector(const std::uint64_t* q, const std::uint64_t* planes, std::size_t n) {
   return fewest_differing_loop(q, planes, n);
 }
-
-NilsimsaSet::Kernel vector_kernel() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512vpopcntdq") ? &fewest_differing_avx512 : nullptr;
-}
-#else
-NilsimsaSet::Kernel vector_kernel() { return nullptr; }
 #endif
 
 }  // namespace
@@ -58,8 +46,11 @@ NilsimsaSet::NilsimsaSet(const std::vector<NilsimsaDigest>& digests, bool use_ve
     std::memcpy(w, digests[i].data(), 32);
     for (std::size_t k = 0; k < 4; ++k) planes_[k * size_ + i] = w[k];
   }
-  if (use_vector_kernel)
-    if (const Kernel k = vector_kernel()) fewest_differing_ = k;
+#if CRD_HAVE_VECTOR_POPCOUNT
+  if (use_vector_kernel && has_vector_popcount()) fewest_differing_ = &fewest_differing_vector;
+#else
+  (void)use_vector_kernel;
+#endif
 }
 
 int NilsimsaSet::best(const NilsimsaDigest& d) const {

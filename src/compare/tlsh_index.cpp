@@ -5,6 +5,8 @@
 #include <bit>
 #include <climits>
 
+#include "popcount_kernels.hpp"
+
 namespace crd::compare {
 namespace {
 
@@ -43,17 +45,56 @@ constexpr CostTables kCost;
 
 // One word of 32 bucket codes. For codes a, b: x = a ^ b; a nonzero pair costs 1, a difference in
 // the high bit only (|a − b| = 2) one more, and both bits differing while a's two bits are equal
-// (0 against 3) five more; both differing with a's bits unequal is 1 against 2, cost 1.
-inline int body_word(std::uint64_t a, std::uint64_t b) {
+// (0 against 3) five more; both differing with a's bits unequal is 1 against 2, cost 1. Where both
+// bits differ b is a's complement, so either side's mask (a_mixed) serves.
+inline int body_word(std::uint64_t a, std::uint64_t b, std::uint64_t a_mixed) {
   const std::uint64_t x = a ^ b;
   const std::uint64_t hi = (x >> 1) & kLowBits, lo = x & kLowBits;
-  const std::uint64_t a_mixed = (a ^ (a >> 1)) & kLowBits;
   return std::popcount(hi | lo) + std::popcount(hi & ~lo) + 5 * std::popcount(hi & lo & ~a_mixed);
 }
 
-inline int body(const std::array<std::uint64_t, 4>& a, const std::array<std::uint64_t, 4>& b) {
-  return body_word(a[0], b[0]) + body_word(a[1], b[1]) + body_word(a[2], b[2]) + body_word(a[3], b[3]);
+inline std::uint64_t mixed(std::uint64_t w) { return (w ^ (w >> 1)) & kLowBits; }
+
+// The query as the kernels take it: body words, their masks, checksum.
+using Query = std::array<std::uint64_t, 9>;
+Query query_words(const TlshCode& q) {
+  Query w{};
+  for (std::size_t k = 0; k < 4; ++k) w[k] = q.body[k], w[4 + k] = mixed(q.body[k]);
+  w[8] = q.checksum;
+  return w;
 }
+
+inline int fewest_loop(const std::uint64_t* q, const std::uint64_t* planes, std::size_t stride, std::size_t begin,
+                       std::size_t end) {
+  const std::uint64_t *w0 = planes, *w1 = planes + stride, *w2 = planes + 2 * stride, *w3 = planes + 3 * stride,
+                      *cs = planes + 4 * stride;
+  int fewest = INT_MAX;
+  for (std::size_t i = begin; i < end; ++i) {
+    const int d = (cs[i] != q[8] ? 1 : 0) + body_word(q[0], w0[i], q[4]) + body_word(q[1], w1[i], q[5]) +
+                  body_word(q[2], w2[i], q[6]) + body_word(q[3], w3[i], q[7]);
+    fewest = std::min(fewest, d);
+  }
+  return fewest;
+}
+
+// The index's inner loop (popcount_kernels.hpp).
+CRD_POPCNT_CLONES
+int fewest_popcnt(const std::uint64_t* q, const std::uint64_t* planes, std::size_t stride, std::size_t begin,
+                  std::size_t end) {
+  return fewest_loop(q, planes, stride, begin, end);
+}
+// Not cloned, so its address is a plain function's (GCC 12 warns on taking a clone's).
+int fewest_portable(const std::uint64_t* q, const std::uint64_t* planes, std::size_t stride, std::size_t begin,
+                    std::size_t end) {
+  return fewest_popcnt(q, planes, stride, begin, end);
+}
+#if CRD_HAVE_VECTOR_POPCOUNT
+CRD_VECTOR_POPCOUNT_KERNEL
+int fewest_vector(const std::uint64_t* q, const std::uint64_t* planes, std::size_t stride, std::size_t begin,
+                  std::size_t end) {
+  return fewest_loop(q, planes, stride, begin, end);
+}
+#endif
 
 std::uint32_t header_key(const TlshCode& c) {
   return (std::uint32_t{c.lvalue} << 8) | (std::uint32_t{c.q1} << 4) | c.q2;
@@ -87,47 +128,47 @@ int tlsh_header_distance(const TlshCode& a, const TlshCode& b) {
          kCost.ratio[(a.q2 - b.q2) & 15];
 }
 
-int tlsh_body_distance(const TlshCode& a, const TlshCode& b) { return body(a.body, b.body); }
+int tlsh_body_distance(const TlshCode& a, const TlshCode& b) {
+  int d = 0;
+  for (std::size_t k = 0; k < 4; ++k) d += body_word(a.body[k], b.body[k], mixed(a.body[k]));
+  return d;
+}
 
 int tlsh_distance(const TlshCode& a, const TlshCode& b) {
   return tlsh_header_distance(a, b) + (a.checksum != b.checksum ? 1 : 0) + tlsh_body_distance(a, b);
 }
 
-TlshIndex::TlshIndex(const std::vector<TlshCode>& labels) {
+TlshIndex::TlshIndex(const std::vector<TlshCode>& labels, bool vector_kernel)
+    : planes_(5 * labels.size()), size_(labels.size()), fewest_(&fewest_portable) {
   std::vector<std::uint32_t> order(labels.size());
   for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
                    [&](std::uint32_t a, std::uint32_t b) { return header_key(labels[a]) < header_key(labels[b]); });
-  labels_.reserve(labels.size());
-  for (const std::uint32_t i : order) {
-    const TlshCode& c = labels[i];
+  for (std::uint32_t at = 0; at < order.size(); ++at) {
+    const TlshCode& c = labels[order[at]];
     if (groups_.empty() || header_key(groups_.back().header) != header_key(c)) {
       TlshCode header;
       header.lvalue = c.lvalue, header.q1 = c.q1, header.q2 = c.q2;
-      const auto at = static_cast<std::uint32_t>(labels_.size());
       groups_.push_back({header, at, at});
     }
-    labels_.push_back({c.body, c.checksum});
+    for (std::size_t k = 0; k < 4; ++k) planes_[k * size_ + at] = c.body[k];
+    planes_[4 * size_ + at] = c.checksum;
     ++groups_.back().end;
   }
   scratch_.reserve(groups_.size());
-}
-
-// The index's inner loop: a POPCNT copy picked at load time where the CPU has one (the x86-64
-// baseline calls a library routine for each popcount).
-#if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target_clones("popcnt", "default")))
+#if CRD_HAVE_VECTOR_POPCOUNT
+  if (vector_kernel && has_vector_popcount()) fewest_ = &fewest_vector;
+#else
+  (void)vector_kernel;
 #endif
-int TlshIndex::best_in(const Group& g, int header, const TlshCode& q, int best) const {
-  for (std::uint32_t i = g.begin; i < g.end; ++i) {
-    const Label& l = labels_[i];
-    best = std::min(best, header + (l.checksum != q.checksum ? 1 : 0) + body(l.body, q.body));
-  }
-  return best;
 }
 
 int TlshIndex::min_distance(const TlshCode& q, int none) {
   if (groups_.empty()) return none;
+  const Query words = query_words(q);
+  const auto best_in = [&](const Group& g, int header, int best) {
+    return std::min(best, header + fewest_(words.data(), planes_.data(), size_, g.begin, g.end));
+  };
   scratch_.clear();
   std::size_t cheapest = 0;
   for (std::uint32_t g = 0; g < groups_.size(); ++g) {
@@ -137,18 +178,19 @@ int TlshIndex::min_distance(const TlshCode& q, int none) {
   // The cheapest group gives a first best; only groups whose header distance is below it can
   // hold a closer label, and they are visited cheapest first so the best falls fast.
   const Visit first = scratch_[cheapest];
-  int best = best_in(groups_[first.group], first.bound, q, INT_MAX);
+  int best = best_in(groups_[first.group], first.bound, INT_MAX);
   std::erase_if(scratch_, [&](const Visit& v) { return v.bound >= best || v.group == first.group; });
   std::sort(scratch_.begin(), scratch_.end(), [](const Visit& a, const Visit& b) { return a.bound < b.bound; });
   for (const Visit& v : scratch_) {
     if (v.bound >= best) break;  // every later group's header distance alone is ≥ best
-    best = best_in(groups_[v.group], v.bound, q, best);
+    best = best_in(groups_[v.group], v.bound, best);
   }
   return best;
 }
 
 std::uint64_t TlshIndex::memory_bytes() const {
-  return labels_.capacity() * sizeof(Label) + groups_.capacity() * sizeof(Group) + scratch_.capacity() * sizeof(Visit);
+  return planes_.capacity() * sizeof(std::uint64_t) + groups_.capacity() * sizeof(Group) +
+         scratch_.capacity() * sizeof(Visit);
 }
 
 }  // namespace crd::compare

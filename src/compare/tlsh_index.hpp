@@ -43,31 +43,37 @@ int tlsh_distance(const TlshCode& a, const TlshCode& b);
 // Not thread-safe (it keeps the query's group order in a scratch buffer): one object per thread.
 class TlshIndex {
  public:
-  explicit TlshIndex(const std::vector<TlshCode>& labels);
-  std::size_t size() const { return labels_.size(); }
+  // vector_kernel = false keeps to the portable loop (tests compare the two).
+  explicit TlshIndex(const std::vector<TlshCode>& labels, bool vector_kernel = true);
+  std::size_t size() const { return size_; }
   // The smallest tlsh_distance from q to any label; `none` when there are no labels.
   int min_distance(const TlshCode& q, int none);
   // Bytes held (for --memory): labels, groups and the scratch buffer.
   std::uint64_t memory_bytes() const;
 
+  // The smallest checksum + body distance from a query (its body words, their "high bit equals
+  // low bit" masks, its checksum) to the labels begin…end of the planes.
+  using Kernel = int (*)(const std::uint64_t* query, const std::uint64_t* planes, std::size_t stride,
+                         std::size_t begin, std::size_t end);
+
  private:
-  struct Label {
-    std::array<std::uint64_t, 4> body;
-    std::uint8_t checksum;
-  };
   struct Group {
     TlshCode header;  // lvalue, q1, q2 (checksum and body unused)
-    std::uint32_t begin, end;  // its labels in labels_
+    std::uint32_t begin, end;  // its labels
   };
   struct Visit {
     int bound;
     std::uint32_t group;
   };
-  int best_in(const Group& g, int header, const TlshCode& q, int best) const;
 
-  std::vector<Label> labels_;  // sorted by header, so each group's labels are contiguous
+  // The labels sorted by header, so each group's are contiguous, as five planes of 64-bit words
+  // (the four body words, then the checksum; word k of label i at planes_[k·size_ + i]) that
+  // compilers vectorize a loop over.
+  std::vector<std::uint64_t> planes_;
+  std::size_t size_ = 0;
   std::vector<Group> groups_;
   std::vector<Visit> scratch_;
+  Kernel fewest_;
 };
 
 }  // namespace crd::compare

@@ -107,11 +107,15 @@ int scan_min(const std::vector<TlshCode>& labels, const TlshCode& q) {
   return best;
 }
 
-// The index against the scan for every query; returns how many queries the index answered.
+// The index (both kernels) against the scan for every query.
 void expect_index_equals_scan(const std::vector<TlshCode>& labels, const std::vector<TlshCode>& queries) {
-  TlshIndex index(labels);
+  TlshIndex index(labels), portable(labels, false);  // the vector kernel where the CPU has it, and not
   ASSERT_EQ(index.size(), labels.size());
-  for (const auto& q : queries) ASSERT_EQ(index.min_distance(q, INT_MAX), scan_min(labels, q));
+  for (const auto& q : queries) {
+    const int want = scan_min(labels, q);
+    ASSERT_EQ(index.min_distance(q, INT_MAX), want);
+    ASSERT_EQ(portable.min_distance(q, INT_MAX), want);
+  }
 }
 
 TEST(TlshCode, DistanceEqualsLibtlshOnGeneratedText) {

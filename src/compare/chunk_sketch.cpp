@@ -88,10 +88,8 @@ LabelSketches::LabelSketches(const std::vector<ChunkSketch>& labels)
 }
 
 std::uint64_t LabelSketches::memory_bytes() const {
-  std::uint64_t bytes = nilsimsa_.memory_bytes() +
-                        tlsh_.memory_bytes() +
-                        ssdeep_.capacity() * sizeof(std::string) + stamp_.capacity() * sizeof(std::uint64_t) +
-                        ssdeep_grams_.memory_bytes();
+  std::uint64_t bytes = nilsimsa_.memory_bytes() + tlsh_.memory_bytes() + ssdeep_.capacity() * sizeof(std::string) +
+                        stamp_.capacity() * sizeof(std::uint64_t) + ssdeep_grams_.memory_bytes();
   for (const std::string& s : ssdeep_) bytes += heap_bytes(s);
   return bytes;
 }

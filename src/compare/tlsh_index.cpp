@@ -10,7 +10,7 @@
 namespace crd::compare {
 namespace {
 
-constexpr std::size_t kHexDigits = 70;  // 1 checksum + 1 lvalue + 1 ratios + 32 body bytes
+constexpr std::size_t kHexDigits = 70;                     // 1 checksum + 1 lvalue + 1 ratios + 32 body bytes
 constexpr std::uint64_t kLowBits = 0x5555555555555555ULL;  // the low bit of every two-bit code
 
 int hex_value(char c) {

@@ -53,12 +53,12 @@ class TlshIndex {
 
   // The smallest checksum + body distance from a query (its body words, their "high bit equals
   // low bit" masks, its checksum) to the labels begin…end of the planes.
-  using Kernel = int (*)(const std::uint64_t* query, const std::uint64_t* planes, std::size_t stride,
-                         std::size_t begin, std::size_t end);
+  using Kernel = int (*)(const std::uint64_t* query, const std::uint64_t* planes, std::size_t stride, std::size_t begin,
+                         std::size_t end);
 
  private:
   struct Group {
-    TlshCode header;  // lvalue, q1, q2 (checksum and body unused)
+    TlshCode header;           // lvalue, q1, q2 (checksum and body unused)
     std::uint32_t begin, end;  // its labels
   };
   struct Visit {

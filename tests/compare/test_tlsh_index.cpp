@@ -31,7 +31,8 @@ std::vector<std::string> generated_digests(std::size_t documents, std::uint32_t 
   std::vector<std::string> out;
   for (std::size_t d = 0; d < documents; ++d) {
     std::string text;
-    const std::size_t size = 300 + static_cast<std::size_t>(std::exp(std::uniform_real_distribution<>(0, 4.9)(rng)) * 300);
+    const std::size_t size =
+        300 + static_cast<std::size_t>(std::exp(std::uniform_real_distribution<>(0, 4.9)(rng)) * 300);
     // A per-document word bias, so the quartile ratios differ between documents.
     const std::size_t bias = rng() % 24;
     while (text.size() < size) {
@@ -195,7 +196,7 @@ TEST(TlshIndex, MinimumEqualsScanOnRandomAndAdversarialSets) {
   EXPECT_EQ(ties.min_distance(q, INT_MAX), 1);
   // A closer label in a group whose header is dearer than the cheapest group's.
   TlshCode near_body = q, far_body = q;
-  near_body.q2 = static_cast<std::uint8_t>((q.q2 + 2) & 15);  // header 12, body equal
+  near_body.q2 = static_cast<std::uint8_t>((q.q2 + 2) & 15);         // header 12, body equal
   far_body.body = {~q.body[0], ~q.body[1], ~q.body[2], ~q.body[3]};  // header 0, body far
   TlshIndex dear({far_body, near_body});
   EXPECT_EQ(dear.min_distance(q, INT_MAX), 12);
@@ -212,7 +213,8 @@ TlshCode perturbed(TlshCode c, std::mt19937& rng) {
   if (rng() % 2 == 0) c.q1 = step(c.q1, 16);
   if (rng() % 2 == 0) c.q2 = step(c.q2, 16);
   if (rng() % 4 == 0) c.checksum = static_cast<std::uint8_t>(rng());
-  for (int k = static_cast<int>(rng() % 12); k > 0; --k) c.body[rng() % 4] ^= std::uint64_t{1 + rng() % 3} << (2 * (rng() % 32));
+  for (int k = static_cast<int>(rng() % 12); k > 0; --k)
+    c.body[rng() % 4] ^= std::uint64_t{1 + rng() % 3} << (2 * (rng() % 32));
   return c;
 }
 
@@ -231,7 +233,8 @@ TEST(TlshIndex, VisitsAGroupWhoseHeaderDistanceIsJustBelowTheBest) {
   const TlshCode q = *TlshCode::parse(random_digests(1, 11, 127, 8)[0]);
   TlshCode same_header = q, dearer_header = q;
   // Same header, 13 bucket codes one step away: distance 13, met first.
-  for (int k = 0; k < 13; ++k) same_header.body[static_cast<std::size_t>(k % 4)] ^= std::uint64_t{1} << (2 * (k / 4) + 16);
+  for (int k = 0; k < 13; ++k)
+    same_header.body[static_cast<std::size_t>(k % 4)] ^= std::uint64_t{1} << (2 * (k / 4) + 16);
   dearer_header.q2 = static_cast<std::uint8_t>((q.q2 + 2) & 15);  // header 12, body equal: distance 12
   ASSERT_EQ(tlsh_distance(q, same_header), 13);
   ASSERT_EQ(tlsh_distance(q, dearer_header), 12);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <climits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -14,6 +15,7 @@
 #include "nilsimsa.hpp"
 #include "nilsimsa_set.hpp"
 #include "posting_table.hpp"
+#include "ssdeep_score.hpp"
 #include "tlsh_index.hpp"
 
 namespace crd::compare {
@@ -52,21 +54,20 @@ class LabelSketches {
 
  private:
   NilsimsaSet nilsimsa_;
-  TlshIndex tlsh_;  // exact smallest distance without comparing with every label
-  std::vector<std::string> ssdeep_;
+  TlshIndex tlsh_;                                      // exact smallest distance without comparing with every label
+  std::vector<std::optional<SsdeepSignature>> ssdeep_;  // by label, parsed once
   // ssdeep scores two signatures above 0 only if they share, at one block size, a run of 7
   // characters (after its own reduction of longer repeats), or are the same signature: labels are
-  // indexed by (block size, 7-gram) and by reduced signature, and fuzzy_compare (~2 µs) runs on
-  // those candidates only. test_chunk_sketch checks it against comparing with every label.
+  // indexed by (block size, 7-gram) and by reduced signature, and scored (SsdeepQuery, as
+  // fuzzy_compare) on those candidates only. test_chunk_sketch checks it against comparing with every label.
   PostingTable ssdeep_grams_;
   std::vector<std::uint64_t> stamp_;  // by label: the last query that compared it
   std::uint64_t query_ = 0;
 };
 
-// ssdeep's candidate keys of a signature ("bs:h1:h2"), as 64-bit hashes: one of (block size, gram)
-// for every 7-gram of h1 at bs and of h2 at 2·bs, after reducing runs of more than 3 equal
-// characters to 3 as ssdeep does, and one of "=" + the reduced signature. Two keys that collide
-// only add a candidate (scored 0 by ssdeep_compare), never lose one.
-std::vector<std::uint64_t> ssdeep_keys(const std::string& signature);
+// ssdeep's candidate keys of a parsed signature (runs already cut as ssdeep does), as 64-bit
+// hashes: one of (block size, gram) for every 7-gram of h1 at bs and of h2 at 2·bs, and one of
+// "=" + the reduced signature. Two keys that collide only add a candidate (scored 0), never lose one.
+std::vector<std::uint64_t> ssdeep_keys(const SsdeepSignature& signature);
 
 }  // namespace crd::compare

@@ -2,7 +2,10 @@
 // Debian documentation corpus: the ssdeep candidate index must never miss a scoring pair.
 #include <gtest/gtest.h>
 
+#include <tlsh.h>
+
 #include <algorithm>
+#include <random>
 
 #include "chunk_sketch.hpp"
 #include "corpus_chunks.hpp"
@@ -54,6 +57,26 @@ TEST(FuzzyHashes, TlshNeedsLongInputAndSeesSmallEdits) {
   EXPECT_EQ(ta->distance(*ta), 0);
   EXPECT_GT(ta->distance(*tb), 0);
   EXPECT_EQ(ssdeep_compare(ssdeep_digest(a), ssdeep_digest(a)), 100);
+}
+
+// TlshDigest::of declines inputs under libtlsh's MIN_DATA_LENGTH without hashing them: libtlsh
+// itself gives no digest for any of them either, and from that length on both agree, on varied
+// bytes of every length around the limit.
+TEST(FuzzyHashes, TlshShortcutAgreesWithLibtlsh) {
+  std::mt19937 rng(256);
+  for (std::size_t len = 0; len <= MIN_DATA_LENGTH + 64; ++len) {
+    for (int trial = 0; trial < 3; ++trial) {
+      std::string data(len, '\0');
+      for (auto& ch : data) ch = static_cast<char>(rng() & 255);
+      Tlsh direct;
+      direct.final(reinterpret_cast<const unsigned char*>(data.data()), static_cast<unsigned>(len));
+      const char* h = direct.getHash();
+      const std::string want = h == nullptr ? "" : h;
+      const auto got = TlshDigest::of(data);
+      ASSERT_EQ(got ? got->hex() : "", want) << len;
+      if (len >= MIN_DATA_LENGTH) ASSERT_NE(want, "") << len;  // the boundary is where libtlsh has it
+    }
+  }
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 // LabelSketches::best against comparing every chunk with every label, on real chunks of the
 // Debian documentation corpus: the ssdeep candidate index must never miss a scoring pair.
 #include <gtest/gtest.h>
-
 #include <tlsh.h>
 
 #include <algorithm>

@@ -5,7 +5,7 @@
 # with a tiny shuffle buffer (many rounds) and with --badness chunks, `crd label`, and
 # `crd detect --labels` (both badness modes, and the partitioned join), the labels coming from the old binary's discovery;
 # `crd quilts` (/quilts: at 1 and 2 ranks, the sweep, --foreign-sourced domain with φ, tiny rounds) and
-# `crd neardup` (/neardup: both methods).
+# `crd neardup` (/neardup: both methods); `crd compare-hashing` (/compare_hashing: at 1 and 2 ranks).
 #
 #   perf/compare_outputs.sh OLD_CRD NEW_CRD INPUT…
 #   CRD_COMPARE_ONLY='quilts|neardup' perf/compare_outputs.sh …   (only the jobs whose names match)
@@ -28,6 +28,7 @@ job() {
   case "$1" in
     quilts) groups=(--group /quilts) ;;
     neardup) groups=(--group /neardup) ;;
+    compare-hashing) groups=(--group /compare_hashing) ;;
   esac
   for which in old new; do
     local bin=$old
@@ -60,4 +61,19 @@ job quilts.np2.tiny-rounds 2 quilts "$@" --shuffle-buffer 4K
 for method in minhash simhash; do
   job "neardup.np2.$method" 2 neardup "$@" --method "$method"
 done
+# compare-hashing's labels: the old binary's `crd label` of the first input (its first subdirectory
+# or file when it is a directory), so most chunks meet labels they are not; its truth: the host of
+# that labeled set's first page.
+if [[ -z "${CRD_COMPARE_ONLY:-}" || "compare-hashing" =~ ${CRD_COMPARE_ONLY} ]]; then
+  first=$1
+  [ -d "$first" ] && first=$(find "$first" -mindepth 1 -maxdepth 1 \( -type d -o -type f \) ! -name '.*' | sort | head -1)
+  "$old" label "$first" -o "$tmp/compare.labels.h5" --progress-interval 0 > "$tmp/compare.labels.log" 2>&1 ||
+    { echo "compare-hashing labels: crd failed"; cat "$tmp/compare.labels.log"; exit 1; }
+  /usr/bin/python3 -c 'import h5py, sys
+url = h5py.File(sys.argv[1])["labels_documents/url"][0].decode()
+print(url.split("/", 1)[0] + "/")' "$tmp/compare.labels.h5" > "$tmp/compare.truth.txt"
+  for n in 1 2; do
+    job "compare-hashing.np$n" "$n" compare-hashing "$@" --labels "$tmp/compare.labels.h5" --truth "$tmp/compare.truth.txt"
+  done
+fi
 exit $failed

@@ -2,7 +2,8 @@
 #include "chunk_sketch.hpp"
 
 #include <algorithm>
-#include <charconv>
+
+#include "crd/neardup/fingerprint.hpp"
 
 namespace crd::compare {
 
@@ -14,83 +15,95 @@ ChunkSketch sketch(std::string_view normalized) {
   return s;
 }
 
-std::uint64_t held_bytes(const ChunkSketch& s) { return sizeof(ChunkSketch) + heap_bytes(s.tlsh) + heap_bytes(s.ssdeep); }
+std::uint64_t held_bytes(const ChunkSketch& s) {
+  return sizeof(ChunkSketch) + heap_bytes(s.tlsh) + heap_bytes(s.ssdeep);
+}
+
+// fuzzy_compare's highest score (equal signatures).
+constexpr int kSsdeepMax = 100;
+
+std::vector<std::uint64_t> ssdeep_keys(const SsdeepSignature& signature) {
+  std::vector<std::uint64_t> keys;
+  const std::string_view h1 = signature.view(0), h2 = signature.view(1);
+  std::string whole = "=" + std::to_string(signature.block) + ":";
+  whole.append(h1).append(":").append(h2);
+  keys.push_back(neardup::term_token(whole));
+  auto grams = [&](std::string_view h, unsigned long block) {
+    const std::uint64_t at_block = neardup::mix64(block);
+    for (std::size_t i = 0; i + 7 <= h.size(); ++i) keys.push_back(neardup::term_token(h.substr(i, 7)) ^ at_block);
+  };
+  grams(h1, signature.block);
+  grams(h2, 2 * signature.block);
+  return keys;
+}
 
 namespace {
 
-// A parsed TLSH digest: the library's object (~100 bytes of buckets and header) behind a pointer.
-constexpr std::uint64_t kTlshObjectBytes = 128;
-// A node of an unordered_map<std::string, std::vector<uint32_t>>: its pair, next pointer, cached
-// hash, and malloc's header; plus the bucket array's slot.
-constexpr std::uint64_t kGramNodeBytes = sizeof(std::string) + sizeof(std::vector<std::uint32_t>) + 8 + 8 + 8 + 8;
+// The labels' TLSH digests that parse (a label without one never gives a distance).
+std::vector<TlshCode> tlsh_codes(const std::vector<ChunkSketch>& labels) {
+  std::vector<TlshCode> codes;
+  for (const auto& l : labels)
+    if (auto c = TlshCode::parse(l.tlsh)) codes.push_back(*c);
+  return codes;
+}
 
-// ssdeep's eliminate_sequences: a run of more than 3 equal characters is cut to 3.
-std::string reduce_runs(std::string_view s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i)
-    if (i < 3 || s[i] != s[i - 1] || s[i] != s[i - 2] || s[i] != s[i - 3]) out += s[i];
-  return out;
+std::vector<NilsimsaDigest> nilsimsa_digests(const std::vector<ChunkSketch>& labels) {
+  std::vector<NilsimsaDigest> digests;
+  for (const auto& l : labels) digests.push_back(l.nilsimsa);
+  return digests;
+}
+
+std::vector<std::optional<SsdeepSignature>> ssdeep_signatures(const std::vector<ChunkSketch>& labels) {
+  std::vector<std::optional<SsdeepSignature>> parsed;
+  parsed.reserve(labels.size());
+  for (const auto& l : labels) parsed.push_back(SsdeepSignature::parse(l.ssdeep));
+  return parsed;
+}
+
+// Every parsed label signature's keys, each with the label's index.
+std::vector<KeyedId> ssdeep_postings(const std::vector<std::optional<SsdeepSignature>>& signatures) {
+  std::vector<KeyedId> pairs;
+  for (std::uint32_t i = 0; i < signatures.size(); ++i)
+    if (signatures[i])
+      for (const std::uint64_t key : ssdeep_keys(*signatures[i])) pairs.push_back({key, i});
+  return pairs;
 }
 
 }  // namespace
 
-std::vector<std::string> ssdeep_keys(const std::string& signature) {
-  std::vector<std::string> keys;
-  const auto c1 = signature.find(':');
-  const auto c2 = c1 == std::string::npos ? std::string::npos : signature.find(':', c1 + 1);
-  unsigned long bs = 0;
-  if (c2 == std::string::npos || std::from_chars(signature.data(), signature.data() + c1, bs).ec != std::errc())
-    return keys;  // malformed: no candidates (fuzzy_compare would return -1 anyway)
-  const std::string h1 = reduce_runs(std::string_view(signature).substr(c1 + 1, c2 - c1 - 1));
-  const std::string h2 = reduce_runs(std::string_view(signature).substr(c2 + 1));
-  keys.push_back("=" + std::to_string(bs) + ":" + h1 + ":" + h2);
-  auto grams = [&](const std::string& h, unsigned long block) {
-    for (std::size_t i = 0; i + 7 <= h.size(); ++i) keys.push_back(std::to_string(block) + "/" + h.substr(i, 7));
-  };
-  grams(h1, bs);
-  grams(h2, 2 * bs);
-  return keys;
-}
-
-LabelSketches::LabelSketches(const std::vector<ChunkSketch>& labels) : stamp_(labels.size(), 0) {
-  for (std::uint32_t i = 0; i < labels.size(); ++i) {
-    nilsimsa_.push_back(labels[i].nilsimsa);
-    if (!labels[i].tlsh.empty())
-      if (auto t = TlshDigest::parse(labels[i].tlsh)) tlsh_.push_back(std::move(*t));
-    ssdeep_.push_back(labels[i].ssdeep);
-    for (auto& key : ssdeep_keys(labels[i].ssdeep)) {
-      auto& ids = ssdeep_grams_[std::move(key)];
-      if (ids.empty() || ids.back() != i) ids.push_back(i);
-    }
-  }
-}
+LabelSketches::LabelSketches(const std::vector<ChunkSketch>& labels)
+    : nilsimsa_(nilsimsa_digests(labels)),
+      tlsh_(tlsh_codes(labels)),
+      ssdeep_(ssdeep_signatures(labels)),
+      ssdeep_grams_(ssdeep_postings(ssdeep_)),
+      stamp_(labels.size(), 0) {}
 
 std::uint64_t LabelSketches::memory_bytes() const {
-  std::uint64_t bytes = nilsimsa_.capacity() * sizeof(NilsimsaDigest) +
-                        tlsh_.capacity() * (sizeof(TlshDigest) + kTlshObjectBytes) +
-                        ssdeep_.capacity() * sizeof(std::string) + stamp_.capacity() * sizeof(std::uint64_t) +
-                        ssdeep_grams_.bucket_count() * sizeof(void*);
-  for (const std::string& s : ssdeep_) bytes += heap_bytes(s);
-  for (const auto& [key, ids] : ssdeep_grams_) bytes += kGramNodeBytes + heap_bytes(key) + ids.capacity() * sizeof(std::uint32_t);
+  std::uint64_t bytes = nilsimsa_.memory_bytes() + tlsh_.memory_bytes() +
+                        ssdeep_.capacity() * sizeof(std::optional<SsdeepSignature>) +
+                        stamp_.capacity() * sizeof(std::uint64_t) + ssdeep_grams_.memory_bytes();
   return bytes;
 }
 
 BestScores LabelSketches::best(const ChunkSketch& chunk) {
   BestScores b;
-  b.nilsimsa = best_nilsimsa(chunk.nilsimsa, nilsimsa_);
-  if (!chunk.tlsh.empty()) {
-    if (auto t = TlshDigest::parse(chunk.tlsh))
-      for (const auto& l : tlsh_) b.tlsh = std::min(b.tlsh, t->distance(l));
-  }
-  // Each candidate once: a label is compared when first met in this query (stamp_ marks it).
+  b.nilsimsa = nilsimsa_.best(chunk.nilsimsa);
+  if (auto t = TlshCode::parse(chunk.tlsh)) b.tlsh = tlsh_.min_distance(*t, kNoTlsh);
+  // Each candidate once: a label is compared when first met in this query (stamp_ marks it). The
+  // first key is the whole signature's (an equal one scores 100), and no score exceeds 100: once
+  // met, no later candidate can raise the best.
+  // A signature that does not parse has no keys: fuzzy_compare gives it −1 or (for a form it reads
+  // more loosely, never one fuzzy_hash_buf writes) no 7-gram run in common with a label's.
+  const auto signature = SsdeepSignature::parse(chunk.ssdeep);
+  if (!signature) return b;
+  const SsdeepQuery query(*signature);
   ++query_;
-  for (const auto& key : ssdeep_keys(chunk.ssdeep)) {
-    const auto it = ssdeep_grams_.find(key);
-    if (it == ssdeep_grams_.end()) continue;
-    for (const std::uint32_t i : it->second) {
+  for (const std::uint64_t key : ssdeep_keys(*signature)) {
+    for (const std::uint32_t i : ssdeep_grams_.find(key)) {
       if (stamp_[i] == query_) continue;
       stamp_[i] = query_;
-      b.ssdeep = std::max(b.ssdeep, ssdeep_compare(chunk.ssdeep, ssdeep_[i]));
+      b.ssdeep = std::max(b.ssdeep, query.score(*ssdeep_[i]));
+      if (b.ssdeep >= kSsdeepMax) return b;
     }
   }
   return b;

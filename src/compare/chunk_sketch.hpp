@@ -4,15 +4,19 @@
 #pragma once
 
 #include <climits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
 #include "crd/base/heap_bytes.hpp"
 #include "fuzzy_hashes.hpp"
 #include "nilsimsa.hpp"
+#include "nilsimsa_set.hpp"
+#include "posting_table.hpp"
+#include "ssdeep_score.hpp"
+#include "tlsh_index.hpp"
 
 namespace crd::compare {
 
@@ -49,21 +53,21 @@ class LabelSketches {
   std::uint64_t memory_bytes() const;
 
  private:
-  std::vector<NilsimsaDigest> nilsimsa_;
-  std::vector<TlshDigest> tlsh_;
-  std::vector<std::string> ssdeep_;
+  NilsimsaSet nilsimsa_;
+  TlshIndex tlsh_;                                      // exact smallest distance without comparing with every label
+  std::vector<std::optional<SsdeepSignature>> ssdeep_;  // by label, parsed once
   // ssdeep scores two signatures above 0 only if they share, at one block size, a run of 7
   // characters (after its own reduction of longer repeats), or are the same signature: labels are
-  // indexed by (block size, 7-gram) and by reduced signature, and fuzzy_compare (~2 µs) runs on
-  // those candidates only. test_chunk_sketch checks it against comparing with every label.
-  std::unordered_map<std::string, std::vector<std::uint32_t>> ssdeep_grams_;
+  // indexed by (block size, 7-gram) and by reduced signature, and scored (SsdeepQuery, as
+  // fuzzy_compare) on those candidates only. test_chunk_sketch checks it against comparing with every label.
+  PostingTable ssdeep_grams_;
   std::vector<std::uint64_t> stamp_;  // by label: the last query that compared it
   std::uint64_t query_ = 0;
 };
 
-// ssdeep's candidate keys of a signature ("bs:h1:h2"): "bs/gram" for every 7-gram of h1 at bs and
-// of h2 at 2·bs, after reducing runs of more than 3 equal characters to 3 as ssdeep does, and
-// "=" + the reduced signature.
-std::vector<std::string> ssdeep_keys(const std::string& signature);
+// ssdeep's candidate keys of a parsed signature (runs already cut as ssdeep does), as 64-bit
+// hashes: one of (block size, gram) for every 7-gram of h1 at bs and of h2 at 2·bs, and one of
+// "=" + the reduced signature. Two keys that collide only add a candidate (scored 0), never lose one.
+std::vector<std::uint64_t> ssdeep_keys(const SsdeepSignature& signature);
 
 }  // namespace crd::compare

@@ -69,42 +69,43 @@ class CompareLines : public CompareProgress {
 // malloc's header (for --memory).
 constexpr std::uint64_t kMapNodeBytes = sizeof(Digest) + 4 + 8 + 8 + 8;
 
-// A label's text as one rank met it.
-struct LabelText {
+// A label's sketch, made by the rank that met its text in the scan or that owns its sample.
+struct LabelSketch {
   Digest digest;
-  std::string text;
-  static constexpr auto fields() { return std::tuple(&LabelText::digest, &LabelText::text); }
+  ChunkSketch sketch;
+  static constexpr auto fields() { return std::tuple(&LabelSketch::digest, &LabelSketch::sketch); }
 };
 
-// Collective: a sketch of every label whose text some rank has, in label-id order. The texts are
-// the label chunks the scan met (label_texts, emptied here), and the labels whose stored sample is
-// the whole chunk. check_gather(bytes) runs on every rank before the texts are gathered, with the
-// bytes of this rank's texts (--memory).
+// Collective: a sketch of every label whose text some rank has, in label-id order. The sketches
+// are those the scan made of the label chunks it met (label_sketches, emptied here), and of the
+// labels whose stored sample is the whole chunk, made by their owner; every label is sketched where
+// its bytes are, and only the sketches (~150 bytes) travel. check_gather(bytes) runs on every rank
+// before they are gathered, with the bytes of this rank's sketches (--memory).
 std::vector<ChunkSketch> sketch_labels(comm::Transport& transport, const pipeline::LabelSet& labels,
-                                       std::vector<LabelText>& label_texts,
+                                       std::vector<LabelSketch>& label_sketches,
                                        const std::function<void(std::uint64_t)>& check_gather) {
   for (std::size_t i = 0; i < labels.owned.hashes.size(); ++i)
     if (labels.owned.samples[i].size() == labels.owned.lengths[i])  // the sample is the whole chunk
-      label_texts.push_back({labels.owned.hashes[i], labels.owned.samples[i]});
-  std::uint64_t texts = 0;
-  for (const LabelText& l : label_texts) texts += sizeof(LabelText) + heap_bytes(l.text);
-  check_gather(texts);
+      label_sketches.push_back({labels.owned.hashes[i], sketch(labels.owned.samples[i])});
+  std::uint64_t bytes = 0;
+  for (const LabelSketch& l : label_sketches) bytes += sizeof(LabelSketch) - sizeof(ChunkSketch) + held_bytes(l.sketch);
+  check_gather(bytes);
   std::vector<std::optional<ChunkSketch>> by_label(labels.total);
-  for (const auto& part : comm::allgather(transport, label_texts)) {
-    for (const LabelText& l : part) {
+  for (auto& part : comm::allgather(transport, label_sketches)) {
+    for (LabelSketch& l : part) {
       const std::uint64_t id = *labels.all.find(l.digest);
-      if (!by_label[id]) by_label[id] = sketch(l.text);  // the same bytes wherever found (same SHA-1)
+      if (!by_label[id]) by_label[id] = std::move(l.sketch);  // the same bytes wherever found (same SHA-1)
     }
   }
-  label_texts = {};
-  std::vector<ChunkSketch> label_sketches;
+  label_sketches = {};
+  std::vector<ChunkSketch> out;
   for (auto& s : by_label)
-    if (s) label_sketches.push_back(std::move(*s));
-  return label_sketches;
+    if (s) out.push_back(std::move(*s));
+  return out;
 }
 
-// Each distinct chunk's sketch, made once when the scan first meets it, and the text of the chunks
-// that are labels. held() is what it keeps with the labeled set's bytes, for --memory.
+// Each distinct chunk's sketch, made once when the scan first meets it, and which of the chunks are
+// labels. held() is what it keeps with the labeled set's bytes, for --memory.
 class ScanSketches {
  public:
   ScanSketches(const pipeline::LabelSet& labels, std::uint64_t labels_bytes)
@@ -115,26 +116,28 @@ class ScanSketches {
     if (!inserted) return;
     sketches_.push_back(sketch(text));
     heap_ += held_bytes(sketches_.back()) - sizeof(ChunkSketch);
-    if (labels_.all.find(d) != nullptr) {
-      label_texts_.push_back({d, std::string(text)});
-      heap_ += heap_bytes(label_texts_.back().text);
-    }
+    if (labels_.all.find(d) != nullptr) labels_met_.push_back(d);
   }
   std::uint64_t held() const {
     return labels_bytes_ + heap_ + sketches_.capacity() * sizeof(ChunkSketch) + sketch_of_.size() * kMapNodeBytes +
-           sketch_of_.bucket_count() * sizeof(void*) + label_texts_.capacity() * sizeof(LabelText);
+           sketch_of_.bucket_count() * sizeof(void*) + labels_met_.capacity() * sizeof(Digest);
   }
   const ChunkSketch& of(const Digest& d) const { return sketches_[sketch_of_.at(d)]; }
   const std::vector<ChunkSketch>& all() const { return sketches_; }
-  std::vector<LabelText>& label_texts() { return label_texts_; }
+  // The sketches of the label chunks the scan met.
+  std::vector<LabelSketch> label_sketches() const {
+    std::vector<LabelSketch> out;
+    for (const Digest& d : labels_met_) out.push_back({d, of(d)});
+    return out;
+  }
 
  private:
   const pipeline::LabelSet& labels_;
   std::uint64_t labels_bytes_;
   std::unordered_map<Digest, std::uint32_t, DigestHasher> sketch_of_;
   std::vector<ChunkSketch> sketches_;
-  std::vector<LabelText> label_texts_;
-  std::uint64_t heap_ = 0;  // the sketches' and label texts' characters
+  std::vector<Digest> labels_met_;
+  std::uint64_t heap_ = 0;  // the sketches' characters
 };
 
 // What /compare_hashing states beside its table; chunks and without_tlsh are this rank's.
@@ -188,13 +191,15 @@ void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::
     const std::uint64_t tables = pipeline::memory_tables_bytes(p.shard);
 
     timer.start("sketch_labels");
-    // Every rank receives every text (encoded, then decoded) and keeps a sketch slot per label.
-    const auto check_gather = [&](std::uint64_t texts) {
-      pipeline::check_memory_peak(transport, common, "gathering the labels' text",
-                                  tables + sketches.held() + 2 * comm::sum(transport, texts) +
+    // Every rank receives every label's sketch (encoded, then decoded) and keeps a slot per label;
+    // its own sketches are copied out of the scan's first.
+    const auto check_gather = [&](std::uint64_t bytes) {
+      pipeline::check_memory_peak(transport, common, "gathering the labels' sketches",
+                                  tables + sketches.held() + bytes + 2 * comm::sum(transport, bytes) +
                                       labels.total * sizeof(std::optional<ChunkSketch>));
     };
-    std::vector<ChunkSketch> label_sketches = sketch_labels(transport, labels, sketches.label_texts(), check_gather);
+    std::vector<LabelSketch> met = sketches.label_sketches();
+    std::vector<ChunkSketch> label_sketches = sketch_labels(transport, labels, met, check_gather);
     LabelSketches index(label_sketches);  // copies what it compares with
     CompareFacts facts{labels.total, label_sketches.size(), p.shard.page_chunk_ids.size(), 0};
     label_sketches = {};

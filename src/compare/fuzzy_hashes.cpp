@@ -14,6 +14,9 @@ TlshDigest& TlshDigest::operator=(TlshDigest&&) noexcept = default;
 TlshDigest::~TlshDigest() = default;
 
 std::optional<TlshDigest> TlshDigest::of(std::string_view data) {
+  // libtlsh declines any input shorter than its MIN_DATA_LENGTH only after hashing all of it: most
+  // chunks are that short, so they are declined here without the work (test_chunk_sketch).
+  if (data.size() < MIN_DATA_LENGTH) return std::nullopt;
   auto t = std::make_unique<Tlsh>();
   // TLSH takes an unsigned int length; a chunk is at most --max-record-bytes, far below 4 GiB, but
   // a longer one is digested from its first 4 GiB − 1 bytes rather than wrapped.

@@ -24,9 +24,6 @@ NilsimsaDigest nilsimsa(std::string_view data);
 // 128 − Hamming distance: 128 for identical digests, −128 for complementary ones.
 int nilsimsa_compare(const NilsimsaDigest& a, const NilsimsaDigest& b);
 
-// The highest nilsimsa_compare of `d` against any of `others` (−129 when there is none).
-int best_nilsimsa(const NilsimsaDigest& d, const std::vector<NilsimsaDigest>& others);
-
 std::string to_hex(const NilsimsaDigest& d);
 
 }  // namespace crd::compare

@@ -1,40 +1,19 @@
 // LabelSketches::best against comparing every chunk with every label, on real chunks of the
 // Debian documentation corpus: the ssdeep candidate index must never miss a scoring pair.
 #include <gtest/gtest.h>
+#include <tlsh.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <random>
 
 #include "chunk_sketch.hpp"
-#include "crd/chunk/chunker.hpp"
-#include "support/test_paths.hpp"
+#include "corpus_chunks.hpp"
 
 namespace crd::compare {
 namespace {
 
-std::vector<std::string> corpus_chunks(std::size_t max_files) {
-  std::vector<std::string> out;
-  const auto dir = testing::corpus_dir();
-  if (!dir) return out;
-  std::vector<std::filesystem::path> files;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(*dir + "/sphinx-doc"))
-    if (e.path().extension() == ".html") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  files.resize(std::min(files.size(), max_files));
-  auto chunker = chunk::make_chunker(crd::chunk::ChunkerKind::Scan, {});
-  for (const auto& f : files) {
-    std::ifstream in(f, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    chunker->chunk(s.str(), "", [&](std::string_view c) { out.emplace_back(c); });
-  }
-  return out;
-}
-
 TEST(LabelSketches, BestEqualsComparingWithEveryLabel) {
-  auto chunks = corpus_chunks(40);
+  auto chunks = corpus_chunks("sphinx-doc", 40);
   if (chunks.empty()) GTEST_SKIP() << "documentation corpus absent (scripts/fetch_corpus.sh)";
   // Labels: every other chunk, some of them lightly modified; queries: all chunks.
   std::vector<ChunkSketch> labels;
@@ -77,6 +56,26 @@ TEST(FuzzyHashes, TlshNeedsLongInputAndSeesSmallEdits) {
   EXPECT_EQ(ta->distance(*ta), 0);
   EXPECT_GT(ta->distance(*tb), 0);
   EXPECT_EQ(ssdeep_compare(ssdeep_digest(a), ssdeep_digest(a)), 100);
+}
+
+// TlshDigest::of declines inputs under libtlsh's MIN_DATA_LENGTH without hashing them: libtlsh
+// itself gives no digest for any of them either, and from that length on both agree, on varied
+// bytes of every length around the limit.
+TEST(FuzzyHashes, TlshShortcutAgreesWithLibtlsh) {
+  std::mt19937 rng(256);
+  for (std::size_t len = 0; len <= MIN_DATA_LENGTH + 64; ++len) {
+    for (int trial = 0; trial < 3; ++trial) {
+      std::string data(len, '\0');
+      for (auto& ch : data) ch = static_cast<char>(rng() & 255);
+      Tlsh direct;
+      direct.final(reinterpret_cast<const unsigned char*>(data.data()), static_cast<unsigned>(len));
+      const char* h = direct.getHash();
+      const std::string want = h == nullptr ? "" : h;
+      const auto got = TlshDigest::of(data);
+      ASSERT_EQ(got ? got->hex() : "", want) << len;
+      if (len >= MIN_DATA_LENGTH) ASSERT_NE(want, "") << len;  // the boundary is where libtlsh has it
+    }
+  }
 }
 
 }  // namespace

@@ -428,5 +428,52 @@ TEST(QuiltStages, OwnDocumentsInBatchesUnitesEachUrl) {
     }
 }
 
+// Stage 4's candidate set at the edges of the gram space and in many passes: the grams 0 and 2⁶⁴ − 1
+// (0 marks an empty slot in the set's table), and a thousand candidates whose bits above 20 are all
+// equal (one filter bit), each found with exactly its holders, at 1–3 ranks and 1 or 5 passes.
+TEST(QuiltStages, PostingsFindEveryCandidateGram) {
+  std::vector<std::uint64_t> shared{0, ~std::uint64_t{0}};
+  for (std::uint64_t i = 1; i <= 1000; ++i) shared.push_back(i);  // bits 20 and up all zero
+  std::sort(shared.begin(), shared.end());
+  std::vector<std::uint64_t> lone{0x8000000000000000ull, 0x8000000000000001ull};  // in one document only
+  for (int n = 1; n <= 3; ++n)
+    for (const std::uint32_t passes : {1u, 5u}) {
+      SCOPED_TRACE(testing::Message() << n << " ranks, " << passes << " passes");
+      std::mutex mu;
+      std::vector<Holding> all;
+      comm::run_local(n, [&](comm::Transport& t) {
+        std::vector<Document> local;
+        for (std::uint64_t d = 0; d < 3; ++d)
+          if (static_cast<int>(d) % n == t.rank()) {
+            std::vector<std::uint64_t> grams = shared;
+            if (d == 0) grams.insert(grams.end(), lone.begin(), lone.end());
+            std::sort(grams.begin(), grams.end());
+            local.push_back({neardup::mix64(d + 1), "d" + std::to_string(d), d, 0, grams});
+          }
+        const shuffle::ShuffleConfig config{4096, nullptr};
+        const auto docs = own_documents(t, std::move(local), config);
+        SliceWalk walk(docs, passes);
+        std::vector<Holding> mine;
+        for (std::uint32_t p = 0; p < passes; ++p) {
+          auto h = patch_postings(t, docs, walk.next(), 50, config);
+          mine.insert(mine.end(), h.begin(), h.end());
+        }
+        std::lock_guard lock(mu);
+        all.insert(all.end(), mine.begin(), mine.end());
+      });
+      std::sort(all.begin(), all.end(), [](const Holding& a, const Holding& b) {
+        return std::tie(a.gram, a.doc) < std::tie(b.gram, b.doc);
+      });
+      std::vector<std::uint64_t> holders{neardup::mix64(1), neardup::mix64(2), neardup::mix64(3)};
+      std::sort(holders.begin(), holders.end());
+      ASSERT_EQ(all.size(), shared.size() * 3);
+      for (std::size_t g = 0; g < shared.size(); ++g)
+        for (std::size_t k = 0; k < 3; ++k) {
+          EXPECT_EQ(all[3 * g + k].gram, shared[g]);
+          EXPECT_EQ(all[3 * g + k].doc, holders[k]);
+        }
+    }
+}
+
 }  // namespace
 }  // namespace crd::quilts

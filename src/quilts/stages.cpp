@@ -9,6 +9,7 @@
 #include "crd/base/uint128.hpp"
 #include "crd/neardup/fingerprint.hpp"
 #include "crd/comm/collectives.hpp"
+#include "crd/shuffle/reduce_post_phase.hpp"
 #include "radix_sort.hpp"
 
 namespace crd::quilts {
@@ -151,27 +152,17 @@ std::vector<Document> own_documents(comm::Transport& transport, std::vector<Docu
     }
   }
   const std::uint64_t batches = comm::max(transport, std::uint64_t{starts.size() - 1});
-  std::vector<Document> owned;
+  std::vector<std::vector<Document>> runs;  // each batch's owned documents, ascending by id
   for (std::uint64_t b = 0; b < batches; ++b) {
     std::vector<Document> batch;
     if (b + 1 < starts.size())
       batch.assign(std::make_move_iterator(local.begin() + static_cast<std::ptrdiff_t>(starts[b])),
                    std::make_move_iterator(local.begin() + static_cast<std::ptrdiff_t>(starts[b + 1])));
-    auto got = shuffle::reduce_by_key(transport, std::move(batch), id, owner_of_key, unite, config);
-    owned.insert(owned.end(), std::make_move_iterator(got.begin()), std::make_move_iterator(got.end()));
+    runs.push_back(shuffle::reduce_by_key(transport, std::move(batch), id, owner_of_key, unite, config));
   }
   std::vector<Document>().swap(local);
-  // A URL in two batches is two records here: sorted by id (stably), its records are united.
-  std::stable_sort(owned.begin(), owned.end(), [](const Document& a, const Document& b) { return a.id < b.id; });
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < owned.size(); ++i) {
-    if (kept > 0 && owned[kept - 1].id == owned[i].id)
-      unite(owned[kept - 1], owned[i]);
-    else if (kept++ != i)
-      owned[kept - 1] = std::move(owned[i]);
-  }
-  owned.erase(owned.begin() + static_cast<std::ptrdiff_t>(kept), owned.end());
-  return owned;
+  // A URL in two batches is in two runs: merged, its records are united.
+  return shuffle::merge_sorted_runs(std::move(runs), id, unite);
 }
 
 std::vector<Holding> patch_postings(comm::Transport& transport, const std::vector<Document>& owned, std::uint32_t max_m,

@@ -81,14 +81,12 @@ void ShardScanner::document(io::Document&& doc) {
   out_.keys.push_back(std::move(*key));
   const bool text = io::is_chunkable(doc);
   if (text && options_.on_page) options_.on_page(out_.keys.back(), doc);
-  if (!options_.chunk_pages) {  // only on_page reads the pages: no file hash to tally
-    if (options_.keep_page_chunks) out_.page_offsets.push_back(out_.page_chunk_ids.size());
-    return;
+  if (options_.chunk_pages) {  // else only on_page reads the pages: no file hash to tally
+    hasher_.start(doc.body);
+    if (text) chunk_page(doc, page);
+    const Digest file_digest = hasher_.finish();
+    if (options_.pass.contains(file_digest)) out_.files.add(file_digest, doc.body.size(), {}, page, out_.keys);
   }
-  hasher_.start(doc.body);
-  if (text) chunk_page(doc, page);
-  const Digest file_digest = hasher_.finish();
-  if (options_.pass.contains(file_digest)) out_.files.add(file_digest, doc.body.size(), {}, page, out_.keys);
   if (options_.keep_page_chunks) out_.page_offsets.push_back(out_.page_chunk_ids.size());
 }
 

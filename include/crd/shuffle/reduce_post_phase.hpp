@@ -123,4 +123,12 @@ void check_all_arrived(const std::vector<std::vector<Record>>& runs, const std::
 
 }  // namespace detail
 
+// The owner-side merge of reduce_by_key for a caller that shuffles in batches: runs, each
+// ascending by key with one record per key, merged into one ascending vector with equal keys
+// folded by `combine`; each run is freed as soon as it is used up.
+template <class Record, class KeyOf, class Combine>
+std::vector<Record> merge_sorted_runs(std::vector<std::vector<Record>> runs, KeyOf key_of, Combine combine) {
+  return detail::merge_runs(runs, key_of, combine, nullptr);
+}
+
 }  // namespace crd::shuffle

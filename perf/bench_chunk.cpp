@@ -13,7 +13,7 @@
 
 #include "crd/chunk/chunker.hpp"
 #include "crd/neardup/sketch.hpp"
-#include "crd/neardup/tokenizer.hpp"
+#include "crd/text/tokenizer.hpp"
 #include "crd/hash/sha1.hpp"
 #include "bench_corpus.hpp"
 #include "whitespace.hpp"  // src/chunk: the normalization kernels, measured one by one

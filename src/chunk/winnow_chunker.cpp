@@ -2,9 +2,9 @@
 #include "winnow_chunker.hpp"
 
 #include "crd/base/error.hpp"
-#include "crd/neardup/fingerprint.hpp"
+#include "crd/text/fingerprint.hpp"
 #include "crd/neardup/sketch.hpp"
-#include "crd/neardup/tokenizer.hpp"
+#include "crd/text/tokenizer.hpp"
 #include "winnow.hpp"
 
 namespace crd::chunk::detail {

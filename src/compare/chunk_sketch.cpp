@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "crd/neardup/fingerprint.hpp"
+#include "crd/text/fingerprint.hpp"
 
 namespace crd::compare {
 

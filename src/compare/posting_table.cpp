@@ -5,7 +5,7 @@
 #include <bit>
 #include <stdexcept>
 
-#include "crd/neardup/fingerprint.hpp"
+#include "crd/text/fingerprint.hpp"
 
 namespace crd::compare {
 

@@ -6,7 +6,7 @@
 
 #include "crd/base/uint128.hpp"
 #include "crd/comm/collectives.hpp"
-#include "crd/neardup/fingerprint.hpp"
+#include "crd/text/fingerprint.hpp"
 #include "site.hpp"
 
 namespace crd::neardup {

@@ -5,8 +5,8 @@
 #include <bit>
 #include <limits>
 
-#include "crd/neardup/fingerprint.hpp"
-#include "crd/neardup/sort_hashes.hpp"
+#include "crd/text/fingerprint.hpp"
+#include "crd/text/sort_hashes.hpp"
 
 namespace crd::neardup {
 

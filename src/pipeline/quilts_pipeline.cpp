@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "crd/comm/collectives.hpp"
-#include "crd/neardup/fingerprint.hpp"
+#include "crd/text/fingerprint.hpp"
 #include "crd/output/schema.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 #include "crd/quilts/find_quilts.hpp"

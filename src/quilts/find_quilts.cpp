@@ -11,7 +11,7 @@
 #include "stages.hpp"
 #include "crd/base/release_free_memory.hpp"
 #include "crd/comm/collectives.hpp"
-#include "crd/neardup/sort_hashes.hpp"
+#include "crd/text/sort_hashes.hpp"
 
 namespace crd::quilts {
 namespace {

@@ -4,8 +4,8 @@
 #include <algorithm>
 
 #include "crd/neardup/sketch.hpp"
-#include "crd/neardup/sort_hashes.hpp"
-#include "crd/neardup/tokenizer.hpp"
+#include "crd/text/sort_hashes.hpp"
+#include "crd/text/tokenizer.hpp"
 
 namespace crd::quilts {
 

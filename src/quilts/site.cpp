@@ -7,7 +7,7 @@
 
 #include <stdexcept>
 
-#include "crd/neardup/fingerprint.hpp"
+#include "crd/text/fingerprint.hpp"
 
 namespace crd::quilts {
 namespace {

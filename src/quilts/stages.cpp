@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "crd/base/uint128.hpp"
-#include "crd/neardup/fingerprint.hpp"
+#include "crd/text/fingerprint.hpp"
 #include "crd/comm/collectives.hpp"
 #include "crd/shuffle/reduce_post_phase.hpp"
 #include "radix_sort.hpp"

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <map>
 
-#include "crd/neardup/fingerprint.hpp"
+#include "crd/text/fingerprint.hpp"
 #include "crd/output/schema.hpp"
 #include "report_page.hpp"
 #include "sections.hpp"

@@ -13,7 +13,7 @@
 
 #include "chunk_test_util.hpp"
 #include "crd/neardup/sketch.hpp"
-#include "crd/neardup/tokenizer.hpp"
+#include "crd/text/tokenizer.hpp"
 #include "support/test_paths.hpp"
 #include "winnow.hpp"
 

@@ -11,7 +11,7 @@
 #include "crd/comm/local_transport.hpp"
 #include "crd/hash/sha1.hpp"
 #include "crd/neardup/candidates.hpp"
-#include "crd/neardup/fingerprint.hpp"
+#include "crd/text/fingerprint.hpp"
 #include "site.hpp"
 
 namespace crd::neardup {

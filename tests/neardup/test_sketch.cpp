@@ -6,7 +6,7 @@
 #include <bit>
 #include <sstream>
 
-#include "crd/neardup/fingerprint.hpp"
+#include "crd/text/fingerprint.hpp"
 #include "crd/neardup/sketch.hpp"
 
 namespace crd::neardup {

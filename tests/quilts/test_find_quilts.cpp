@@ -11,7 +11,7 @@
 
 #include "crd/comm/collectives.hpp"
 #include "crd/comm/local_transport.hpp"
-#include "crd/neardup/fingerprint.hpp"
+#include "crd/text/fingerprint.hpp"
 #include "crd/quilts/find_quilts.hpp"
 #include "crd/quilts/grams.hpp"
 #include "crd/quilts/site.hpp"

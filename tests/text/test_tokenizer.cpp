@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "crd/neardup/fingerprint.hpp"
-#include "crd/neardup/tokenizer.hpp"
+#include "crd/text/fingerprint.hpp"
+#include "crd/text/tokenizer.hpp"
 
 namespace crd::neardup {
 namespace {

@@ -2,8 +2,8 @@
 // Every page crd quilts and crd neardup read goes through it, so it is written for speed (issue 31):
 // byte classes come from one table, the visible text goes into one buffer of the page's size (it is
 // never longer), and the term callback is a template parameter, so tokenize hashes each term as it
-// is found. tests/neardup/test_tokenizer.cpp pins the tokens to those of the first, plainer version.
-#include "crd/neardup/tokenizer.hpp"
+// is found. tests/text/test_tokenizer.cpp pins the tokens to those of the first, plainer version.
+#include "crd/text/tokenizer.hpp"
 
 #include <algorithm>
 #include <array>
@@ -11,7 +11,7 @@
 #include <memory>
 #include <optional>
 
-#include "crd/neardup/fingerprint.hpp"
+#include "crd/text/fingerprint.hpp"
 #include "crd/url/url_key.hpp"
 
 namespace crd::neardup {

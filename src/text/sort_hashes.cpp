@@ -1,6 +1,6 @@
 // One pass by the leading byte into a second array, then std::sort on each of the 256 ranges: a
 // few values each on a page, where std::sort is an insertion sort.
-#include "crd/neardup/sort_hashes.hpp"
+#include "crd/text/sort_hashes.hpp"
 
 #include <algorithm>
 #include <cstddef>

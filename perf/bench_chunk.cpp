@@ -13,6 +13,7 @@
 
 #include "crd/chunk/chunker.hpp"
 #include "crd/neardup/sketch.hpp"
+#include "crd/text/shingles.hpp"
 #include "crd/text/tokenizer.hpp"
 #include "crd/hash/sha1.hpp"
 #include "bench_corpus.hpp"
@@ -107,7 +108,7 @@ void BM_SentenceChunkHash(benchmark::State& state) { run_chunker(state, "sentenc
 const std::vector<std::vector<std::uint64_t>>& corpus_tokens() {
   static const auto tokens = [] {
     std::vector<std::vector<std::uint64_t>> out;
-    for (const std::string& page : corpus().pages) out.push_back(crd::neardup::tokenize(page, "h"));
+    for (const std::string& page : corpus().pages) out.push_back(crd::text::tokenize(page, "h"));
     return out;
   }();
   return tokens;
@@ -117,7 +118,7 @@ void BM_NeardupTokenize(benchmark::State& state) {
   if (!have_corpus(state)) return;
   std::uint64_t tokens = 0;
   for (auto _ : state) {
-    for (const std::string& page : corpus().pages) tokens += crd::neardup::tokenize(page, "h").size();
+    for (const std::string& page : corpus().pages) tokens += crd::text::tokenize(page, "h").size();
   }
   state.SetBytesProcessed(state.iterations() * corpus().bytes);
   state.counters["tokens"] = static_cast<double>(tokens) / static_cast<double>(state.iterations());
@@ -135,7 +136,7 @@ void BM_NeardupSketch(benchmark::State& state) {
       if (tokens.empty()) continue;
       if (state.range(0) == 0) {
         sink ^= crd::neardup::supershingles(
-                    crd::neardup::min_values(crd::neardup::shingles(tokens, params.k), params.m), params.m_prime)[0];
+                    crd::neardup::min_values(crd::text::shingles(tokens, params.k), params.m), params.m_prime)[0];
       } else {
         sink ^= crd::neardup::simhash(tokens, params.b)[0];
       }
@@ -153,7 +154,7 @@ void BM_NeardupPage(benchmark::State& state) {
   std::uint64_t sink = 0;
   for (auto _ : state) {
     for (const std::string& page : corpus().pages) {
-      const auto tokens = crd::neardup::tokenize(page, "h");
+      const auto tokens = crd::text::tokenize(page, "h");
       if (tokens.empty()) continue;
       sink ^= sha1(std::string_view(reinterpret_cast<const char*>(tokens.data()), tokens.size() * 8)).bytes[0];
       sink ^= crd::neardup::sketch(tokens, params).bits[0];

@@ -10,7 +10,7 @@
 #include "crd/comm/local_transport.hpp"
 #include "crd/io/inputs.hpp"
 #include "crd/text/fingerprint.hpp"
-#include "crd/neardup/sketch.hpp"
+#include "crd/text/shingles.hpp"
 #include "crd/text/tokenizer.hpp"
 #include "crd/quilts/find_quilts.hpp"
 #include "crd/quilts/grams.hpp"
@@ -90,7 +90,7 @@ void BM_Tokenize(benchmark::State& state) {
   if (!have_pages(state, synthetic)) return;
   std::uint64_t tokens = 0;
   for (auto _ : state)
-    for (const HostedPage& page : pages(synthetic).pages) tokens += crd::neardup::tokenize(page.html, page.host).size();
+    for (const HostedPage& page : pages(synthetic).pages) tokens += crd::text::tokenize(page.html, page.host).size();
   state.SetBytesProcessed(state.iterations() * pages(synthetic).bytes);
   state.SetItemsProcessed(static_cast<std::int64_t>(tokens));
   state.SetLabel(synthetic ? "synthetic" : "docs");
@@ -101,13 +101,13 @@ void BM_Shingles(benchmark::State& state) {
   const bool synthetic = state.range(0) != 0;
   if (!have_pages(state, synthetic)) return;
   std::vector<std::vector<std::uint64_t>> all;
-  for (const HostedPage& page : pages(synthetic).pages) all.push_back(crd::neardup::tokenize(page.html, page.host));
+  for (const HostedPage& page : pages(synthetic).pages) all.push_back(crd::text::tokenize(page.html, page.host));
   const crd::quilts::QuiltParams params;
   std::uint64_t shingles = 0;
   std::uint64_t sink = 0;
   for (auto _ : state) {
     for (const auto& tokens : all) {
-      const auto sh = crd::neardup::shingles(tokens, params.k);
+      const auto sh = crd::text::shingles(tokens, params.k);
       shingles += sh.size();
       if (!sh.empty()) sink ^= sh.back();
     }
@@ -127,7 +127,7 @@ void BM_QuiltSearch(benchmark::State& state) {
     auto g = crd::quilts::page_grams(corpus().pages[i], "h", params);
     const std::string url = "h/" + std::to_string(i);
     grams += g.grams.size();
-    if (!g.grams.empty()) docs.push_back({crd::neardup::term_token(url), url, 0, 0, std::move(g.grams)});
+    if (!g.grams.empty()) docs.push_back({crd::text::term_token(url), url, 0, 0, std::move(g.grams)});
   }
   std::uint64_t quilted = 0;
   for (auto _ : state) {

@@ -1,9 +1,9 @@
-// The winnow chunker: neardup's terms → K-word gram hashes → winnowed positions → gram texts.
+// The winnow chunker: the text layer's terms → K-word gram hashes → winnowed positions → gram texts.
 #include "winnow_chunker.hpp"
 
 #include "crd/base/error.hpp"
 #include "crd/text/fingerprint.hpp"
-#include "crd/neardup/sketch.hpp"
+#include "crd/text/shingles.hpp"
 #include "crd/text/tokenizer.hpp"
 #include "winnow.hpp"
 
@@ -22,13 +22,13 @@ std::string_view WinnowChunker::chunk(std::string_view page, std::string_view /*
   term_ends_.clear();
   tokens_.clear();
   // No page host: an <img> term is its file name when relative, its whole URL when absolute.
-  neardup::for_each_term(page, "", [&](std::string_view term) {
+  text::for_each_term(page, "", [&](std::string_view term) {
     terms_ += term;
     term_ends_.push_back(terms_.size());
-    tokens_.push_back(neardup::term_token(term));
+    tokens_.push_back(text::term_token(term));
   });
   if (tokens_.size() < gram_words_) return "winnow.few_words";
-  const std::vector<std::uint64_t> grams = neardup::shingles(tokens_, gram_words_);
+  const std::vector<std::uint64_t> grams = text::shingles(tokens_, gram_words_);
   for (const std::size_t first : winnow(grams, window_)) {
     gram_.clear();
     for (std::size_t t = first; t < first + gram_words_; ++t) {

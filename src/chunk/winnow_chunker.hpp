@@ -11,7 +11,8 @@ namespace crd::chunk::detail {
 
 // Each fingerprint is emitted as its gram's text, the K terms joined by single spaces, so the
 // caller's SHA-1 of it identifies the gram exactly; the 64-bit gram hash only chooses which
-// grams are kept. The tags and the charset are not used: the terms are crd neardup's tokens.
+// grams are kept. The tags and the charset are not used: the terms are the text layer's tokens
+// (text/tokenizer.hpp, as crd neardup and quilts use).
 class WinnowChunker final : public Chunker {
  public:
   explicit WinnowChunker(const ChunkerOptions& options);

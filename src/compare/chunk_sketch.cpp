@@ -27,10 +27,10 @@ std::vector<std::uint64_t> ssdeep_keys(const SsdeepSignature& signature) {
   const std::string_view h1 = signature.view(0), h2 = signature.view(1);
   std::string whole = "=" + std::to_string(signature.block) + ":";
   whole.append(h1).append(":").append(h2);
-  keys.push_back(neardup::term_token(whole));
+  keys.push_back(text::term_token(whole));
   auto grams = [&](std::string_view h, unsigned long block) {
-    const std::uint64_t at_block = neardup::mix64(block);
-    for (std::size_t i = 0; i + 7 <= h.size(); ++i) keys.push_back(neardup::term_token(h.substr(i, 7)) ^ at_block);
+    const std::uint64_t at_block = text::mix64(block);
+    for (std::size_t i = 0; i + 7 <= h.size(); ++i) keys.push_back(text::term_token(h.substr(i, 7)) ^ at_block);
   };
   grams(h1, signature.block);
   grams(h2, 2 * signature.block);

@@ -31,7 +31,7 @@ PostingTable::PostingTable(std::vector<KeyedId> pairs) {
 // The key's slot, or the empty slot where it would go.
 std::size_t PostingTable::slot_of(std::uint64_t key) const {
   const std::size_t mask = slots_.size() - 1;
-  for (std::size_t i = neardup::mix64(key) & mask;; i = (i + 1) & mask)
+  for (std::size_t i = text::mix64(key) & mask;; i = (i + 1) & mask)
     if (slots_[i].end == 0 || slots_[i].key == key) return i;
 }
 

@@ -37,7 +37,7 @@ struct BucketRecord {
 // Owners spread by a mix of the key: bucket values are not uniform in their leading bits, so
 // they are hashed before scaling onto the ranks.
 constexpr auto bucket_owner = [](const BucketKey& k, int nranks) {
-  return scale_to_rank(mix64(k.value ^ mix64(k.index)), nranks);
+  return scale_to_rank(text::mix64(k.value ^ text::mix64(k.index)), nranks);
 };
 
 // The buckets a set is routed to: one per supershingle, or one per simhash piece (Alg. C).

@@ -52,7 +52,7 @@ std::vector<std::uint64_t> page_degrees(comm::Transport& transport, const std::v
   views = {};
   const auto rows = shuffle::reduce_by_key(
       transport, std::move(ends), [](const DegreeRecord& r) -> const std::string& { return r.page; },
-      [](const std::string& page, int nranks) { return scale_to_rank(neardup::term_token(page), nranks); },
+      [](const std::string& page, int nranks) { return scale_to_rank(text::term_token(page), nranks); },
       [](DegreeRecord& into, const DegreeRecord& from) { into.degree += from.degree; }, config);
   std::vector<std::uint64_t> degrees;
   degrees.reserve(rows.size());
@@ -148,7 +148,7 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
   Sha1 sha1;
   common.scan.chunk_pages = false;
   common.scan.on_page = [&](std::string_view key, const io::Document& doc) {
-    const auto tokens = neardup::tokenize(doc.body, key.substr(0, key.find('/')));
+    const auto tokens = text::tokenize(doc.body, key.substr(0, key.find('/')));
     if (tokens.empty()) {
       ++without_tokens;
       return;

@@ -37,7 +37,7 @@ void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& 
     auto grams = quilts::page_grams(doc.body, key.substr(0, key.find('/')), params, scratch);
     skipped.add(quilts::counter_name(grams.skipped));
     if (grams.skipped != quilts::GramSkip::None) return;
-    docs.push_back({neardup::term_token(key), std::string(key), quilts::server_id(key, params.foreign), 0,
+    docs.push_back({text::term_token(key), std::string(key), quilts::server_id(key, params.foreign), 0,
                     std::move(grams.grams)});
     docs_bytes += quilts::held_bytes(docs.back());
   };

@@ -121,7 +121,7 @@ CoverIndex index_members(const std::vector<ClassMember>& members, comm::Transpor
   radix_sort_by(x.held, [](const CoverIndex::Held& h) { return h.doc; });  // stable: runs stay ascending
   x.candidate_ids.reserve(members.size());
   for (const auto& m : members) x.candidate_ids.push_back(m.doc);
-  neardup::sort_hashes(x.candidate_ids);  // ids are uniform hashes
+  text::sort_hashes(x.candidate_ids);  // ids are uniform hashes
   x.candidate_ids.erase(std::unique(x.candidate_ids.begin(), x.candidate_ids.end()), x.candidate_ids.end());
   x.candidate_ids.shrink_to_fit();
   x.candidate.resize(members.size());

@@ -1,9 +1,9 @@
-// Pages → sets of 64-bit k-word grams, reusing crd neardup's tokenizer and shingle hash.
+// Pages → sets of 64-bit k-word grams, with the text layer's tokenizer and shingles (text/).
 #include "crd/quilts/grams.hpp"
 
 #include <algorithm>
 
-#include "crd/neardup/sketch.hpp"
+#include "crd/text/shingles.hpp"
 #include "crd/text/sort_hashes.hpp"
 #include "crd/text/tokenizer.hpp"
 
@@ -27,18 +27,18 @@ PageGrams page_grams(std::string_view html, std::string_view page_host, const Qu
 PageGrams page_grams(std::string_view html, std::string_view page_host, const QuiltParams& params,
                      GramScratch& scratch) {
   PageGrams out;
-  neardup::tokenize(html, page_host, scratch.tokens);
+  text::tokenize(html, page_host, scratch.tokens);
   if (scratch.tokens.empty()) {
     out.skipped = GramSkip::NoWords;
     return out;
   }
-  if (scratch.tokens.size() < params.k) {  // neardup's shingles() would give one short gram; the paper none
+  if (scratch.tokens.size() < params.k) {  // text::shingles() would give one short gram; the paper none
     out.skipped = GramSkip::FewerThanKWords;
     return out;
   }
   auto& grams = scratch.grams;
-  neardup::shingles(scratch.tokens, params.k, grams);
-  neardup::sort_hashes(grams, scratch.sorted);
+  text::shingles(scratch.tokens, params.k, grams);
+  text::sort_hashes(grams, scratch.sorted);
   grams.erase(std::unique(grams.begin(), grams.end()), grams.end());
   if (grams.size() > params.max_page_grams) {
     out.skipped = GramSkip::TooManyGrams;

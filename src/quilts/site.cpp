@@ -49,7 +49,7 @@ std::string server_of(std::string_view key, Foreign foreign) {
 
 std::uint64_t server_id(std::string_view key, Foreign foreign) {
   if (foreign == Foreign::Off) return 0;
-  return neardup::term_token(server_of(key, foreign));
+  return text::term_token(server_of(key, foreign));
 }
 
 }  // namespace crd::quilts

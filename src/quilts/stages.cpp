@@ -232,8 +232,8 @@ std::vector<HolderClass> holder_classes(comm::Transport& transport, std::vector<
   std::vector<Run> runs;
   for (std::size_t i = 0, j = 0; i < holdings.size(); i = j) {
     for (j = i + 1; j < holdings.size() && holdings[j].gram == holdings[i].gram;) ++j;
-    std::uint64_t h = neardup::mix64(j - i);
-    for (std::size_t k = i; k < j; ++k) h = neardup::mix64(h ^ holdings[k].doc);
+    std::uint64_t h = text::mix64(j - i);
+    for (std::size_t k = i; k < j; ++k) h = text::mix64(h ^ holdings[k].doc);
     runs.push_back({h, i, static_cast<std::uint32_t>(j - i)});
   }
   const auto docs_less = [&](const Run& a, const Run& b) {

@@ -140,7 +140,7 @@ ListedSources list_sources(const output::ResultReader& r, const QuiltedPages& q)
       for (auto k = it->second.first; k < it->second.second; ++k) picked.push_back(k);
       std::stable_sort(picked.begin(), picked.end(), [&](auto a, auto b) {
         if (src_gain[a] != src_gain[b]) return src_gain[a] > src_gain[b];
-        return neardup::term_token(src_url[a]) < neardup::term_token(src_url[b]);
+        return text::term_token(src_url[a]) < text::term_token(src_url[b]);
       });
       for (std::size_t n = 0; n < picked.size() && n < kSourcesListed; ++n) {
         const auto k = picked[n];

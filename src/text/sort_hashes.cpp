@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 
-namespace crd::neardup {
+namespace crd::text {
 
 void sort_hashes(std::vector<std::uint64_t>& v) {
   std::vector<std::uint64_t> scratch;
@@ -29,4 +29,4 @@ void sort_hashes(std::vector<std::uint64_t>& v, std::vector<std::uint64_t>& out)
   v.swap(out);
 }
 
-}  // namespace crd::neardup
+}  // namespace crd::text

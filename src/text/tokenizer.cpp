@@ -14,7 +14,7 @@
 #include "crd/text/fingerprint.hpp"
 #include "crd/url/url_key.hpp"
 
-namespace crd::neardup {
+namespace crd::text {
 namespace {
 
 enum ByteClass : std::uint8_t {
@@ -354,4 +354,4 @@ std::vector<std::uint64_t> tokenize(std::string_view html, std::string_view page
   return out;
 }
 
-}  // namespace crd::neardup
+}  // namespace crd::text

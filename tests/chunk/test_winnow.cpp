@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "chunk_test_util.hpp"
-#include "crd/neardup/sketch.hpp"
+#include "crd/text/shingles.hpp"
 #include "crd/text/tokenizer.hpp"
 #include "support/test_paths.hpp"
 #include "winnow.hpp"
@@ -139,8 +139,8 @@ TEST(WinnowChunker, MissesARunOfWPlusKMinusTwoWordsWhenItsNeighboursHashLower) {
   std::mt19937_64 rng(99);
   const Words run = random_words(rng, w + k - 2, "s");
   const auto inner_grams_hash_above_neighbours = [&](const Words& page) {
-    std::vector<std::uint64_t> tokens = crd::neardup::tokenize(page_of(page), "");
-    const auto grams = crd::neardup::shingles(tokens, k);
+    std::vector<std::uint64_t> tokens = crd::text::tokenize(page_of(page), "");
+    const auto grams = crd::text::shingles(tokens, k);
     const std::uint64_t left = grams[at - 1];        // the gram ending on the run's first word
     const std::uint64_t right = grams[at + w - 1];   // the gram starting on its second word from the end
     for (std::size_t g = at; g < at + w - 1; ++g)    // the W − 1 grams wholly inside the run
@@ -175,7 +175,7 @@ TEST(WinnowChunker, RandomBytesGiveGramsOfTheirTerms) {
     std::string page(static_cast<std::size_t>(rng() % 3000), '\0');
     const std::string_view soup = "<p> </a><b>&amp;x.y http://q/r <img src='z.png'><!-- <script>";
     for (char& c : page) c = rng() % 3 == 0 ? soup[rng() % soup.size()] : static_cast<char>(rng() % 256);
-    const auto terms = crd::neardup::terms(page, "");
+    const auto terms = crd::text::terms(page, "");
     std::vector<std::string> grams;
     for (std::size_t i = 0; i + 3 <= terms.size(); ++i) grams.push_back(terms[i] + " " + terms[i + 1] + " " + terms[i + 2]);
     std::size_t next = 0;  // chunks come in page order: each found at or after the previous one
@@ -211,7 +211,7 @@ TEST(WinnowChunker, KeepsAboutTwoInWPlusOneGramsOfRealText) {
     std::uint64_t grams = 0;
     std::uint64_t kept = 0;
     for (const std::string& page : pages) {
-      grams += crd::neardup::tokenize(page, "").size() - 4;
+      grams += crd::text::tokenize(page, "").size() - 4;
       kept += crd::chunk::test::run(*chunker, page).size();
     }
     const double density = static_cast<double>(kept) / static_cast<double>(grams);

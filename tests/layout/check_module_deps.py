@@ -2,7 +2,9 @@
 """Each module's CMake DEPS (src/<module>/CMakeLists.txt, crd_add_module) must name exactly the
 crd modules its headers (include/crd/<module>/) and sources (src/<module>/) include: a module that
 includes another without declaring it builds only while some third module happens to link it, and a
-declared module that is never included is a dependency no reader can find. Also refuses a cycle.
+declared module that is never included is a dependency no reader can find. Also refuses a cycle, and
+checks that CRD_MODULES (src/CMakeLists.txt) names every module once, each after the modules it
+depends on: that list is the layering a reader is told (README.md, "Code layout").
 
     check_module_deps.py SOURCE_DIR      exit 0 when every module agrees, else one line per problem
 """
@@ -11,6 +13,7 @@ import re
 import sys
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"crd/([a-z_0-9]+)/', re.M)
+MODULE_LIST = re.compile(r"^set\(CRD_MODULES\s+([^)]*)\)", re.M)
 MODULE = re.compile(r"crd_add_module\(\s*([a-z_0-9]+)(.*?)\)\s*$", re.S | re.M)
 KEYWORDS = {"SOURCES", "DEPS", "LIBS"}
 
@@ -67,6 +70,25 @@ def find_cycle(deps):
     return None
 
 
+def order_problems(root, deps):
+    """CRD_MODULES must list every module once, each after every module in its DEPS."""
+    m = MODULE_LIST.search((root / "src" / "CMakeLists.txt").read_text())
+    if not m:
+        return ["src/CMakeLists.txt sets no CRD_MODULES"]
+    order = m.group(1).split()
+    out = []
+    for module in sorted(set(deps) - set(order)):
+        out.append(f"CRD_MODULES lacks {module}")
+    for module in sorted({x for x in order if order.count(x) > 1}):
+        out.append(f"CRD_MODULES names {module} more than once")
+    position = {module: i for i, module in enumerate(order)}
+    for module in order:
+        for dep in sorted(deps.get(module, ())):
+            if dep in position and position[dep] > position[module]:
+                out.append(f"CRD_MODULES lists {module} before {dep}, which it depends on")
+    return out
+
+
 def problems(root):
     deps = {}
     for cmake in sorted((root / "src").glob("*/CMakeLists.txt")):
@@ -85,6 +107,8 @@ def problems(root):
     cycle = find_cycle(deps)
     if cycle:
         out.append("DEPS form a cycle: " + " -> ".join(cycle))
+    elif deps:
+        out.extend(order_problems(root, deps))
     return out
 
 

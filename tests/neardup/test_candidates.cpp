@@ -17,6 +17,8 @@
 namespace crd::neardup {
 namespace {
 
+using text::term_token;
+
 std::vector<std::uint64_t> tokens_of(const std::string& text) {
   std::vector<std::uint64_t> out;
   std::istringstream in(text);

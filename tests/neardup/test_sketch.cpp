@@ -6,11 +6,18 @@
 #include <bit>
 #include <sstream>
 
-#include "crd/text/fingerprint.hpp"
 #include "crd/neardup/sketch.hpp"
+#include "crd/text/fingerprint.hpp"
+#include "crd/text/shingles.hpp"
 
 namespace crd::neardup {
 namespace {
+
+using text::Domain;
+using text::mix64;
+using text::seed;
+using text::shingles;
+using text::term_token;
 
 std::vector<std::uint64_t> tokens_of(const std::string& text) {
   std::vector<std::uint64_t> out;
@@ -46,26 +53,6 @@ TEST(Sketch, RepeatedShinglesDoNotChangeMinValues) {
   // The second copy adds shingles spanning the seam, so only check the first list is dominated.
   for (std::size_t i = 0; i < once.size(); ++i) EXPECT_LE(twice[i], once[i]);
   EXPECT_EQ(min_values(std::vector<std::uint64_t>{5, 5, 7}, 84), min_values(std::vector<std::uint64_t>{7, 5}, 84));
-}
-
-// shingles() computes all shingles a token position at a time (vectorized); each must still be the
-// documented chain, for every length around the vector width and every k up to past the length.
-TEST(Sketch, ShinglesAreTheChainOfTheirTokens) {
-  std::vector<std::uint64_t> tokens;
-  for (std::uint64_t t = 0; t < 70; ++t) tokens.push_back(mix64(t * 7919));
-  for (std::size_t n = 0; n <= tokens.size(); ++n) {
-    const std::span<const std::uint64_t> some(tokens.data(), n);
-    for (std::uint32_t k = 1; k <= 20; ++k) {
-      const auto sh = shingles(some, k);
-      const std::size_t width = std::min<std::size_t>(k, n);
-      ASSERT_EQ(sh.size(), n == 0 ? 0 : n - width + 1) << n << " " << k;
-      for (std::size_t i = 0; i < sh.size(); ++i) {
-        std::uint64_t h = seed(Domain::Shingle, 0);
-        for (std::size_t j = i; j < i + width; ++j) h = mix64(h ^ tokens[j]);
-        ASSERT_EQ(sh[i], h) << n << " " << k << " " << i;
-      }
-    }
-  }
 }
 
 TEST(Sketch, SimilaritiesCountAgreeingSupershinglesAndBits) {

@@ -49,7 +49,7 @@ std::vector<Page> corpus() {
 
 Document document(const Page& p, const QuiltParams& params) {
   auto g = page_grams("<p>" + p.text + "</p>", "h", params);
-  return {neardup::term_token(p.url), p.url, server_id(p.url, params.foreign), 0, std::move(g.grams)};
+  return {text::term_token(p.url), p.url, server_id(p.url, params.foreign), 0, std::move(g.grams)};
 }
 
 struct Sorted {
@@ -355,7 +355,7 @@ TEST(QuiltStages, SliceWalkPartitionsEachSetByLeadingBits) {
   std::vector<std::uint64_t> edges{0, 1, 0xFFFFFFFFull, 0x100000000ull, ~std::uint64_t{0}, ~std::uint64_t{0} - 1};
   for (std::uint64_t c = 1; c <= 7; ++c) edges.push_back((((std::uint64_t{1} << 32) * 3 + c - 1) / c) << 32);
   std::vector<Document> docs(4);
-  for (std::uint64_t i = 1; i <= 3000; ++i) docs[i % 3].grams.push_back(neardup::mix64(i));
+  for (std::uint64_t i = 1; i <= 3000; ++i) docs[i % 3].grams.push_back(text::mix64(i));
   docs[0].grams.insert(docs[0].grams.end(), edges.begin(), edges.end());
   docs[3].grams = {5, 6};
   docs[3].collided = 1;
@@ -390,7 +390,7 @@ TEST(QuiltStages, OwnDocumentsInBatchesUnitesEachUrl) {
   std::vector<Document> records;
   for (std::uint64_t copy = 0; copy < 3; ++copy)
     for (std::uint64_t i = 0; i < 10; ++i)
-      records.push_back({neardup::mix64(i), "u" + std::to_string(i), i, 0, {i, 100 + i, 1000 + copy}});
+      records.push_back({text::mix64(i), "u" + std::to_string(i), i, 0, {i, 100 + i, 1000 + copy}});
   records.push_back({5000, "b-url", 7, 0, {1, 2}});
   records.push_back({5000, "a-url", 7, 0, {3}});
   for (int n = 1; n <= 3; ++n)
@@ -419,7 +419,7 @@ TEST(QuiltStages, OwnDocumentsInBatchesUnitesEachUrl) {
           continue;
         }
         const std::uint64_t i = std::stoull(d.url.substr(1));
-        EXPECT_EQ(d.id, neardup::mix64(i));
+        EXPECT_EQ(d.id, text::mix64(i));
         EXPECT_EQ(d.collided, 0);
         std::vector<std::uint64_t> want{i, 100 + i, 1000, 1001, 1002};
         std::sort(want.begin(), want.end());
@@ -448,7 +448,7 @@ TEST(QuiltStages, PostingsFindEveryCandidateGram) {
             std::vector<std::uint64_t> grams = shared;
             if (d == 0) grams.insert(grams.end(), lone.begin(), lone.end());
             std::sort(grams.begin(), grams.end());
-            local.push_back({neardup::mix64(d + 1), "d" + std::to_string(d), d, 0, grams});
+            local.push_back({text::mix64(d + 1), "d" + std::to_string(d), d, 0, grams});
           }
         const shuffle::ShuffleConfig config{4096, nullptr};
         const auto docs = own_documents(t, std::move(local), config);
@@ -464,7 +464,7 @@ TEST(QuiltStages, PostingsFindEveryCandidateGram) {
       std::sort(all.begin(), all.end(), [](const Holding& a, const Holding& b) {
         return std::tie(a.gram, a.doc) < std::tie(b.gram, b.doc);
       });
-      std::vector<std::uint64_t> holders{neardup::mix64(1), neardup::mix64(2), neardup::mix64(3)};
+      std::vector<std::uint64_t> holders{text::mix64(1), text::mix64(2), text::mix64(3)};
       std::sort(holders.begin(), holders.end());
       ASSERT_EQ(all.size(), shared.size() * 3);
       for (std::size_t g = 0; g < shared.size(); ++g)

@@ -8,7 +8,7 @@
 #include "crd/text/fingerprint.hpp"
 #include "crd/text/tokenizer.hpp"
 
-namespace crd::neardup {
+namespace crd::text {
 namespace {
 
 using Terms = std::vector<std::string>;
@@ -113,14 +113,14 @@ std::string random_page(std::uint64_t& state) {
       "http://a.org/my-page.html?id=3", "https://x.org/a.b/c.", "www.ex.com/x_y.)", "://", "ftp://a.b", "h", "w",
       "ww", "http", "https:", "=\"", "='", "<img", " src=", "a.png", "<p title=\"", "<em>", "</em>", "<tt>", "<q>"};
   std::string page;
-  state = crd::neardup::mix64(state);
+  state = mix64(state);
   const std::uint64_t pieces = state % 80;
   for (std::uint64_t p = 0; p < pieces; ++p) {
-    state = crd::neardup::mix64(state);
+    state = mix64(state);
     if (state % 16 == 0) {  // a run of bytes from markup's alphabet, to meet combinations no list holds
       static constexpr std::string_view kBytes = "<>&;#!-/\"'= abhtpw:.?sSrcimgIMG\xc3\xa9";
       for (std::uint64_t b = (state >> 8) % 24; b > 0; --b) {
-        state = crd::neardup::mix64(state);
+        state = mix64(state);
         page += kBytes[state % kBytes.size()];
       }
     } else {
@@ -164,4 +164,4 @@ TEST(Tokenizer, RandomPagesGiveTheTokensTheyAlwaysGave) {
 }
 
 }  // namespace
-}  // namespace crd::neardup
+}  // namespace crd::text

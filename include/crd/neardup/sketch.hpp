@@ -38,12 +38,7 @@ struct Sketch {
   bool operator==(const Sketch&) const = default;
 };
 
-// Shingle fingerprints, in sequence order: n - k + 1 of them; one over all tokens if 0 < n < k.
-std::vector<std::uint64_t> shingles(std::span<const std::uint64_t> tokens, std::uint32_t k);
-// The same into `out` (replaced), whose capacity a caller can reuse from page to page.
-void shingles(std::span<const std::uint64_t> tokens, std::uint32_t k, std::vector<std::uint64_t>& out);
-
-// The m min-values of the shingle set under f_i(x) = mix64(x ^ seed(MinHash, i)).
+// The m min-values of the shingle set (text/shingles.hpp) under f_i(x) = mix64(x ^ seed(MinHash, i)).
 std::vector<std::uint64_t> min_values(std::span<const std::uint64_t> shingles, std::uint32_t m);
 
 // Supershingle j: fingerprint of min-values j·l … (j+1)·l − 1.

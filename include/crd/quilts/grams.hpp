@@ -1,5 +1,5 @@
-// A page's k-word grams (seed 003 §2): the visible-text terms of crd neardup's tokenizer, each
-// window of k consecutive terms hashed to 64 bits by neardup's shingle function, as a set.
+// A page's k-word grams (seed 003 §2): the visible-text terms of the text layer's tokenizer, each
+// window of k consecutive terms hashed to 64 bits by text::shingles, as a set.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +19,7 @@ struct PageGrams {
   GramSkip skipped = GramSkip::None;
 };
 
-// page_host: the key's host (as neardup::tokenize takes it). A page of n ≥ k words has the
+// page_host: the key's host (as text::tokenize takes it). A page of n ≥ k words has the
 // distinct ones of its n − k + 1 grams; shorter pages and pages with more than max_page_grams
 // distinct grams have none.
 PageGrams page_grams(std::string_view html, std::string_view page_host, const QuiltParams& params);

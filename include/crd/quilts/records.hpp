@@ -11,7 +11,7 @@
 
 namespace crd::quilts {
 
-// A document: id = 64-bit hash of its URL key (neardup::term_token), its server id (site.hpp),
+// A document: id = 64-bit hash of its URL key (text::term_token), its server id (site.hpp),
 // its distinct grams ascending. Records of the same URL are one document (grams united); two
 // URLs with one id are both dropped and counted (`collided`).
 struct Document {

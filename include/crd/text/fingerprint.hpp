@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace crd::neardup {
+namespace crd::text {
 
 // SplitMix64's output function (Steele, Lea, Flood 2014): a bijection of 64-bit words with full
 // avalanche. Every other function here is built from it.
@@ -39,4 +39,4 @@ constexpr std::uint64_t term_token(std::string_view term) noexcept {
   return mix64(h);
 }
 
-}  // namespace crd::neardup
+}  // namespace crd::text

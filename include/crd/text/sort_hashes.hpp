@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace crd::neardup {
+namespace crd::text {
 
 // Sorts v ascending: the same values as std::sort, in about a third of its time on a page's
 // thousands of hashes (per-page introsort was 22 % of a neardup run and 14 % of a quilts run).
@@ -14,4 +14,4 @@ void sort_hashes(std::vector<std::uint64_t>& v);
 // sorting page after page allocates nothing once the buffers are big enough.
 void sort_hashes(std::vector<std::uint64_t>& v, std::vector<std::uint64_t>& scratch);
 
-}  // namespace crd::neardup
+}  // namespace crd::text

@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-namespace crd::neardup {
+namespace crd::text {
 
 // Calls on_term for each term in page order. page_host: the page's host as url::url_key spells it
 // (lowercase, port kept), i.e. the key's first component.
@@ -33,4 +33,4 @@ std::vector<std::uint64_t> tokenize(std::string_view html, std::string_view page
 // The same into `out` (replaced), whose capacity a caller can reuse from page to page.
 void tokenize(std::string_view html, std::string_view page_host, std::vector<std::uint64_t>& out);
 
-}  // namespace crd::neardup
+}  // namespace crd::text

@@ -5,7 +5,9 @@
 # Every GoogleTest binary also has the label `cpp` (scripts/test_sanitized.sh runs `-L 'cpp|hostile'`);
 # every test gets SKIP_RETURN_CODE 77, so a test whose data or tool is absent is reported skipped.
 # Tests find shared data through CRD_SHARED_DIR (../shared beside the repo; tests skip with a
-# message when it is absent) and the documentation corpus through CRD_CORPUS_DIR.
+# message when it is absent) and the documentation corpus through CRD_CORPUS_DIR. Python tests import
+# their helpers (crd_integ, archives, …) from tests/support, which PYTHONPATH names (by hand:
+# PYTHONPATH=tests/support python3 tests/integration/test_….py).
 
 set(CRD_SHARED_DIR "${PROJECT_SOURCE_DIR}/../shared" CACHE PATH "shared/ data and notes beside the repo")
 set(CRD_CORPUS_DIR "${PROJECT_SOURCE_DIR}/.cache/corpus" CACHE PATH "Debian documentation corpus (scripts/fetch_corpus.sh)")
@@ -17,7 +19,8 @@ set(CRD_MPI_ENV
   OMPI_MCA_btl_vader_single_copy_mechanism=none)
 set(CRD_TEST_ENV
   CRD_SHARED_DIR=${CRD_SHARED_DIR} CRD_CORPUS_DIR=${CRD_CORPUS_DIR} CRD_SOURCE_DIR=${PROJECT_SOURCE_DIR}
-  CRD_BINARY=$<TARGET_FILE:crd> CRD_PYTHON=${CRD_PYTHON} MPIEXEC=${MPIEXEC_EXECUTABLE} ${CRD_MPI_ENV})
+  CRD_BINARY=$<TARGET_FILE:crd> CRD_PYTHON=${CRD_PYTHON} MPIEXEC=${MPIEXEC_EXECUTABLE} ${CRD_MPI_ENV}
+  PYTHONPATH=${PROJECT_SOURCE_DIR}/tests/support)
 
 # A module's tests see its private headers (src/<module>/, LevelDB's rule): tests/<module>/ is
 # matched to src/<module>/ by directory name.

@@ -11,6 +11,7 @@ import unittest
 import crd_integ as ci
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+SUPPORT = os.path.join(HERE, "..", "support")  # crd_integ
 
 PROGRAMS = {
     # name: (body of the test module, expected exit code)
@@ -60,7 +61,7 @@ class SkipProtocol(unittest.TestCase):
         with tempfile.TemporaryDirectory(prefix="crd-skip-") as tmp:
             path = os.path.join(tmp, "prog.py")
             with open(path, "w") as f:
-                f.write("import os, sys, unittest\nsys.path.insert(0, %r)\nimport crd_integ as ci\n" % HERE)
+                f.write("import os, sys, unittest\nsys.path.insert(0, %r)\nimport crd_integ as ci\n" % SUPPORT)
                 f.write(textwrap.dedent(body))
                 f.write("\nif __name__ == '__main__':\n    ci.main()\n")
             return subprocess.run([sys.executable, path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

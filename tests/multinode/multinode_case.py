@@ -7,7 +7,6 @@ import sys
 import unittest
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(_HERE, "..", "integration"))
 sys.path.insert(0, os.path.join(_HERE, "..", "support"))
 import crd_integ as ci  # noqa: E402
 import sim_nodes  # noqa: E402

@@ -10,7 +10,7 @@ import re
 import sys
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "integration"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "support"))
 import crd_integ as ci  # noqa: E402
 
 TIMEOUT = 120

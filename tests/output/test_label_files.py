@@ -12,7 +12,7 @@ import unittest
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "integration"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "support"))
 import crd_integ as ci  # noqa: E402
 
 PAGES = {

@@ -12,7 +12,7 @@ import sys
 import time
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "integration"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "support"))
 import crd_integ as ci  # noqa: E402
 
 PHASES = ("scan", "discover", "detect")

@@ -2,14 +2,13 @@
 # "Round 3 (issue 36): readers"): a length whose declared end lies past the end of the file costs
 # one record in every layout, at 1 and 2 ranks; an ARC written without separators with wrong
 # lengths keeps the true URLs; 10^6 lines of "WARC/1.0" are read in linear time.
-# Run: python3 test_round3_readers.py [TestClass…]  (CRD_BINARY set, as ctest does)
+# Run: python3 test_archive_readers.py [TestClass…]  (CRD_BINARY set, as ctest does)
 import os
 import sys
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(HERE, "..", "integration"))
 sys.path.insert(0, os.path.join(HERE, "..", "support"))
 import crd_integ as ci  # noqa: E402  (exits 77 without h5py)
 from archives import arc_filedesc, arc_header, gzip_member, http_response, warc_record  # noqa: E402

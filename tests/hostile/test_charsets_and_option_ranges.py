@@ -1,7 +1,7 @@
 # Hostile input, round 3 (issue 36; docs/hostile-input.md "Round 3 (issue 36): charsets and option
 # ranges"): pages whose encoding is declared only inside the document are decoded by the dom and
 # sentence chunkers (HTML5 sniffing: byte-order mark, HTTP header, <meta> prescan), at 1 and 2
-# ranks; numeric options out of range are usage errors. Run: python3 test_round3_charsets_options.py [TestClass…]
+# ranks; numeric options out of range are usage errors. Run: python3 test_charsets_and_option_ranges.py [TestClass…]
 import json
 import os
 import re
@@ -11,7 +11,7 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import crd_integ as ci  # noqa: E402  (exits 77 without h5py)
 import archives  # noqa: E402  (tests/support, on crd_integ's path)
 

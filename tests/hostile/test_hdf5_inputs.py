@@ -5,7 +5,7 @@
 # one line and a non-zero exit, with no result left behind, or give the documented value.
 # Every crd here runs under an address-space limit (ADDRESS_SPACE), so an unfixed crd that trusts
 # a declared shape fails fast with std::bad_alloc instead of taking the machine's memory.
-# Run: python3 test_round3_hdf5.py [TestClass…]
+# Run: python3 test_hdf5_inputs.py [TestClass…]
 import os
 import resource
 import shutil
@@ -15,7 +15,7 @@ import unittest
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import crd_integ as ci  # noqa: E402  (exits 77 without h5py)
 
 h5py = ci.h5py

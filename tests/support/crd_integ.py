@@ -14,7 +14,7 @@ import numpy as np
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(_HERE, "..", "..", "analysis"))  # crd_results
-sys.path.insert(0, os.path.join(_HERE, "..", "support"))  # reference_chunker, shared by tests and perf/
+sys.path.insert(0, _HERE)  # reference_chunker and the other helpers beside it, shared by tests and perf/
 try:
     import h5py  # noqa: F401  (tests that write fake result files use ci.h5py)
     import crd_results as results

@@ -6,25 +6,18 @@
 #include <map>
 #include <mutex>
 #include <set>
-#include <sstream>
 
 #include "crd/comm/local_transport.hpp"
 #include "crd/hash/sha1.hpp"
 #include "crd/neardup/candidates.hpp"
 #include "crd/text/fingerprint.hpp"
+#include "support/word_tokens.hpp"
 #include "site.hpp"
 
 namespace crd::neardup {
 namespace {
 
-using text::term_token;
-
-std::vector<std::uint64_t> tokens_of(const std::string& text) {
-  std::vector<std::uint64_t> out;
-  std::istringstream in(text);
-  for (std::string w; in >> w;) out.push_back(term_token(w));
-  return out;
-}
+using crd::testing::tokens_of;
 
 // Five families of eight near-copies (a word or two changed), unrelated pages, and exact copies
 // under other hosts (identity sets).

@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <bit>
-#include <sstream>
 
 #include "crd/neardup/sketch.hpp"
 #include "crd/text/fingerprint.hpp"
 #include "crd/text/shingles.hpp"
+#include "support/word_tokens.hpp"
 
 namespace crd::neardup {
 namespace {
@@ -19,12 +19,7 @@ using text::seed;
 using text::shingles;
 using text::term_token;
 
-std::vector<std::uint64_t> tokens_of(const std::string& text) {
-  std::vector<std::uint64_t> out;
-  std::istringstream in(text);
-  for (std::string w; in >> w;) out.push_back(term_token(w));
-  return out;
-}
+using crd::testing::tokens_of;
 
 const std::string kSentence = "the quick brown fox jumps over the lazy dog and the quick cat";
 

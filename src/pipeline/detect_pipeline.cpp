@@ -11,9 +11,9 @@
 #include "crd/pipeline/chunking_identity.hpp"
 #include "crd/pipeline/discover_pipeline.hpp"
 #include "crd/pipeline/label_set.hpp"
-#include "checkpoint_codec.hpp"
+#include "checkpoint/checkpoint_codec.hpp"
 #include "hash_passes.hpp"
-#include "labeled_documents.hpp"
+#include "labels/labeled_documents.hpp"
 #include "memory_budget.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 

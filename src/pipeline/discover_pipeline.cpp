@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "crd/output/schema.hpp"
-#include "checkpoint_codec.hpp"
+#include "checkpoint/checkpoint_codec.hpp"
 #include "crd/pipeline/chunking_identity.hpp"
 #include "count_tables.hpp"
 #include "hash_passes.hpp"

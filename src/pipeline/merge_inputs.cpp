@@ -13,7 +13,7 @@
 #include "crd/output/schema.hpp"
 #include "agreed_errors.hpp"
 #include "count_tables.hpp"
-#include "label_file_shape.hpp"
+#include "labels/label_file_shape.hpp"
 
 namespace crd::pipeline {
 namespace {

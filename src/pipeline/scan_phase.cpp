@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "crd/base/error.hpp"
-#include "checkpoint_codec.hpp"
+#include "checkpoint/checkpoint_codec.hpp"
 #include "crd/scan/input_listing.hpp"
 #include "crd/comm/collectives.hpp"
 #include "memory_budget.hpp"

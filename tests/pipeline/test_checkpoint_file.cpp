@@ -2,7 +2,7 @@
 // any length, or of another format version is never used, and the reason names what is wrong.
 // Issue 36: nor one written by another job or another rank, nor one whose lengths or indices do
 // not fit (a crafted file with a good CRC).
-#include "checkpoint_file.hpp"
+#include "checkpoint/checkpoint_file.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "checkpoint_codec.hpp"
+#include "checkpoint/checkpoint_codec.hpp"
 #include "crd/base/error.hpp"
 #include "support/random_digest.hpp"
 #include "support/test_paths.hpp"

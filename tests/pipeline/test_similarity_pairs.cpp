@@ -1,7 +1,7 @@
 // detect --pairs: the K labeled documents a flagged page overlaps most, and their similarity pairs.
 #include <gtest/gtest.h>
 
-#include "labeled_documents.hpp"
+#include "labels/labeled_documents.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
 # Issue 5: a job killed at any point (one rank, or the whole job) and restarted with --resume
 # continues from the last completed phase and writes the same result, dataset by dataset, as an
 # uninterrupted run; one rank's failure ends every rank promptly with a message naming it.
-# Faults are injected with CRD_FAULT="RANK:POINT[:throw]" (src/pipeline/checkpoint.cpp).
+# Faults are injected with CRD_FAULT="RANK:POINT[:throw]" (src/pipeline/checkpoint/checkpoint.cpp).
 import os
 import sys
 import time

@@ -225,7 +225,7 @@ void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::
     const std::vector<BestScores> best =
         owner_best_scores(transport, digests, chunk_sketches, index, {common.round_bytes, &stats}, &lines);
     lines.finish();
-    const auto is_stop = pipeline::stop_flags(chunks, p.stop.chunk_rules());
+    const auto is_stop = discover::stop_flags(chunks, p.stop.chunk_rules());
     for (const std::uint32_t id : p.shard.page_chunk_ids)
       if (sketches.of(chunks.digest(id)).tlsh.empty()) ++facts.without_tlsh;
     const ShardMatches shard{p.shard.page_offsets, p.shard.page_chunk_ids, p.shard.keys, is_stop, sha1_label, best};

@@ -102,4 +102,11 @@ StopItems::StopItems(const std::string& list_path, std::uint64_t min_chunk_lengt
     : list_(list_path.empty() ? nullptr : std::make_unique<const StopList>(StopList::load(list_path))),
       min_chunk_length_(min_chunk_length) {}
 
+std::vector<std::uint8_t> stop_flags(const LocalTally& chunks, const LabelRules& rules) {
+  std::vector<std::uint8_t> stop(chunks.distinct(), 0);
+  for (std::uint32_t id = 0; id < chunks.distinct(); ++id)
+    stop[id] = rules.is_stop(chunks.digest(id), chunks.length(id)) ? 1 : 0;
+  return stop;
+}
+
 }  // namespace crd::discover

@@ -12,19 +12,13 @@
 #include "crd/pipeline/discover_pipeline.hpp"
 #include "crd/pipeline/label_set.hpp"
 #include "checkpoint/checkpoint_codec.hpp"
+#include "detection_writer.hpp"
 #include "hash_passes.hpp"
 #include "labels/labeled_documents.hpp"
 #include "memory_budget.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 
 namespace crd::pipeline {
-
-std::vector<std::uint8_t> stop_flags(const discover::LocalTally& chunks, const discover::LabelRules& rules) {
-  std::vector<std::uint8_t> stop(chunks.distinct(), 0);
-  for (std::uint32_t id = 0; id < chunks.distinct(); ++id)
-    stop[id] = rules.is_stop(chunks.digest(id), chunks.length(id)) ? 1 : 0;
-  return stop;
-}
 
 namespace {
 
@@ -46,7 +40,7 @@ void detect_and_write(output::ResultFile& file, comm::Transport& transport, cons
       })) {
     const auto score = [&] {
       if (p.passes > 1) return score_in_passes(transport, p, common, joined, p.stop.chunk_rules(), shuffled);
-      const auto stop = stop_flags(p.shard.chunks, p.stop.chunk_rules());
+      const auto stop = discover::stop_flags(p.shard.chunks, p.stop.chunk_rules());
       return detect::score_pages(p.shard.page_offsets, p.shard.page_chunk_ids, label_of(), stop);
     };
     const detect::PageScores scores = score();
@@ -85,7 +79,7 @@ void run_label(const CommonOptions& common, const DiscoverOptions& options, comm
     std::vector<std::uint64_t> label_of(p.shard.chunks.distinct(), detect::kNoLabel);
     for (const auto& t : result.labeled_local) label_of[t.local_id] = t.tag;
     const detect::PageScores scores = detect::score_pages(p.shard.page_offsets, p.shard.page_chunk_ids, label_of,
-                                                          stop_flags(p.shard.chunks, p.stop.chunk_rules()));
+                                                          discover::stop_flags(p.shard.chunks, p.stop.chunk_rules()));
     auto documents = labeled_document_rows(transport, p.shard.keys, scores, common.round_bytes);
     timer.start("write");
     // Rows are already in hash order across ranks (owner_of is monotone in the hash).

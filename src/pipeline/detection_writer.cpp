@@ -1,5 +1,5 @@
 // The /detection group of a result file.
-#include "crd/pipeline/detect_pipeline.hpp"
+#include "detection_writer.hpp"
 
 #include "crd/output/schema.hpp"
 

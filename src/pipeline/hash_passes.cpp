@@ -112,7 +112,7 @@ detect::PageScores score_in_passes(comm::Transport& transport, ScanPhase& p, con
       },
       [&](scan::ScannedShard& shard) {
         const auto label_of = join_labels(transport, labels, shard.chunks, common.round_bytes, shuffled);
-        const auto stops = stop_flags(shard.chunks, stop);
+        const auto stops = discover::stop_flags(shard.chunks, stop);
         detect::PageScores pass = detect::score_pages(shard.page_offsets, shard.page_chunk_ids, label_of, stops);
         if (first) {
           scores = std::move(pass);

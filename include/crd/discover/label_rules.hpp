@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "crd/discover/local_tally.hpp"
 #include "crd/hash/digest.hpp"
 
 namespace crd::discover {
@@ -83,5 +84,9 @@ class StopItems {
   std::unique_ptr<const StopList> list_;  // on the heap: the rules point to it, and StopItems moves
   std::uint64_t min_chunk_length_ = 0;
 };
+
+// By local chunk id: 1 for a stop chunk (stop list or shorter than the minimum length), which
+// detection leaves out of a page's chunks.
+std::vector<std::uint8_t> stop_flags(const LocalTally& chunks, const LabelRules& rules);
 
 }  // namespace crd::discover

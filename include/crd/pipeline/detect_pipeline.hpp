@@ -21,13 +21,4 @@ void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options
 void run_discover_detect(const CommonOptions& common, const DiscoverOptions& discover_options,
                          const DetectPipelineOptions& options, comm::Transport& transport);
 
-// Writes /detection (collective), consuming the result's rows.
-void write_detection(output::ResultFile& file, detect::DetectionResult&& result,
-                     const detect::LabelSlice& labels, std::uint64_t label_total,
-                     const detect::DetectOptions& options, const std::string& join_mode);
-
-// By local chunk id: 1 for a stop chunk (stop list or shorter than the minimum length), which
-// detection leaves out of a page's chunks.
-std::vector<std::uint8_t> stop_flags(const discover::LocalTally& chunks, const discover::LabelRules& rules);
-
 }  // namespace crd::pipeline

@@ -7,13 +7,18 @@
 
 namespace crd::chunk {
 
-std::unique_ptr<Chunker> make_chunker(ChunkerKind kind, const ChunkerOptions& options) {
-  if (kind == ChunkerKind::Scan) return std::make_unique<detail::ScanChunker>(options);
+std::string chunking_problem(ChunkerKind kind, const ChunkerOptions& options) {
   // The DOM chunker splits at elements, whose names are whole: a name prefix means nothing there
   // (nor to the winnow chunker, which has no boundaries).
-  if (options.boundary_match == BoundaryMatch::Prefix)
-    throw UsageError(std::string("--boundary-match prefix needs --chunker scan (") + name_of(kind) +
-                     (kind == ChunkerKind::Winnow ? " has no boundaries)" : " splits at whole elements)"));
+  if (kind != ChunkerKind::Scan && options.boundary_match == BoundaryMatch::Prefix)
+    return std::string("--boundary-match prefix needs --chunker scan (") + name_of(kind) +
+           (kind == ChunkerKind::Winnow ? " has no boundaries)" : " splits at whole elements)");
+  return {};
+}
+
+std::unique_ptr<Chunker> make_chunker(ChunkerKind kind, const ChunkerOptions& options) {
+  if (const std::string problem = chunking_problem(kind, options); !problem.empty()) throw UsageError(problem);
+  if (kind == ChunkerKind::Scan) return std::make_unique<detail::ScanChunker>(options);
   if (kind == ChunkerKind::Winnow) return std::make_unique<detail::WinnowChunker>(options);
   if (kind == ChunkerKind::Sentence) return std::make_unique<detail::SentenceChunker>(options);
   return std::make_unique<detail::DomChunker>(options);

@@ -1,6 +1,6 @@
 // crd check: single pages against a labeled set, in one process (the phishing use case, paper
-// §8.2). Loads only the label hashes (20 bytes each) into a flat map, so a check costs
-// milliseconds; label samples are read only for the labels a page matched.
+// §8.2): reads pages and prints what detect::PageChecker finds. Loads only the label hashes (20
+// bytes each) into a flat map, so a check costs milliseconds.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,30 +9,19 @@
 #include <cerrno>
 #include <cstring>
 #include <limits>
-#include <optional>
 
-#include "crd/chunk/chunker.hpp"
 #include "commands.hpp"
-#include "crd/pipeline/label_lookup.hpp"
-#include "text_format.hpp"
 #include "crd/base/error.hpp"
 #include "crd/base/printable.hpp"
-#include "crd/detect/threshold.hpp"
-#include "crd/detect/chance_floor.hpp"
-#include "crd/detect/page_scores.hpp"
-#include "crd/discover/discovery.hpp"
+#include "crd/chunk/chunker.hpp"
+#include "crd/chunk/chunking_identity.hpp"
+#include "crd/detect/page_check.hpp"
 #include "crd/discover/label_rules.hpp"
-#include "crd/hash/sha1.hpp"
-#include "crd/pipeline/chunking_identity.hpp"
+#include "crd/pipeline/label_lookup.hpp"
+#include "text_format.hpp"
 
 namespace crd::cli {
 namespace {
-
-struct Match {
-  std::uint32_t position;
-  std::string text;
-  const pipeline::LabelSource* label;
-};
 
 // A page as read: at most `limit` bytes are kept. A longer page (or an endless stream, such as
 // /dev/zero or a pipe that never closes) is not read past limit + 1 bytes.
@@ -83,25 +72,27 @@ Page read_page(const std::string& path, std::uint64_t limit) {
 
 }  // namespace
 
+// crd check's default page rule: a fixed threshold of 0 (single pages have no distribution).
+void check_defaults(Settings& s) { s.detect.detect.page_threshold = {false, 0}; }
+
 void check_check(const Settings& s) {
-  if (s.check.threshold.automatic)
+  if (s.detect.detect.page_threshold.automatic)
     throw UsageError("option --page-threshold: check scores single pages; give a number or binomial");
 }
 
+// Reads each page and prints its verdict; the scoring is detect's (PageChecker).
 int run_check(Invocation& in) {
   const Settings& s = in.settings;
   const pipeline::CommonOptions& common = s.common;
   const std::vector<std::string>& pages = in.inputs;
-  const detect::Threshold threshold = s.check.threshold;
-  const pipeline::DiscoverOptions& stop_options = s.discover;
-  std::optional<detect::ChanceFloor> floor = detect::chance_floor(threshold);  // caches the floor per page size
-  const discover::StopItems stop(stop_options.stop_chunks, stop_options.min_chunk_length);
+  const discover::StopItems stop(s.discover.stop_chunks, s.discover.min_chunk_length);
   const discover::LabelRules stop_rules = stop.chunk_rules();
-
-  const pipeline::LabelLookup labels = pipeline::load_label_lookup(s.labels, pipeline::chunking_identity(common.scan));
-
+  const pipeline::LabelLookup labels =
+      pipeline::load_label_lookup(s.labels, chunk::chunking_identity(common.scan.chunker, common.scan.chunking));
   auto chunker = chunk::make_chunker(common.scan.chunker, common.scan.chunking);
-  Sha1 sha1;
+  detect::PageChecker checker(
+      *chunker, stop_rules, labels.index,
+      detect::PageRule::unresolved(s.detect.detect.page_threshold, s.detect.detect.min_labeled));
   std::uint64_t flagged_pages = 0;
   std::uint64_t unchecked_pages = 0;
   const std::uint64_t max_bytes = common.scan.read.max_record_bytes;
@@ -114,34 +105,24 @@ int run_check(Invocation& in) {
       ++unchecked_pages;
       continue;
     }
-    const std::string& page = read.text;
-    std::uint32_t chunks = 0;
-    std::vector<Match> matches;
-    const std::string_view skipped = chunker->chunk(page, "", [&](std::string_view normalized) {
-      const Digest d = sha1(normalized);
-      if (stop_rules.is_stop(d, normalized.size())) return;
-      if (const pipeline::LabelSource* label = labels.find(d)) matches.push_back({chunks, std::string(normalized), label});
-      ++chunks;
-    });
-    if (!skipped.empty()) {
-      std::printf("%s: not checked (%s)\n", shown.c_str(), printable(skipped).c_str());
+    const detect::PageCheck page = checker.check(read.text);
+    if (!page.skipped.empty()) {
+      std::printf("%s: not checked (%s)\n", shown.c_str(), printable(page.skipped).c_str());
       ++unchecked_pages;
       continue;
     }
-    const auto labeled = static_cast<std::uint32_t>(matches.size());
-    const double containment = detect::containment(labeled, chunks);
-    const bool flagged = detect::page_flagged(containment, labeled, threshold.value,
-                                              detect::required_labeled(floor, s.check.min_labeled, chunks));
-    flagged_pages += flagged ? 1 : 0;
-    const auto dropped = chunker->dropped_parts();
-    const std::string dropped_note =
-        dropped.count == 0 ? "" : " (" + std::to_string(dropped.count) + " left out: " + printable(dropped.reason) + ")";
-    std::printf("%s: %zu/%u labeled chunks%s, containment %.4f%s\n", shown.c_str(), matches.size(), chunks,
-                dropped_note.c_str(), containment, flagged ? "  FLAGGED" : "");
-    for (std::size_t k = 0; k < std::min<std::uint64_t>(s.check.show, matches.size()); ++k) {
-      const Match& m = matches[k];
+    flagged_pages += page.verdict.flagged ? 1 : 0;
+    const std::string dropped_note = page.dropped.count == 0 ? ""
+                                                             : " (" + std::to_string(page.dropped.count) +
+                                                                   " left out: " + printable(page.dropped.reason) + ")";
+    std::printf("%s: %zu/%u labeled chunks%s, containment %.4f%s\n", shown.c_str(), page.matches.size(), page.chunks,
+                dropped_note.c_str(), page.verdict.containment, page.verdict.flagged ? "  FLAGGED" : "");
+    for (std::size_t k = 0; k < std::min<std::uint64_t>(s.show, page.matches.size()); ++k) {
+      const detect::LabeledChunk& m = page.matches[k];
+      const pipeline::LabelSource& label = labels.sources[m.label];
       std::printf("  chunk %u: \"%s\"  [%s%s row %llu]\n", m.position, one_line(m.text, 90).c_str(),
-                  printable(m.label->path).c_str(), printable(m.label->group).c_str(), static_cast<unsigned long long>(m.label->row));
+                  printable(label.path).c_str(), printable(label.group).c_str(),
+                  static_cast<unsigned long long>(label.row));
     }
   }
   std::printf("%llu of %zu pages flagged", static_cast<unsigned long long>(flagged_pages), pages.size());

@@ -26,6 +26,13 @@ void say_ignored(const Command& command, const Settings& s, const ParsedCommand&
                printable(parsed.config_file).c_str(), printable(names).c_str());
 }
 
+// Every check across options, before any input is read or the output opened: the shared options
+// then the command's own (UsageError names the option).
+void check_options(const Command& command, const Settings& s) {
+  if (const std::string problem = s.common.problem(); !problem.empty()) throw UsageError(problem);
+  if (command.check != nullptr) command.check(s);
+}
+
 // Collective, after parsing: the inputs and the effective configuration go into `common`, then -o
 // is refused if it names anything the job reads: the inputs and the files its options name (the
 // files inside input directories are checked once listed, in run_scan_phase).
@@ -49,8 +56,7 @@ int run_job(const Command& command, comm::Transport& transport, int argc, char**
   return run_reporting_errors(command.name, print, &transport, [&] {
     auto parsed = parse_command(argc, argv, options, command.no_inputs);
     say_ignored(command, s, parsed, print);
-    if (s.common.resume && s.common.work_dir.empty()) throw UsageError("--resume needs --work-dir");
-    if (command.check != nullptr) command.check(s);
+    check_options(command, s);
     start_job(transport, argc, argv, parsed, options, s.common);
     Invocation in{s, {}, &transport};
     return command.run(in);
@@ -63,7 +69,7 @@ int run_local(const Command& command, int argc, char** argv) {
     const OptionBinder options = bind_options(command, s);
     auto parsed = parse_command(argc, argv, options, command.no_inputs);
     say_ignored(command, s, parsed, true);
-    if (command.check != nullptr) command.check(s);
+    check_options(command, s);
     Invocation in{s, std::move(parsed.inputs), nullptr};
     return command.run(in);
   });

@@ -54,14 +54,48 @@ std::string render_value(const po::variable_value& v) {
   return "?";
 }
 
+// The command line with every older spelling of an option (OptionBinder::alias) replaced by the
+// option's name, so that only the option itself is parsed, stored and recorded in /config.
+std::vector<std::string> canonical_arguments(int argc, char** argv, const OptionBinder& binder) {
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.rfind("--", 0) == 0) {
+      const std::size_t end = std::min(a.find('='), a.size());
+      const std::string_view name = binder.canonical(std::string_view(a).substr(2, end - 2));
+      a = "--" + std::string(name) + a.substr(end);
+    }
+    args.push_back(std::move(a));
+  }
+  return args;
+}
+
+// The same for a config file's "name = value" lines.
+std::string canonical_config(const std::string& text, const OptionBinder& binder) {
+  std::istringstream in(text);
+  std::string out, line;
+  while (std::getline(in, line)) {
+    const std::size_t first = line.find_first_not_of(" \t");
+    const std::size_t eq = line.find('=');
+    if (first != std::string::npos && eq != std::string::npos && eq > first) {
+      const std::size_t last = line.find_last_not_of(" \t", eq - 1);
+      const std::string_view key = std::string_view(line).substr(first, last + 1 - first);
+      const std::string_view name = binder.canonical(key);
+      if (name != key) line = line.substr(0, first) + std::string(name) + line.substr(last + 1);
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
 // Reads the config file into `parsed` (the command line's values stay: stored first).
-void read_config(ParsedCommand& parsed, const po::options_description& options) {
+void read_config(ParsedCommand& parsed, const po::options_description& options, const OptionBinder& binder) {
   // A preset's name (--config quickstart) is read from the installed presets; the resolved path
   // replaces it, so the option's variable (and the -o guard) see the file read.
   const auto path = resolve_config_path(parsed.vm["config"].as<std::string>());
   parsed.vm.at("config").value() = path;
   parsed.config_file = path;
-  std::istringstream in(read_config_file(path));
+  std::istringstream in(canonical_config(read_config_file(path), binder));
   auto from_file = po::parse_config_file(in, options, true);
   std::set<std::string> seen;
   for (const auto& opt : from_file.options) {
@@ -85,9 +119,11 @@ ParsedCommand parse_command(int argc, char** argv, const OptionBinder& options, 
   po::positional_options_description positional;
   positional.add("input", -1);
   try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), parsed.vm);
+    po::store(
+        po::command_line_parser(canonical_arguments(argc, argv, options)).options(all).positional(positional).run(),
+        parsed.vm);
     // The file names options only: inputs are given on the command line.
-    if (options.has("config") && parsed.vm.count("config") != 0) read_config(parsed, options.all());
+    if (options.has("config") && parsed.vm.count("config") != 0) read_config(parsed, options.all(), options);
     po::notify(parsed.vm);
   } catch (const po::error& e) {
     throw UsageError(e.what());

@@ -18,17 +18,9 @@
 
 namespace crd::cli {
 
-// crd check: single pages, so no distribution for "auto": a fixed threshold.
-struct CheckSettings {
-  detect::Threshold threshold{false, 0};
-  std::uint64_t min_labeled = 1;
-  std::uint64_t show = 5;
-};
-
 // crd compare's printing and pairing.
 struct CompareSettings {
   std::uint32_t granularity = 5;  // k: sentences per cluster of the overlap distribution
-  std::uint64_t show = 5;
   std::uint64_t max_bucket = 1000;
   bool json = false;
 };
@@ -40,7 +32,7 @@ constexpr std::array<EnumName<RankKey>, 3> enum_names(RankKey) {
 }
 
 struct InspectSettings {
-  std::uint64_t top = 10;  // rows shown per table
+  std::uint64_t top = 10;  // rows shown per table (also crd report's --top: its own default, report_defaults)
   RankKey rank = RankKey::Badness;
   int depth = -1;  // only neighborhoods of this depth; -1 = all
 };
@@ -53,8 +45,12 @@ struct Settings {
   quilts::QuiltParams quilts;
   std::string exclude_pages;  // crd quilts --exclude-pages
   compare::CompareOptions hashing;
-  std::vector<std::string> labels;  // crd check and crd compare --labels
-  CheckSettings check;
+  // One field per option, whichever command reads it (one name, one meaning): --labels (detect,
+  // check, compare, compare-hashing), --show (check, compare); --page-threshold and --min-labeled
+  // are detect.detect's, --gram-words common.scan.chunking's, --top inspect's. A command whose
+  // pipeline takes them in a struct of its own copies them there when it runs.
+  std::vector<std::string> labels;
+  std::uint64_t show = 5;
   CompareSettings compare;
   InspectSettings inspect;
   report::ReportOptions report;

@@ -38,12 +38,12 @@ const std::vector<Command> kCommands = {
      Frame::Job,
      {sets::input, sets::reading, sets::chunking, sets::stop_items, sets::detect_labels, sets::scoring,
       sets::checkpoints, sets::output, sets::config},
-     {"output", "labels"}, kNoCorpus, nullptr, nullptr, &run_detect},
+     {"output", "labels"}, kNoCorpus, nullptr, &check_detect, &run_detect},
     {"run", "discover then detect, reading the corpus once", "crd run [options] INPUT… -o OUT.h5",
      "Blind discovery then detection in one job, reading the corpus once", Frame::Job,
      {sets::input, sets::samples, sets::reading, sets::chunking, sets::keep_counts, sets::thresholds, sets::stop_items,
       sets::scoring, sets::checkpoints, sets::output, sets::config},
-     {"output"}, kNoCorpus, nullptr, nullptr, &run_run},
+     {"output"}, kNoCorpus, nullptr, &check_detect, &run_run},
     // Thresholds, top-N and stop items apply to the summed counts; the chunking is the inputs'.
     // It reads results, not a corpus: nothing to resume.
     {"merge", "sum discover --keep-counts results (months, batches) and label the sum (docs/merge.md)",
@@ -66,7 +66,7 @@ const std::vector<Command> kCommands = {
      "Quilted pages: pages stitched from patches of k-word grams taken from several other pages (seed 003),\n"
      "read, cleaned and sharded as discover does",
      Frame::Job, {sets::input, sets::reading, sets::quilts, sets::output, sets::config}, {"output"}, kNoCorpus,
-     nullptr, &check_quilts, &run_quilts},
+     &quilts_defaults, &check_quilts, &run_quilts},
     {"inspect", "human summary of a result file (no MPI needed)",
      "crd inspect RESULT.h5… [--top N] [--rank badness|labeled|pages] [--depth D]", "Human summary of a crd result file",
      Frame::Local, {sets::inspect, sets::config}, {}, kNoResult, nullptr, nullptr, &run_inspect},
@@ -76,12 +76,12 @@ const std::vector<Command> kCommands = {
      "and the matched chunks' text. A page larger than --max-record-bytes is not checked (reported\n"
      "and counted); a directory is refused: give its page files",
      Frame::Local, {sets::reading, sets::chunking, sets::stop_items, sets::check, sets::config}, {"labels"},
-     "no page given (a file, or - for stdin)", nullptr, &check_check, &run_check},
+     "no page given (a file, or - for stdin)", &check_defaults, &check_check, &run_check},
     {"report", "self-contained HTML review of a result, with stop-list pruning (no MPI needed)",
      "crd report RESULT.h5 -o REPORT.html [--top N]",
      "A self-contained HTML review of a result (no MPI job, no network): run summary, figures,\n"
      "sortable tables, and the paper's human-assisted pruning (mark benign chunks, export a stop list)",
-     Frame::Local, {sets::report, sets::config}, {"output"}, kNoResult, nullptr, nullptr, &run_report},
+     Frame::Local, {sets::report, sets::config}, {"output"}, kNoResult, &report_defaults, nullptr, &run_report},
     {"compare", "documents against each other (and a labeled set) by shared sentences (no MPI needed)",
      "crd compare [options] DOCUMENT… (files, directories, WARC/ARC: each record is a document)",
      "Documents against each other by shared sentences (no MPI job): for each pair sharing one, the\n"

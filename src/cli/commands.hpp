@@ -67,6 +67,7 @@ int run_reporting_errors(const std::string& command, bool print, comm::Transport
 int run_discover(Invocation& in);
 int run_label(Invocation& in);
 int run_detect(Invocation& in);
+void check_detect(const Settings& s);  // detect and run
 int run_run(Invocation& in);
 int run_merge(Invocation& in);
 int run_neardup(Invocation& in);
@@ -77,6 +78,9 @@ int run_compare_hashing(Invocation& in);
 int run_inspect(Invocation& in);
 int run_check(Invocation& in);
 void check_check(const Settings& s);
+void check_defaults(Settings& s);
+void report_defaults(Settings& s);
+void quilts_defaults(Settings& s);
 int run_report(Invocation& in);
 int run_compare(Invocation& in);
 

@@ -4,10 +4,10 @@
 
 #include "commands.hpp"
 #include "crd/base/printable.hpp"
+#include "crd/chunk/chunking_identity.hpp"
 #include "crd/compare/sentence_comparison.hpp"
 #include "crd/detect/similarity.hpp"
 #include "crd/discover/discovery.hpp"
-#include "crd/pipeline/chunking_identity.hpp"
 #include "crd/report/json_writer.hpp"
 #include "text_format.hpp"
 
@@ -30,7 +30,7 @@ void json_distribution(report::JsonWriter& j, const char* key, const std::vector
 }
 
 void print_pair(const std::vector<compare::SentenceDocument>& docs, const compare::DocumentPair& p,
-                const CompareSettings& s) {
+                const CompareSettings& s, std::uint64_t show) {
   const compare::SentenceDocument& a = docs[p.a];
   const compare::SentenceDocument& b = docs[p.b];
   std::printf("[%u] ~ [%u]: %zu matching sentences, similarity <%.3f, %.3f>\n", p.a, p.b, p.overlap.matching.size(),
@@ -39,7 +39,7 @@ void print_pair(const std::vector<compare::SentenceDocument>& docs, const compar
               s.granularity, distribution_text(p.overlap.in_a, s.granularity).c_str());
   std::printf("  [%u] %s (%zu sentences), overlap (k=%u): %s\n", p.b, printable(b.name).c_str(), b.hashes.size(),
               s.granularity, distribution_text(p.overlap.in_b, s.granularity).c_str());
-  for (std::size_t m = 0; m < std::min<std::uint64_t>(s.show, p.overlap.matching.size()); ++m) {
+  for (std::size_t m = 0; m < std::min<std::uint64_t>(show, p.overlap.matching.size()); ++m) {
     const std::uint32_t i = p.overlap.matching[m];
     std::printf("  sentence %u = %u: \"%s\"\n", i, p.overlap.matching_b[m], one_line(a.texts[i], 90).c_str());
   }
@@ -107,7 +107,7 @@ void print_json(const SentenceComparison& c, chunk::ChunkerKind chunker, const C
   std::printf("%s\n", j.str().c_str());
 }
 
-void print_labels(const SentenceComparison& c, const CompareSettings& s) {
+void print_labels(const SentenceComparison& c, const CompareSettings& s, std::uint64_t show) {
   const auto& docs = c.documents;
   compare::LabelUrls urls;
   for (std::size_t d = 0; d < c.hits.size(); ++d) {
@@ -118,7 +118,7 @@ void print_labels(const SentenceComparison& c, const CompareSettings& s) {
       std::printf("  from %s: %zu sentences, overlap (k=%u): %s\n",
                   ld.url.empty() ? "(no sample URL)" : printable(ld.url).c_str(), ld.positions.size(), s.granularity,
                   distribution_text(ld.bits, s.granularity).c_str());
-    for (std::size_t m = 0; m < std::min<std::uint64_t>(s.show, hits.size()); ++m) {
+    for (std::size_t m = 0; m < std::min<std::uint64_t>(show, hits.size()); ++m) {
       const LabelHit& h = hits[m];
       std::printf("  sentence %u: \"%s\"  [%s%s row %llu]\n", h.position,
                   one_line(docs[d].texts[h.position], 90).c_str(), printable(h.label->path).c_str(),
@@ -149,7 +149,8 @@ int run_compare(Invocation& in) {
   const auto& scan = s.common.scan;
   const discover::StopItems stop(s.discover.stop_chunks, s.discover.min_chunk_length);
   const discover::LabelRules stop_rules = stop.chunk_rules();
-  const pipeline::LabelLookup labels = pipeline::load_label_lookup(s.labels, pipeline::chunking_identity(scan));
+  const pipeline::LabelLookup labels =
+      pipeline::load_label_lookup(s.labels, chunk::chunking_identity(scan.chunker, scan.chunking));
   const SentenceComparison c =
       compare::compare_sentences(in.inputs, {scan.chunker, scan.chunking, scan.read.max_record_bytes, &stop_rules},
                                  s.compare.max_bucket, s.labels.empty() ? nullptr : &labels);
@@ -159,8 +160,8 @@ int run_compare(Invocation& in) {
   }
   for (std::size_t d = 0; d < c.documents.size(); ++d)
     std::printf("[%zu] %s: %zu sentences\n", d, printable(c.documents[d].name).c_str(), c.documents[d].hashes.size());
-  for (const auto& p : c.pairs) print_pair(c.documents, p, s.compare);
-  print_labels(c, s.compare);
+  for (const auto& p : c.pairs) print_pair(c.documents, p, s.compare, s.show);
+  print_labels(c, s.compare, s.show);
   print_summary(c, s.compare);
   return 0;
 }

@@ -5,7 +5,12 @@
 namespace crd::cli {
 
 int run_compare_hashing(Invocation& in) {
-  compare::run_compare_hashing(in.settings.common, in.settings.discover, in.settings.hashing, *in.transport);
+  // --labels, --page-threshold and --min-labeled are bound once (command_settings.hpp).
+  Settings& s = in.settings;
+  s.hashing.labels = s.labels;
+  s.hashing.page_threshold = s.detect.detect.page_threshold;
+  s.hashing.min_labeled = s.detect.detect.min_labeled;
+  compare::run_compare_hashing(s.common, s.discover, s.hashing, *in.transport);
   return 0;
 }
 

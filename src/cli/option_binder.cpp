@@ -87,7 +87,7 @@ const OptionSpec& OptionBinder::expect(std::string_view name, std::initializer_l
 }
 
 template <class Value>
-void OptionBinder::bind(const OptionSpec& spec, Value* value) {
+void OptionBinder::bind(const void* target, const OptionSpec& spec, Value* value) {
   if (std::find(required_.begin(), required_.end(), std::string_view(spec.name)) != required_.end()) value->required();
   if (*spec.value_name != '\0') {
     value->value_name(spec.value_name);
@@ -95,7 +95,7 @@ void OptionBinder::bind(const OptionSpec& spec, Value* value) {
     value->value_name(spec.kind == ValueKind::Size ? "SIZE" : spec.kind == ValueKind::Number ? "X" : "N");
   }
   const std::string names = spec.short_name == 0 ? spec.name : std::string(spec.name) + "," + spec.short_name;
-  bound_.push_back({&spec, boost::make_shared<po::option_description>(names.c_str(), value, spec.help)});
+  bound_.push_back({&spec, boost::make_shared<po::option_description>(names.c_str(), value, spec.help), target});
 }
 
 std::string OptionBinder::Bound::default_text() const {
@@ -110,12 +110,25 @@ std::string OptionBinder::Bound::value_name() const {
   return name.substr(0, name.find(" (="));
 }
 
+void OptionBinder::alias(std::string_view old, std::string_view name) {
+  if (!has(name))
+    throw std::logic_error("alias --" + std::string(old) + " of --" + std::string(name) + ", which is not bound");
+  if (has(old)) throw std::logic_error("alias --" + std::string(old) + " is bound as an option of its own");
+  aliases_.push_back({option_spec(old).name, option_spec(name).name});
+}
+
+std::string_view OptionBinder::canonical(std::string_view name) const {
+  for (const Alias& a : aliases_)
+    if (a.old == name) return a.name;
+  return name;
+}
+
 bool OptionBinder::has(std::string_view name) const {
   return std::any_of(bound_.begin(), bound_.end(), [&](const Bound& b) { return name == b.spec->name; });
 }
 
 void OptionBinder::add(std::string_view name, bool& target) {
-  bind(expect(name, {ValueKind::Flag}), po::bool_switch(&target));
+  bind(&target, expect(name, {ValueKind::Flag}), po::bool_switch(&target));
 }
 
 void OptionBinder::add(std::string_view name, std::uint64_t& target) {
@@ -125,13 +138,13 @@ void OptionBinder::add(std::string_view name, std::uint64_t& target) {
       if (!spec.range.contains_count(b.value)) refuse_range(spec, b.text);
       target = b.value;
     });
-    return bind(spec, v);
+    return bind(&target, spec, v);
   }
   auto* v = po::value<Count>()->default_value(Count{target})->notifier([&target, &spec](const Count& c) {
     count_into(target, spec, c.value);
   });
   if (spec.range.bounded()) v->value_name(spec.range.text(spec.kind));
-  bind(spec, v);
+  bind(&target, spec, v);
 }
 
 void OptionBinder::add(std::string_view name, std::uint32_t& target) {
@@ -142,7 +155,7 @@ void OptionBinder::add(std::string_view name, std::uint32_t& target) {
     count_into(target, spec, c.value);
   });
   v->value_name(spec.range.text(spec.kind));
-  bind(spec, v);
+  bind(&target, spec, v);
 }
 
 void OptionBinder::add(std::string_view name, int& target) {
@@ -152,24 +165,25 @@ void OptionBinder::add(std::string_view name, int& target) {
     target = i;
   });
   if (spec.range.least != std::numeric_limits<std::int64_t>::min()) v->value_name(spec.range.text(spec.kind));
-  bind(spec, v);
+  bind(&target, spec, v);
 }
 
 void OptionBinder::add(std::string_view name, double& target) {
   const OptionSpec& spec = expect(name, {ValueKind::Number, ValueKind::Fraction});
   if (spec.kind == ValueKind::Fraction) {
-    return bind(spec, po::value<std::string>()
-                          ->value_name("0..1")
-                          ->default_value(fraction_text(target))
-                          ->notifier([&target, &spec](const std::string& s) {
-                            const auto v = parse_fraction(s);
-                            if (!v) refuse_value(spec, s, "a fraction in 0..1");
-                            target = *v;
-                          }));
+    return bind(&target, spec,
+                po::value<std::string>()
+                    ->value_name("0..1")
+                    ->default_value(fraction_text(target))
+                    ->notifier([&target, &spec](const std::string& s) {
+                      const auto v = parse_fraction(s);
+                      if (!v) refuse_value(spec, s, "a fraction in 0..1");
+                      target = *v;
+                    }));
   }
   std::ostringstream shown;
   shown << target;
-  bind(spec, po::value<double>()->default_value(target, shown.str())->notifier([&target, &spec](double v) {
+  bind(&target, spec, po::value<double>()->default_value(target, shown.str())->notifier([&target, &spec](double v) {
     if (!std::isfinite(v) || v < static_cast<double>(spec.range.least))
       throw UsageError("option --" + std::string(spec.name) + ": must be a finite number " +
                        spec.range.text(spec.kind));
@@ -182,16 +196,16 @@ void OptionBinder::add(std::string_view name, std::string& target) {
   auto* v = po::value<std::string>(&target);
   if (!target.empty()) v->default_value(target);
   if (spec.kind == ValueKind::Path) reads_.push_back({spec.effect, &target, nullptr});
-  bind(spec, v);
+  bind(&target, spec, v);
 }
 
 void OptionBinder::add(std::string_view name, std::vector<std::string>& target) {
   const OptionSpec& spec = expect(name, {ValueKind::PathList, ValueKind::NameList});
   if (spec.kind == ValueKind::PathList) {
     reads_.push_back({spec.effect, nullptr, &target});
-    return bind(spec, po::value<std::vector<std::string>>(&target));
+    return bind(&target, spec, po::value<std::vector<std::string>>(&target));
   }
-  bind(spec,
+  bind(&target, spec,
        po::value<std::string>()->default_value(join_names(target))->notifier([&target, &spec](const std::string& v) {
          auto names = split_names(v);
          if (names.empty()) throw UsageError("option --" + std::string(spec.name) + ": needs at least one name");
@@ -201,7 +215,7 @@ void OptionBinder::add(std::string_view name, std::vector<std::string>& target) 
 
 void OptionBinder::add(std::string_view name, std::vector<std::uint32_t>& target) {
   const OptionSpec& spec = expect(name, {ValueKind::CountList});
-  bind(spec, po::value<std::string>()->notifier([&target, &spec](const std::string& s) {
+  bind(&target, spec, po::value<std::string>()->notifier([&target, &spec](const std::string& s) {
     const auto values = parse_list<std::uint64_t>(spec, s, parse_count, "a whole number");
     target.clear();
     for (const std::uint64_t v : values) count_into(target.emplace_back(), spec, v);
@@ -210,14 +224,14 @@ void OptionBinder::add(std::string_view name, std::vector<std::uint32_t>& target
 
 void OptionBinder::add(std::string_view name, std::vector<double>& target) {
   const OptionSpec& spec = expect(name, {ValueKind::FractionList});
-  bind(spec, po::value<std::string>()->notifier([&target, &spec](const std::string& s) {
+  bind(&target, spec, po::value<std::string>()->notifier([&target, &spec](const std::string& s) {
     target = parse_list<double>(spec, s, parse_fraction, "a fraction in 0..1");
   }));
 }
 
 void OptionBinder::add(std::string_view name, detect::Threshold& target) {
   const OptionSpec& spec = expect(name, {ValueKind::Threshold});
-  bind(spec,
+  bind(&target, spec,
        po::value<std::string>()
            ->value_name("auto|robust[:K]|X")
            ->default_value(target.to_string())

@@ -42,20 +42,29 @@ class OptionBinder {
   void add(std::string_view name, E& target) {  // Choice
     const OptionSpec& spec = expect(name, {ValueKind::Choice});
     const std::string option = spec.name;
-    bind(spec, po::value<std::string>()
-                   ->value_name(enum_choices_short<E>())
-                   ->default_value(name_of(target))
-                   ->notifier([&target, option](const std::string& v) {
-                     const std::optional<E> value = parse_enum<E>(v);
-                     if (!value)
-                       throw UsageError("option --" + option + ": expected " + enum_choices<E>() + ", got '" + v + "'");
-                     target = *value;
-                   }));
+    bind(&target, spec,
+         po::value<std::string>()
+             ->value_name(enum_choices_short<E>())
+             ->default_value(name_of(target))
+             ->notifier([&target, option](const std::string& v) {
+               const std::optional<E> value = parse_enum<E>(v);
+               if (!value)
+                 throw UsageError("option --" + option + ": expected " + enum_choices<E>() + ", got '" + v + "'");
+               target = *value;
+             }));
   }
+
+  // An older spelling of the bound option `name`, still accepted on the command line and in config
+  // files (its help says so): where one name meant different things in different commands, the
+  // command whose meaning moved to a name of its own keeps the old one this way.
+  void alias(std::string_view old, std::string_view name);
+  // The bound option `name` stands for: itself, or what it is an older spelling of.
+  std::string_view canonical(std::string_view name) const;
 
   struct Bound {
     const OptionSpec* spec;
     boost::shared_ptr<po::option_description> description;
+    const void* target;                // the field it fills: one field per option, whichever command binds it
     std::string default_text() const;  // as --help shows it; "" = none
     std::string value_name() const;    // as --help shows it ("scan|dom|…" for a choice); "" = a flag
   };
@@ -73,7 +82,7 @@ class OptionBinder {
  private:
   const OptionSpec& expect(std::string_view name, std::initializer_list<ValueKind> kinds) const;
   template <class Value>
-  void bind(const OptionSpec& spec, Value* value);
+  void bind(const void* target, const OptionSpec& spec, Value* value);
   template <class E>
   static std::string enum_choices_short() {
     std::string out;
@@ -81,8 +90,12 @@ class OptionBinder {
     return out;
   }
 
+  struct Alias {
+    std::string_view old, name;
+  };
   std::vector<std::string_view> required_;
   std::vector<Bound> bound_;
+  std::vector<Alias> aliases_;
   struct ReadPaths {
     Effect effect;
     const std::string* one;                   // Path

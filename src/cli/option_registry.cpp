@@ -126,8 +126,7 @@ constexpr OptionSpec kOptions[] = {
   {"combined-c-similarity", 0, K::Count, kCSimilarity, kNeardup, R, "",
    "--method combined: keep B-similar pairs with at least this many agreeing bits"},
   {"max-bucket", 0, K::Count, {0, kMaxU32}, kNeardup, R, "",
-   "a bucket (neardup: a supershingle or piece; compare: a sentence) shared by more documents than this links no "
-   "pairs, only counted"},
+   "a bucket (a supershingle or simhash piece) shared by more pages than this links no pairs, only counted"},
 
   {"max-gram-documents", 0, K::Count, kMaxGramDocuments, kQuilts, R, "",
    "m: a patch gram is in 2..m documents (its page and fewer than m others)"},
@@ -162,6 +161,9 @@ constexpr OptionSpec kOptions[] = {
 
   {"granularity", 'k', K::Count, {1, 1000000}, kCompare, R, "",
    "overlap distribution: sentences per cluster (the paper's k)"},
+  {"max-sentence-bucket", 0, K::Count, {0, kMaxU32}, kCompare, R, "",
+   "a sentence held by more documents than this links no pairs, only counted (also spelt --max-bucket, its older "
+   "name)"},
   {"json", 0, K::Flag, kAny, kCompare, Run, "", "one JSON object on stdout instead of text"},
 
   {"show", 0, K::Count, kAny, kShown, Run, "", "matched chunks (sentences) printed per page, pair or document"},

@@ -2,6 +2,19 @@
 #include "option_sets.hpp"
 
 namespace crd::cli::sets {
+namespace {
+
+// Options several commands read in one meaning, each bound to one field (command_settings.hpp).
+void page_rule(OptionBinder& b, Settings& s) {
+  b.add("page-threshold", s.detect.detect.page_threshold);
+  b.add("min-labeled", s.detect.detect.min_labeled);
+}
+void labels(OptionBinder& b, Settings& s) { b.add("labels", s.labels); }
+void gram_words(OptionBinder& b, Settings& s) { b.add("gram-words", s.common.scan.chunking.gram_words); }
+void show(OptionBinder& b, Settings& s) { b.add("show", s.show); }
+void top(OptionBinder& b, Settings& s) { b.add("top", s.inspect.top); }
+
+}  // namespace
 
 void input(OptionBinder& b, Settings& s) {
   b.add("skip-missing", s.common.expand.skip_missing);
@@ -16,7 +29,7 @@ void reading(OptionBinder& b, Settings& s) { b.add("max-record-bytes", s.common.
 
 void chunking(OptionBinder& b, Settings& s) {
   b.add("chunker", s.common.scan.chunker);
-  b.add("gram-words", s.common.scan.chunking.gram_words);
+  gram_words(b, s);
   b.add("window", s.common.scan.chunking.window);
   b.add("tags", s.common.scan.chunking.tags);
   b.add("boundary-match", s.common.scan.chunking.boundary_match);
@@ -37,7 +50,7 @@ void stop_items(OptionBinder& b, Settings& s) {
 }
 
 void detect_labels(OptionBinder& b, Settings& s) {
-  b.add("labels", s.detect.labels);
+  labels(b, s);
   b.add("join", s.detect.join);
   b.add("replicate-max", s.detect.replicate_max);
   b.add("pairs", s.detect.pairs);
@@ -45,8 +58,7 @@ void detect_labels(OptionBinder& b, Settings& s) {
 
 void scoring(OptionBinder& b, Settings& s) {
   detect::DetectOptions& t = s.detect.detect;
-  b.add("page-threshold", t.page_threshold);
-  b.add("min-labeled", t.min_labeled);
+  page_rule(b, s);
   b.add("min-neighborhood-labeled", t.min_neighborhood_labeled);
   b.add("neighborhood-threshold", t.neighborhood_threshold);
   b.add("badness", t.badness);
@@ -71,7 +83,7 @@ void neardup(OptionBinder& b, Settings& s) {
 
 void quilts(OptionBinder& b, Settings& s) {
   quilts::QuiltParams& p = s.quilts;
-  b.add("gram-words", p.k);
+  gram_words(b, s);  // copied into p.k when quilts runs
   b.add("max-gram-documents", p.m);
   b.add("min-sources", p.c);
   b.add("min-patch-fraction", p.theta);
@@ -86,10 +98,9 @@ void quilts(OptionBinder& b, Settings& s) {
 
 void hashing(OptionBinder& b, Settings& s) {
   compare::CompareOptions& o = s.hashing;
-  b.add("labels", o.labels);
+  labels(b, s);  // these three copied into `o` when compare-hashing runs
   b.add("truth", o.truth);
-  b.add("page-threshold", o.page_threshold);
-  b.add("min-labeled", o.min_labeled);
+  page_rule(b, s);
   b.add("extrapolate-pages", o.extrapolate_pages);
   b.add("nilsimsa-threshold", o.sweep.nilsimsa_threshold);
   b.add("nilsimsa-sweep", o.sweep.nilsimsa_sweep);
@@ -100,29 +111,29 @@ void hashing(OptionBinder& b, Settings& s) {
 }
 
 void check(OptionBinder& b, Settings& s) {
-  b.add("labels", s.labels);
-  b.add("page-threshold", s.check.threshold);
-  b.add("min-labeled", s.check.min_labeled);
-  b.add("show", s.check.show);
+  labels(b, s);
+  page_rule(b, s);
+  show(b, s);
 }
 
 void compare(OptionBinder& b, Settings& s) {
-  b.add("labels", s.labels);
+  labels(b, s);
   b.add("granularity", s.compare.granularity);
-  b.add("show", s.compare.show);
-  b.add("max-bucket", s.compare.max_bucket);
+  show(b, s);
+  b.add("max-sentence-bucket", s.compare.max_bucket);
+  b.alias("max-bucket", "max-sentence-bucket");
   b.add("json", s.compare.json);
 }
 
 void inspect(OptionBinder& b, Settings& s) {
-  b.add("top", s.inspect.top);
+  top(b, s);
   b.add("rank", s.inspect.rank);
   b.add("depth", s.inspect.depth);
 }
 
 void report(OptionBinder& b, Settings& s) {
   b.add("output", s.common.output);
-  b.add("top", s.report.top);
+  top(b, s);  // copied into s.report when report runs
 }
 
 void checkpoints(OptionBinder& b, Settings& s) {

@@ -1,5 +1,6 @@
 // crd discover / label / detect / run / merge: parsed options → pipeline (commands.cpp has their entries).
 #include "commands.hpp"
+#include "crd/base/error.hpp"
 #include "crd/pipeline/detect_pipeline.hpp"
 #include "crd/pipeline/discover_pipeline.hpp"
 #include "crd/pipeline/merge_pipeline.hpp"
@@ -16,8 +17,14 @@ int run_label(Invocation& in) {
   return 0;
 }
 
+void check_detect(const Settings& s) {
+  if (const std::string_view problem = s.detect.detect.problem(); !problem.empty())
+    throw UsageError(std::string(problem));
+}
+
 int run_detect(Invocation& in) {
   Settings& s = in.settings;
+  s.detect.labels = s.labels;  // bound once (command_settings.hpp)
   pipeline::run_detect(s.common, s.discover, s.detect, *in.transport);
   return 0;
 }

@@ -48,11 +48,15 @@ void write_whole_file(const std::string& path, const std::string& text) {
 
 }  // namespace
 
+// --top is inspect's field; report keeps more rows by default (ReportOptions::top).
+void report_defaults(Settings& s) { s.inspect.top = report::ReportOptions{}.top; }
+
 int run_report(Invocation& in) {
   const std::vector<std::string>& inputs = in.inputs;
   const std::string& out = in.settings.common.output;
   if (inputs.size() != 1) throw UsageError("give exactly one result file (got " + std::to_string(inputs.size()) + ")");
   if (const std::string problem = pipeline::output_problem(out, inputs); !problem.empty()) throw UsageError(problem);
+  in.settings.report.top = in.settings.inspect.top;
   const output::ResultReader reader(inputs[0]);
   write_whole_file(out, report::build_report(reader, inputs[0], in.settings.report));
   return 0;

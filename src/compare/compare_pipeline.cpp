@@ -22,7 +22,7 @@
 #include "crd/compare/compare_hashing.hpp"
 #include "crd/detect/page_scores.hpp"
 #include "crd/output/schema.hpp"
-#include "crd/pipeline/chunking_identity.hpp"
+#include "crd/chunk/chunking_identity.hpp"
 #include "crd/pipeline/detect_pipeline.hpp"
 #include "crd/pipeline/label_set.hpp"
 #include "crd/pipeline/memory_checks.hpp"
@@ -174,7 +174,7 @@ void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::
   pipeline::with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
     timer.start("load_labels");
     pipeline::LabelSet labels = pipeline::load_label_set(transport, options.labels, pipeline::JoinMode::Replicated, 0, common.memory_budget,
-                                                           pipeline::chunking_identity(common.scan));
+                                                           chunk::chunking_identity(common.scan.chunker, common.scan.chunking));
     const TruthPrefixes truth = load_truth(transport, options.truth);
     // --memory: L is on every rank whatever the rank count; the sketches count with the scan's
     // tables; the labels' texts, their sketches and the comparisons are checked before each starts.

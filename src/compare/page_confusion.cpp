@@ -2,8 +2,9 @@
 #include "page_confusion.hpp"
 
 #include "crd/base/error.hpp"
+#include "crd/comm/collectives.hpp"
 #include "crd/detect/detection.hpp"
-#include "crd/detect/chance_floor.hpp"
+#include "crd/detect/page_rule.hpp"
 #include "crd/detect/page_scores.hpp"
 
 namespace crd::compare {
@@ -41,9 +42,7 @@ std::vector<output::ConfusionRow> evaluate(comm::Transport& transport, const Sha
   std::vector<output::ConfusionRow> rows;
   std::vector<std::uint64_t> counts;  // tp, fp, fn, tn per point, summed over ranks at the end
   std::vector<std::uint64_t> label_of(shard.best.size());
-  bool resolved = false;
-  double page_threshold = options.page_threshold.value;
-  std::optional<detect::ChanceFloor> floor = detect::chance_floor(options.page_threshold);
+  std::optional<detect::PageRule> rule;
   for (const SweepPoint& point : points) {
     for (std::size_t id = 0; id < label_of.size(); ++id)
       label_of[id] = point.method == Method::Sha1         ? shard.sha1_label[id]
@@ -56,15 +55,15 @@ std::vector<output::ConfusionRow> evaluate(comm::Transport& transport, const Sha
     // Resolved per row instead, it would rise with every near-match an LSH admits — at Nilsimsa
     // 115 nearly every chunk of every page matches something, mean + σ exceeds 1 and nothing at
     // all is flagged, which says nothing about false positives.
-    if (!resolved) {
+    if (!rule) {
       std::uint64_t pages = 0;
-      page_threshold = options.page_threshold.resolve(detect::population(transport, scores.containment, pages)).value;
-      resolved = true;
+      const double threshold =
+          options.page_threshold.resolve(detect::population(transport, scores.containment, pages)).value;
+      rule.emplace(options.page_threshold, threshold, options.min_labeled);
     }
     std::uint64_t c[4] = {0, 0, 0, 0};
     for (std::size_t i = 0; i < scores.size(); ++i) {
-      const bool flagged = detect::page_flagged(scores.containment[i], scores.labeled[i], page_threshold,
-                                                detect::required_labeled(floor, options.min_labeled, scores.chunks[i]));
+      const bool flagged = rule->judge({scores.chunks[i], scores.labeled[i]}).flagged;
       const bool pos = positive[scores.page[i]] != 0;
       ++c[pos ? (flagged ? 0 : 2) : (flagged ? 1 : 3)];
     }
@@ -74,10 +73,10 @@ std::vector<output::ConfusionRow> evaluate(comm::Transport& transport, const Sha
     row.rule = method_rule(point.method);
     row.threshold = point.threshold;
     row.primary = point.primary ? 1 : 0;
-    row.page_threshold = page_threshold;
+    row.page_threshold = rule->threshold();
     rows.push_back(std::move(row));
   }
-  transport.allreduce(std::span<std::uint64_t>(counts), comm::ReduceOp::Sum);
+  comm::sum(transport, counts);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     auto& r = rows[i];
     r.tp = counts[4 * i], r.fp = counts[4 * i + 1], r.fn = counts[4 * i + 2], r.tn = counts[4 * i + 3];

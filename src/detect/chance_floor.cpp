@@ -42,13 +42,4 @@ std::uint64_t ChanceFloor::min_labeled(std::uint64_t chunks) {
   return hi;
 }
 
-std::optional<ChanceFloor> chance_floor(const Threshold& page_rule) {
-  if (!page_rule.binomial) return std::nullopt;
-  return ChanceFloor(page_rule.value, page_rule.alpha);
-}
-
-std::uint64_t required_labeled(std::optional<ChanceFloor>& floor, std::uint64_t min_labeled, std::uint64_t chunks) {
-  return floor ? std::max(min_labeled, floor->min_labeled(chunks)) : min_labeled;
-}
-
 }  // namespace crd::detect

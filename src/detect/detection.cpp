@@ -4,11 +4,11 @@
 #include <tuple>
 
 #include "crd/base/error.hpp"
-#include "crd/detect/chance_floor.hpp"
+#include "crd/comm/collectives.hpp"
+#include "crd/detect/page_rule.hpp"
+#include "crd/shuffle/sort_across_ranks.hpp"
 #include "exact_median.hpp"
 #include "exact_moments.hpp"
-#include "crd/comm/collectives.hpp"
-#include "crd/shuffle/sort_across_ranks.hpp"
 
 namespace crd::detect {
 namespace {
@@ -49,8 +49,7 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
                        std::size_t round_bytes) {
   DetectionResult out;
   DetectionStats& s = out.stats;
-  if (options.neighborhood_threshold.binomial)
-    throw UsageError("option --neighborhood-threshold: binomial is a page rule; use auto, robust or a number");
+  if (const std::string_view problem = options.problem(); !problem.empty()) throw UsageError(std::string(problem));
 
   // Pages and neighborhoods alike: the population's statistics over all ranks, and its threshold
   // rule resolved over them.
@@ -64,7 +63,7 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
   summarize(scores.containment, options.page_threshold, s.pages, s.page_mean, s.page_sigma, s.page_median, s.page_mad,
             s.page_threshold, s.page_threshold_clamped);
 
-  std::optional<ChanceFloor> floor = chance_floor(options.page_threshold);
+  PageRule page_rule(options.page_threshold, s.page_threshold, options.min_labeled);
   std::vector<PageRow> page_rows;
   page_rows.reserve(scores.size());
   for (std::size_t i = 0; i < scores.size(); ++i) {
@@ -73,8 +72,7 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
     row.chunks = scores.chunks[i];
     row.labeled = scores.labeled[i];
     row.containment = scores.containment[i];
-    row.flagged = page_flagged(row.containment, row.labeled, s.page_threshold,
-                               required_labeled(floor, options.min_labeled, row.chunks)) ? 1 : 0;
+    row.flagged = page_rule.judge({row.chunks, row.labeled}).flagged ? 1 : 0;
     row.positions.assign(scores.positions.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i]),
                          scores.positions.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i + 1]));
     row.label_ids.assign(scores.label_ids.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i]),
@@ -95,7 +93,7 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
     s.flagged_neighborhoods += n.flagged;
   }
   std::uint64_t flagged[2] = {s.flagged_pages, s.flagged_neighborhoods};
-  transport.allreduce(std::span<std::uint64_t>(flagged, 2), comm::ReduceOp::Sum);
+  comm::sum(transport, flagged);
   s.flagged_pages = flagged[0];
   s.flagged_neighborhoods = flagged[1];
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "crd/comm/collectives.hpp"
 #include "exact_moments.hpp"
 
 namespace crd::detect {
@@ -26,7 +27,7 @@ Pair order_statistics(comm::Transport& transport, const std::vector<std::uint64_
       counts[0] += v <= a_mid;
       counts[1] += v <= b_mid;
     }
-    transport.allreduce(std::span<std::uint64_t>(counts, 2), comm::ReduceOp::Sum);
+    comm::sum(transport, counts);
     if (counts[0] > lo_rank) a_hi = a_mid; else a_lo = std::min(a_mid + 1, a_hi);
     if (counts[1] > hi_rank) b_hi = b_mid; else b_lo = std::min(b_mid + 1, b_hi);
   }
@@ -36,8 +37,7 @@ Pair order_statistics(comm::Transport& transport, const std::vector<std::uint64_
 }  // namespace
 
 MedianMad exact_median_mad(comm::Transport& transport, std::span<const double> values) {
-  std::uint64_t n = values.size();
-  transport.allreduce(std::span<std::uint64_t>(&n, 1), comm::ReduceOp::Sum);
+  const std::uint64_t n = comm::sum(transport, values.size());
   if (n == 0) return {};
   const std::uint64_t lo_rank = (n - 1) / 2, hi_rank = n / 2;
 

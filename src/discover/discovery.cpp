@@ -4,8 +4,9 @@
 #include <algorithm>
 
 #include "crd/base/saturating.hpp"
-#include "top_cut.hpp"
+#include "crd/comm/collectives.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
+#include "top_cut.hpp"
 
 namespace crd::discover {
 namespace {
@@ -61,7 +62,7 @@ void saturating_sum(comm::Transport& transport, std::span<std::uint64_t> values)
     halves.push_back(v >> 32);
     halves.push_back(v & kLow);
   }
-  transport.allreduce(std::span<std::uint64_t>(halves), comm::ReduceOp::Sum);
+  comm::sum(transport, halves);
   for (std::size_t i = 0; i < values.size(); ++i) {
     const std::uint64_t high = halves[2 * i] + (halves[2 * i + 1] >> 32);
     values[i] = high > kLow ? kSaturated : (high << 32 | (halves[2 * i + 1] & kLow));
@@ -131,7 +132,7 @@ TallyDiscovery discover_labels(comm::Transport& transport, const LocalTally& loc
   const Selection selected = select_labels(transport, owned, rules);
 
   TallyDiscovery out;
-  out.first_label_id = transport.exscan_sum(selected.ids.size());
+  out.first_label_id = comm::exscan_sum(transport, selected.ids.size());
   std::vector<std::uint64_t> tags(owned.distinct(), kNotSelected);
   for (std::size_t i = 0; i < selected.ids.size(); ++i) tags[selected.ids[i]] = out.first_label_id + i;
 
@@ -148,7 +149,7 @@ TallyDiscovery label_counts(comm::Transport& transport, const OwnerTally& owned,
                             ShuffleTotals& totals) {
   const Selection selected = select_labels(transport, owned, rules);
   TallyDiscovery out;
-  out.first_label_id = transport.exscan_sum(selected.ids.size());
+  out.first_label_id = comm::exscan_sum(transport, selected.ids.size());
   std::vector<Annotation> notes =
       reduce_annotations(transport, owned, selected.ids, std::move(annotations), round_bytes, totals);
   finish_discovery(transport, owned, selected, notes, rules, round_bytes, out);
@@ -191,7 +192,7 @@ TallyDiscovery finish_passes(comm::Transport& transport, PassCandidates candidat
   const std::uint64_t top_removed = cut_to_top(transport, rows, counts, rules.top);
 
   TallyDiscovery out;
-  out.first_label_id = transport.exscan_sum(rows.size());
+  out.first_label_id = comm::exscan_sum(transport, rows.size());
   sum_tallies(transport, rules, candidates.total, candidates.distinct, rows.size(), candidates.stop_removed,
               top_removed, out.table);
   out.table.rows = std::move(rows);

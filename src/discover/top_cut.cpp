@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "crd/comm/collectives.hpp"
+
 namespace crd::discover {
 
 namespace {
@@ -11,17 +13,16 @@ std::uint64_t global_count_at_least(comm::Transport& transport, const std::vecto
                                     std::uint64_t c) {
   std::uint64_t n = 0;
   for (std::uint64_t v : counts) n += v >= c;
-  transport.allreduce(std::span<std::uint64_t>(&n, 1), comm::ReduceOp::Sum);
-  return n;
+  return comm::sum(transport, n);
 }
 
 }  // namespace
 
 std::vector<std::uint8_t> top_cut(comm::Transport& transport, const std::vector<std::uint64_t>& counts,
                                   std::uint64_t top) {
-  std::uint64_t sizes[2] = {counts.size(), counts.empty() ? 0 : *std::max_element(counts.begin(), counts.end())};
-  transport.allreduce(std::span<std::uint64_t>(sizes, 1), comm::ReduceOp::Sum);
-  transport.allreduce(std::span<std::uint64_t>(sizes + 1, 1), comm::ReduceOp::Max);
+  const std::uint64_t sizes[2] = {
+      comm::sum(transport, counts.size()),
+      comm::max(transport, counts.empty() ? 0 : *std::max_element(counts.begin(), counts.end()))};
   if (top == 0 || sizes[0] <= top) return std::vector<std::uint8_t>(counts.size(), 1);
 
   // The largest c with #(count ≥ c) ≥ top: it exists (c = 1 counts every candidate, > top of them).
@@ -40,7 +41,7 @@ std::vector<std::uint8_t> top_cut(comm::Transport& transport, const std::vector<
 
   std::uint64_t my_ties = 0;
   for (std::uint64_t v : counts) my_ties += v == cut;
-  std::uint64_t ties_before = transport.exscan_sum(my_ties);
+  std::uint64_t ties_before = comm::exscan_sum(transport, my_ties);
   std::vector<std::uint8_t> keep(counts.size(), 0);
   for (std::size_t i = 0; i < counts.size(); ++i) {
     if (counts[i] > cut) {

@@ -68,7 +68,7 @@ void ResultFile::Impl::write_rows(const std::string& path, ColumnType type, cons
   if (mpi == nullptr) return write_gathered(path, type, data, local_rows, row_width);
   // Each rank is a process of its own here: the lock may span the collectives (hdf5_handle.hpp).
   const auto lock = hdf5_lock();
-  const std::uint64_t offset = transport.exscan_sum(local_rows);
+  const std::uint64_t offset = comm::exscan_sum(transport, local_rows);
   const std::uint64_t total = comm::sum(transport, local_rows);
   const int ndims = row_width > 0 ? 2 : 1;
   const std::string what = "writing " + path;
@@ -143,7 +143,7 @@ void ResultFile::write_column(const std::string& path, std::span<const std::uint
 void ResultFile::write_matrix(const std::string& path, std::span<const std::uint8_t> local, std::size_t width) {
   // Agree before any HDF5 call: a bad argument on one rank must not strand the others.
   std::array<std::uint64_t, 2> widths{width, ~static_cast<std::uint64_t>(width)};
-  impl_->transport.allreduce(widths, comm::ReduceOp::Max);
+  comm::max(impl_->transport, std::span<std::uint64_t>(widths));
   const bool same_width = widths[0] == width && ~widths[1] == width;
   const bool ok = width > 0 && local.size() % std::max<std::size_t>(width, 1) == 0 && same_width;
   impl_->agree(ok, path + ": matrix width must be >= 1, equal on all ranks, and divide the data size");
@@ -166,7 +166,7 @@ void ResultFile::write_ragged(const std::string& path, const std::vector<std::ve
   std::uint64_t local_values = 0;
   for (const auto& row : local_rows) local_values += row.size();
   values.reserve(local_values);
-  const std::uint64_t base = impl_->transport.exscan_sum(local_values);
+  const std::uint64_t base = comm::exscan_sum(impl_->transport, local_values);
   const std::uint64_t total = comm::sum(impl_->transport, local_values);
   for (const auto& row : local_rows) {
     offsets.push_back(base + values.size());

@@ -4,19 +4,19 @@
 #include <functional>
 #include <optional>
 
-#include "crd/base/error.hpp"
-#include "crd/detect/page_scores.hpp"
 #include "agreed_errors.hpp"
+#include "crd/base/error.hpp"
+#include "crd/chunk/chunking_identity.hpp"
+#include "crd/detect/page_scores.hpp"
 #include "crd/output/schema.hpp"
-#include "crd/pipeline/chunking_identity.hpp"
 #include "crd/pipeline/discover_pipeline.hpp"
 #include "crd/pipeline/label_set.hpp"
 #include "checkpoint/checkpoint_codec.hpp"
 #include "detection_writer.hpp"
+#include "crd/pipeline/scan_phase.hpp"
 #include "hash_passes.hpp"
 #include "labels/labeled_documents.hpp"
 #include "memory_budget.hpp"
-#include "crd/pipeline/scan_phase.hpp"
 
 namespace crd::pipeline {
 
@@ -58,7 +58,7 @@ void detect_and_write(output::ResultFile& file, comm::Transport& transport, cons
   write_detection(file, std::move(result), labels, label_total, options, join_mode);
   // /detection/labels is a labeled set too (--labels reads it): it records the chunking it matched.
   file.set_attribute(output::schema::kDetectionLabels.group, output::schema::attr::kLabelChunking,
-                     chunking_identity(common.scan));
+                     chunk::chunking_identity(common.scan.chunker, common.scan.chunking));
   if (documents != nullptr) output::write_table(file, output::schema::kDetectionPairs, pair_rows);
 }
 
@@ -68,9 +68,10 @@ void run_label(const CommonOptions& common, const DiscoverOptions& options, comm
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
     // Pages are kept: /labels_documents lists each expert document's labels (for detect --pairs).
+    const MemoryBudget budget = MemoryBudget::of_job(common, transport);
     ScanRequest request = scan_request(options);
     request.keep_pages = true;
-    ScanPhase p = run_scan_phase(common, request, transport, timer, file);
+    ScanPhase p = run_scan_phase(common, request, budget, transport, timer, file);
     timer.start("label");
     discover::ShuffleTotals shuffled;
     // Every chunk of the expert corpus is a label (count > 0), minus stop chunks.
@@ -83,8 +84,8 @@ void run_label(const CommonOptions& common, const DiscoverOptions& options, comm
     auto documents = labeled_document_rows(transport, p.shard.keys, scores, common.round_bytes);
     timer.start("write");
     // Rows are already in hash order across ranks (owner_of is monotone in the hash).
-    write_labeled_table(*file, output::schema::kLabels, output::schema::kLabelsHistogram, result, options.min_chunk_length,
-                        chunking_identity(common.scan));
+    write_labeled_table(*file, output::schema::kLabels, output::schema::kLabelsHistogram, result,
+                        options.min_chunk_length, chunk::chunking_identity(common.scan.chunker, common.scan.chunking));
     output::write_table(*file, output::schema::kLabelsDocuments, documents);
     finish_run(*file, transport, common, p, shuffled, timer);
   });
@@ -94,12 +95,13 @@ void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options
                 const DetectPipelineOptions& options, comm::Transport& transport) {
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
+    const MemoryBudget budget = MemoryBudget::of_job(common, transport);
     timer.start("load_labels");
-    const LabelSet labels = load_label_set(transport, options.labels, options.join, options.replicate_max, common.memory_budget,
-                                           chunking_identity(common.scan));
+    const LabelSet labels =
+        load_label_set(transport, options.labels, options.join, options.replicate_max, budget.budget(),
+                       chunk::chunking_identity(common.scan.chunker, common.scan.chunking));
     // --memory: the labeled set and --pairs' documents (every rank holds them all) stay beside the
     // tables in every pass; loading the documents is checked before it starts.
-    const MemoryBudget budget(common.memory_budget, common.round_bytes, transport.rank(), transport.size());
     std::optional<LabeledDocuments> documents;
     if (options.pairs > 0) {
       if (budget.budget() != 0) {
@@ -108,7 +110,7 @@ void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options
         budget.check_held(transport, "the labeled set and loading the labeled documents of --pairs",
                           held_bytes(labels) + loading);
       }
-      documents = load_labeled_documents(transport, options.labels, common.memory_budget);
+      documents = load_labeled_documents(transport, options.labels, budget.budget());
     }
     const std::uint64_t held = held_bytes(labels) + (documents ? held_bytes(*documents) : 0);
     budget.check_held(transport, documents ? "the labeled set and the labeled documents of --pairs" : "the labeled set", held);
@@ -116,7 +118,7 @@ void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options
     request.keep_pages = true;
     request.out_of_core = true;
     request.held_bytes = [&] { return held; };
-    ScanPhase p = run_scan_phase(common, request, transport, timer, file);
+    ScanPhase p = run_scan_phase(common, request, budget, transport, timer, file);
     discover::ShuffleTotals shuffled;
     const auto label_of = [&] { return join_labels(transport, labels, p.shard.chunks, common.round_bytes, shuffled); };
     detect_and_write(*file, transport, common, p, label_of, labels, shuffled, labels.owned, labels.total, options.detect,
@@ -130,10 +132,11 @@ void run_discover_detect(const CommonOptions& common, const DiscoverOptions& dis
                          const DetectPipelineOptions& options, comm::Transport& transport) {
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
+    const MemoryBudget budget = MemoryBudget::of_job(common, transport);
     ScanRequest request = scan_request(discover_options);
     request.keep_pages = true;
     request.out_of_core = true;
-    ScanPhase p = run_scan_phase(common, request, transport, timer, file);
+    ScanPhase p = run_scan_phase(common, request, budget, transport, timer, file);
     discover::ShuffleTotals shuffled;
 
     timer.start("discover");
@@ -155,8 +158,8 @@ void run_discover_detect(const CommonOptions& common, const DiscoverOptions& dis
     };
 
     timer.start("write_discovery");
-    write_discovery(*file, transport, chunks, files, discover_options, chunking_identity(common.scan),
-                    common.round_bytes);
+    write_discovery(*file, transport, chunks, files, discover_options,
+                    chunk::chunking_identity(common.scan.chunker, common.scan.chunking), common.round_bytes);
 
     LabelSet joined;  // out of core, detection joins each pass's chunks with the labels again
     if (p.passes > 1) {

@@ -3,12 +3,13 @@
 
 #include <optional>
 
-#include "crd/output/schema.hpp"
 #include "checkpoint/checkpoint_codec.hpp"
-#include "crd/pipeline/chunking_identity.hpp"
 #include "count_tables.hpp"
-#include "hash_passes.hpp"
+#include "crd/chunk/chunking_identity.hpp"
+#include "crd/output/schema.hpp"
 #include "crd/pipeline/scan_phase.hpp"
+#include "hash_passes.hpp"
+#include "memory_budget.hpp"
 
 namespace crd::pipeline {
 
@@ -36,9 +37,10 @@ void run_discover(const CommonOptions& common, const DiscoverOptions& options,
                   comm::Transport& transport) {
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
+    const MemoryBudget budget = MemoryBudget::of_job(common, transport);
     ScanRequest request = scan_request(options);
     request.out_of_core = true;
-    ScanPhase scan = run_scan_phase(common, request, transport, timer, file);
+    ScanPhase scan = run_scan_phase(common, request, budget, transport, timer, file);
 
     discover::ShuffleTotals shuffled;
     timer.start("discover");
@@ -46,7 +48,8 @@ void run_discover(const CommonOptions& common, const DiscoverOptions& options,
                                            : discover_phase(transport, scan, options, common.round_bytes, shuffled);
 
     timer.start("write");
-    write_discovery(*file, transport, chunks, files, options, chunking_identity(common.scan), common.round_bytes);
+    write_discovery(*file, transport, chunks, files, options,
+                    chunk::chunking_identity(common.scan.chunker, common.scan.chunking), common.round_bytes);
     finish_run(*file, transport, common, scan, shuffled, timer);
   });
 }

@@ -32,13 +32,14 @@ void for_each_pass(comm::Transport& transport, ScanPhase& p, const CommonOptions
       options.pass = {k, p.passes};
       options.keep_page_chunks = keep_pages;
       if (stop != nullptr) options.is_stop = [stop](const Digest& d, std::uint64_t length) { return stop->is_stop(d, length); };
-      MemoryBudget budget(common.memory_budget, common.round_bytes, transport.rank(), transport.size());
+      const MemoryBudget& budget = *p.budget;
+      ScanMeter meter(budget);
       Progress progress(transport, "scan, pass " + std::to_string(k + 1) + " of " + std::to_string(p.passes),
                         p.job_bytes, common.progress_interval);
       std::uint64_t read = p.shard_bytes;
       const auto fits = [&](const scan::ScannedShard& s, std::uint64_t bytes) {
         read = bytes;
-        return budget.scan_fits(s, bytes, p.shard_bytes, p.held);
+        return meter.fits(s, bytes, p.shard_bytes, p.held);
       };
       scan::ScannedShard shard = scan::scan_shard(
           p.files, p.mine, options,
@@ -52,7 +53,8 @@ void for_each_pass(comm::Transport& transport, ScanPhase& p, const CommonOptions
       p.tables_max = std::max(p.tables_max, MemoryBudget::tables_bytes(shard));
       // The same on every rank. A projection from a short prefix can be far off either way, so the
       // passes at most double per restart (at most twice the passes needed, never a wild jump).
-      const std::uint32_t more = std::min(budget.plan_passes(transport, shard, true, p.held, keep_counts, p.passes), 2u);
+      const std::uint32_t more =
+          std::min(budget.plan_passes(transport, shard, meter, true, p.held, keep_counts, p.passes), 2u);
       if (more > 1) {
         if (std::uint64_t{p.passes} * more > MemoryBudget::kMaxPasses)
           throw FatalError("--memory " + human_bytes(common.memory_budget) + " per rank is too small even for " +

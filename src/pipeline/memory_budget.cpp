@@ -66,24 +66,27 @@ void MemoryBudget::check_fixed() const {
                      human_bytes(fixed_bytes()) + ")");
 }
 
-bool MemoryBudget::scan_fits(const scan::ScannedShard& shard, std::uint64_t shard_done, std::uint64_t shard_total,
-                             std::uint64_t held) {
-  if (budget_ == 0) return true;
-  for (; keys_counted_ < shard.keys.size(); ++keys_counted_) keys_bytes_ += key_bytes(shard.keys[keys_counted_]);
-  const std::uint64_t tables = tables_bytes_without_keys(shard) + keys_bytes_ + held;
-  if (tables + fixed_bytes() <= budget_) return true;
+bool ScanMeter::fits(const scan::ScannedShard& shard, std::uint64_t shard_done, std::uint64_t shard_total,
+                     std::uint64_t held) {
+  if (budget_.budget() == 0) return true;
+  for (; keys_counted_ < shard.keys.size(); ++keys_counted_)
+    keys_bytes_ += MemoryBudget::key_bytes(shard.keys[keys_counted_]);
+  const std::uint64_t tables = MemoryBudget::tables_bytes_without_keys(shard) + keys_bytes_ + held;
+  if (tables + budget_.fixed_bytes() <= budget_.budget()) return true;
   // Tables grow at most linearly with the bytes read: extrapolate them to the whole shard.
   scale_ = static_cast<double>(shard_total) / static_cast<double>(std::max<std::uint64_t>(shard_done, 1));
   const std::uint64_t base = std::min(tables, empty_hash_tables());
-  projected_ = fixed_bytes() + base + static_cast<std::uint64_t>(static_cast<double>(tables - base) * scale_);
+  projected_ = budget_.fixed_bytes() + base + static_cast<std::uint64_t>(static_cast<double>(tables - base) * scale_);
   return false;
 }
 
 std::uint32_t MemoryBudget::plan_passes(comm::Transport& transport, const scan::ScannedShard& shard,
-                                        bool out_of_core, std::uint64_t held, bool keep_counts,
+                                        const ScanMeter& meter, bool out_of_core, std::uint64_t held, bool keep_counts,
                                         std::uint32_t shard_passes) const {
+  const double scale = meter.scale();
+  const std::uint64_t projected = meter.projected();
   const auto scaled = [&](std::uint64_t bytes) {
-    return static_cast<std::uint64_t>(static_cast<double>(bytes) * scale_);
+    return static_cast<std::uint64_t>(static_cast<double>(bytes) * scale);
   };
   const std::uint64_t local_keys = scaled(shard.chunks.distinct() + shard.files.distinct());
   const std::uint64_t hash_tables = shard.chunks.memory_bytes() + shard.files.memory_bytes();
@@ -99,7 +102,7 @@ std::uint32_t MemoryBudget::plan_passes(comm::Transport& transport, const scan::
   const std::uint64_t pages = scaled(tables_bytes(shard) - hash_tables) + held + count_rows;
   const std::uint64_t hashed = base + grown;
   const std::uint64_t mine = hashed + pages + fixed_bytes();
-  const std::uint64_t worst = comm::max(transport, std::max(mine, projected_));
+  const std::uint64_t worst = comm::max(transport, std::max(mine, projected));
   if (budget_ == 0 || worst <= budget_) return 1;
   // Every pass has the empty tables; what grew beyond them divides by the passes.
   std::uint64_t passes = kMaxPasses + 1;
@@ -110,7 +113,7 @@ std::uint32_t MemoryBudget::plan_passes(comm::Transport& transport, const scan::
   passes = comm::max(transport, passes);
   if (out_of_core && passes <= kMaxPasses) return static_cast<std::uint32_t>(std::max<std::uint64_t>(passes, 2));
   const std::uint64_t ranks = ranks_for(worst);
-  if (comm::max(transport, projected_) > 0)
+  if (comm::max(transport, projected) > 0)
     throw FatalError("--memory " + human_bytes(budget_) + " per rank is too small: the busiest rank's tables would need about " +
                      human_bytes(worst) + "; run with at least " + std::to_string(ranks) + " ranks or raise --memory");
   throw FatalError("--memory " + human_bytes(budget_) + " per rank is too small: counting needs about " + human_bytes(worst) +
@@ -152,12 +155,12 @@ std::uint64_t MemoryBudget::ranks_for(std::uint64_t peak) const {
 
 void check_memory_peak(comm::Transport& transport, const CommonOptions& common, const std::string& what,
                        std::uint64_t bytes) {
-  MemoryBudget(common.memory_budget, common.round_bytes, transport.rank(), transport.size()).check_peak(transport, what, bytes);
+  MemoryBudget::of_job(common, transport).check_peak(transport, what, bytes);
 }
 
 void check_memory_held(comm::Transport& transport, const CommonOptions& common, const std::string& what,
                        std::uint64_t bytes) {
-  MemoryBudget(common.memory_budget, common.round_bytes, transport.rank(), transport.size()).check_held(transport, what, bytes);
+  MemoryBudget::of_job(common, transport).check_held(transport, what, bytes);
 }
 
 std::uint64_t memory_tables_bytes(const scan::ScannedShard& shard) { return MemoryBudget::tables_bytes(shard); }

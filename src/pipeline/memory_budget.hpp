@@ -10,6 +10,7 @@
 #include <string>
 
 #include "crd/comm/transport.hpp"
+#include "crd/pipeline/options.hpp"
 #include "crd/scan/corpus_scan.hpp"
 
 namespace crd::pipeline {
@@ -18,31 +19,33 @@ inline constexpr std::uint64_t kLocalBytesPerKey = 66;    // 8-byte index slot a
 inline constexpr std::uint64_t kOwnerBytesPerKey = 96;    // map slot + columns + report index
 inline constexpr std::uint64_t kShuffleBytesPerKey = 40;  // a sorted count record, sent as it lies
 
+class ScanMeter;
+
+// The job's budget on this rank: --memory and --shuffle-buffer, fixed for the whole job. Built once
+// per job, where its pipeline starts (of_job), and passed down to every step that checks memory.
 class MemoryBudget {
  public:
   // budget 0 = unlimited. round_bytes: the shuffle round (received per round).
   MemoryBudget(std::uint64_t budget, std::uint64_t round_bytes, int rank, int nranks);
+  static MemoryBudget of_job(const CommonOptions& common, const comm::Transport& transport) {
+    return MemoryBudget(common.memory_budget, common.round_bytes, transport.rank(), transport.size());
+  }
 
   // Collective, before the scan: the fixed buffers alone must fit (FatalError on every rank).
   void check_fixed() const;
 
-  // Local, after each input file of the scan: false once this rank's tables exceed the budget, so
-  // the rank stops reading (its memory stops growing) and remembers a projection for the whole
-  // shard. shard_done/shard_total: bytes of this rank's shard.
-  // held: bytes the command keeps beside the shard's tables (neardup's sketches), counted alike.
-  bool scan_fits(const scan::ScannedShard& shard, std::uint64_t shard_done, std::uint64_t shard_total,
-                 std::uint64_t held = 0);
-
-  // Collective, after the scan: 1 if the projected peak of the count exchange (tables, outgoing
-  // records, an even share of the owned keys, buffers) fits the budget on every rank. Otherwise,
+  // Collective, after the scan `meter` measured: 1 if the projected peak of the count exchange
+  // (tables, outgoing records, an even share of the owned keys, buffers) fits the budget on every
+  // rank. Otherwise,
   // with out_of_core, the number of passes over the hash space whose tables fit (every rank
   // alike); without it, or when not even kMaxPasses passes fit (the page keys and vectors, which
   // passes do not divide, fill the budget), FatalError on every rank naming a rank count that fits.
   // held: bytes the command keeps beside the tables (neardup's sketches); passes do not divide them.
   // keep_counts (discover --keep-counts): the result keeps a count row per owned hash, for every
   // pass; `shard_passes` is the number of passes the shard's hashes are one of (1: the whole space).
-  std::uint32_t plan_passes(comm::Transport& transport, const scan::ScannedShard& shard, bool out_of_core,
-                            std::uint64_t held = 0, bool keep_counts = false, std::uint32_t shard_passes = 1) const;
+  std::uint32_t plan_passes(comm::Transport& transport, const scan::ScannedShard& shard, const ScanMeter& meter,
+                            bool out_of_core, std::uint64_t held = 0, bool keep_counts = false,
+                            std::uint32_t shard_passes = 1) const;
   static constexpr std::uint32_t kMaxPasses = 1024;
 
   // Collective: fails on every rank alike (FatalError) if `bytes` (this rank's projected peak of
@@ -62,27 +65,45 @@ class MemoryBudget {
   std::uint32_t slices(comm::Transport& transport, std::uint64_t kept, std::uint64_t divided) const;
 
   std::uint64_t budget() const { return budget_; }
-  // True once scan_fits said no: the shard is incomplete and must not be checkpointed.
-  bool stopped() const { return projected_ > 0; }
-  static std::uint64_t tables_bytes(const scan::ScannedShard& shard);
-
- private:
   std::uint64_t fixed_bytes() const { return 2 * round_bytes_; }
-  // Ranks at which a peak of `peak` bytes on this many ranks would fit (peaks spread evenly).
-  std::uint64_t ranks_for(std::uint64_t peak) const;
+  static std::uint64_t tables_bytes(const scan::ScannedShard& shard);
   static std::uint64_t tables_bytes_without_keys(const scan::ScannedShard& shard);
   static std::uint64_t key_bytes(const std::string& key) { return sizeof(std::string) + key.capacity(); }
 
-  // Page keys counted so far by scan_fits: it runs after every file, and summing all keys each
-  // time made the scan quadratic in the page count. Keys never change once added.
-  std::size_t keys_counted_ = 0;
-  std::uint64_t keys_bytes_ = 0;
+ private:
+  // Ranks at which a peak of `peak` bytes on this many ranks would fit (peaks spread evenly).
+  std::uint64_t ranks_for(std::uint64_t peak) const;
+
   std::uint64_t budget_;
   std::uint64_t round_bytes_;
-  std::uint64_t projected_ = 0;  // whole-shard projection when the scan stopped, else 0
-  double scale_ = 1;             // whole shard / bytes read when the scan stopped
   int rank_;
   int nranks_;
+};
+
+// One scan (or one pass of it) under the job's budget: a fresh meter per scan.
+class ScanMeter {
+ public:
+  explicit ScanMeter(const MemoryBudget& budget) : budget_(budget) {}
+
+  // Local, after each input file of the scan: false once this rank's tables exceed the budget, so
+  // the rank stops reading (its memory stops growing) and remembers a projection for the whole
+  // shard. shard_done/shard_total: bytes of this rank's shard.
+  // held: bytes the command keeps beside the shard's tables (neardup's sketches), counted alike.
+  bool fits(const scan::ScannedShard& shard, std::uint64_t shard_done, std::uint64_t shard_total,
+            std::uint64_t held = 0);
+  // True once fits said no: the shard is incomplete and must not be checkpointed.
+  bool stopped() const { return projected_ > 0; }
+  std::uint64_t projected() const { return projected_; }
+  double scale() const { return scale_; }
+
+ private:
+  const MemoryBudget& budget_;
+  // Page keys counted so far by fits: it runs after every file, and summing all keys each time
+  // made the scan quadratic in the page count. Keys never change once added.
+  std::size_t keys_counted_ = 0;
+  std::uint64_t keys_bytes_ = 0;
+  std::uint64_t projected_ = 0;  // whole-shard projection when the scan stopped, else 0
+  double scale_ = 1;             // whole shard / bytes read when the scan stopped
 };
 
 // Peak resident set size of this process so far (getrusage).

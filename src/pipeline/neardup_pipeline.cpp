@@ -162,9 +162,10 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
 
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
+    const MemoryBudget budget = MemoryBudget::of_job(common, transport);
     ScanRequest request;
     request.held_bytes = [&] { return sketches_bytes; };
-    ScanPhase scan = run_scan_phase(common, request, transport, timer, file);
+    ScanPhase scan = run_scan_phase(common, request, budget, transport, timer, file);
     scan.shard.counters.add("neardup.pages.sketched", pages.size());
     scan.shard.counters.add("neardup.pages.no_tokens", without_tokens);
     const std::uint64_t sketched = comm::sum(transport, pages.size());
@@ -174,7 +175,6 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
     // --memory: each step's peak on top of the shard's tables, which stay; a reduce_by_key or a
     // sort across ranks holds its records, their encoded copies and the share it receives
     // (kReduceCopies). Every step up to the output is checked before the first pair is made.
-    const MemoryBudget budget(common.memory_budget, common.round_bytes, transport.rank(), transport.size());
     const std::uint64_t tables = MemoryBudget::tables_bytes(scan.shard);
     if (budget.budget() != 0)
       budget.check_peak(transport, "grouping identical pages",

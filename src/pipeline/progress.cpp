@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <ctime>
 
+#include "crd/comm/collectives.hpp"
+
 namespace crd::pipeline {
 
 std::string utc_now() {
@@ -106,7 +108,7 @@ void Progress::finish(comm::Transport& transport) {
     transport.progress_close();
   }
   std::uint64_t done[2] = {bytes_, documents_};
-  transport.allreduce(std::span<std::uint64_t>(done, 2), comm::ReduceOp::Sum);
+  comm::sum(transport, done);
   if (active_) print(done[0], done[1], true, false);
 }
 

@@ -48,13 +48,13 @@ void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& 
     // stops the scan and fails naming a rank count (passes do not divide them).
     ScanRequest request;
     request.held_bytes = [&] { return docs_bytes; };
-    ScanPhase scan = run_scan_phase(common, request, transport, timer, file);
+    const MemoryBudget budget = MemoryBudget::of_job(common, transport);
+    ScanPhase scan = run_scan_phase(common, request, budget, transport, timer, file);
     scan.shard.counters.merge(skipped);
 
     shuffle::ExchangeStats stats;
     const shuffle::ShuffleConfig config{common.round_bytes, &stats};
     timer.start("quilts");
-    const MemoryBudget budget(common.memory_budget, common.round_bytes, transport.rank(), transport.size());
     const std::uint64_t tables = MemoryBudget::tables_bytes(scan.shard);
     quilts::MemoryPlan plan;
     if (budget.budget() != 0) {

@@ -67,7 +67,7 @@ void write_timings(output::ResultFile& file, comm::Transport& transport, const P
   // Phases run in the same order on every rank; each row is the slowest rank's time.
   std::vector<double> seconds;
   for (const auto& phase : timer.phases()) seconds.push_back(phase.second);
-  transport.allreduce(std::span<double>(seconds), comm::ReduceOp::Max);
+  comm::max(transport, std::span<double>(seconds));
   std::vector<output::TimingRow> rows;
   if (transport.rank() == 0)
     for (std::size_t i = 0; i < seconds.size(); ++i) rows.push_back({timer.phases()[i].first, seconds[i]});

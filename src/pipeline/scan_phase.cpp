@@ -41,8 +41,17 @@ ScanRequest scan_request(const DiscoverOptions& options) {
 
 ScanPhase run_scan_phase(const CommonOptions& common, const ScanRequest& request, comm::Transport& transport,
                          PhaseTimer& timer, std::optional<output::ResultFile>& file) {
+  const MemoryBudget budget = MemoryBudget::of_job(common, transport);
+  ScanPhase p = run_scan_phase(common, request, budget, transport, timer, file);
+  p.budget = nullptr;  // ends here
+  return p;
+}
+
+ScanPhase run_scan_phase(const CommonOptions& common, const ScanRequest& request, const MemoryBudget& budget,
+                         comm::Transport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file) {
   const auto held = [&]() -> std::uint64_t { return request.held_bytes ? request.held_bytes() : 0; };
   ScanPhase p;
+  p.budget = &budget;
   timer.start("expand");
   // A checkpointed job's fingerprint covers every input: rank 0 then lists them all.
   scan::InputShare inputs =
@@ -76,15 +85,15 @@ ScanPhase run_scan_phase(const CommonOptions& common, const ScanRequest& request
   context.ranks_on_node = transport.ranks_on_node();
   scan.reader_thread = use_reader_thread(common.reader_thread, context);
   const std::uint64_t shard_bytes = context.total_bytes;
-  MemoryBudget budget(common.memory_budget, common.round_bytes, transport.rank(), transport.size());
   budget.check_fixed();
+  ScanMeter meter(budget);
   Progress progress(transport, "scan", inputs.job_bytes, common.progress_interval);
   std::uint64_t bytes_read = shard_bytes;  // all of it, unless the budget stops the scan
   const bool resumed = p.checkpoints->load("scan", [&](BinaryFileReader& in) { p.shard = load_shard(in); });
   if (!resumed) {
     const auto fits = [&](const scan::ScannedShard& shard, std::uint64_t bytes) {
       bytes_read = bytes;
-      return budget.scan_fits(shard, bytes, shard_bytes, held());
+      return meter.fits(shard, bytes, shard_bytes, held());
     };
     p.shard = scan::scan_shard(
         files, mine, scan,
@@ -94,14 +103,13 @@ ScanPhase run_scan_phase(const CommonOptions& common, const ScanRequest& request
           return fits(shard, bytes);
         },
         fits);
-    if (!budget.stopped())
-      p.checkpoints->save("scan", [&](BinaryFileWriter& out) { save_shard(out, p.shard); });
+    if (!meter.stopped()) p.checkpoints->save("scan", [&](BinaryFileWriter& out) { save_shard(out, p.shard); });
   }
   p.checkpoints->agree_saved();  // every rank, resumed or not
   progress.finish(transport);
   fault_point("after_scan", transport.rank());
   p.held = held();
-  p.passes = budget.plan_passes(transport, p.shard, request.out_of_core, p.held, request.keep_counts);
+  p.passes = budget.plan_passes(transport, p.shard, meter, request.out_of_core, p.held, request.keep_counts);
   p.bytes_read = resumed ? 0 : bytes_read;
   p.shard_bytes = shard_bytes;
   if (p.passes > 1) {

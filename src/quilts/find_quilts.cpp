@@ -220,8 +220,8 @@ std::vector<SweepRow> sweep_rows(comm::Transport& transport, SweepCounts counts,
   const auto cs = params.c_values();
   const auto thetas = params.theta_values();
   const std::uint64_t all_pages = comm::sum(transport, counts.pages);
-  transport.allreduce(counts.quilted, comm::ReduceOp::Sum);
-  transport.allreduce(counts.source_sum, comm::ReduceOp::Sum);
+  comm::sum(transport, counts.quilted);
+  comm::sum(transport, counts.source_sum);
   std::vector<SweepRow> rows;
   for (std::size_t mi = 0; mi < ms.size(); ++mi)
     for (std::size_t ci = 0; ci < cs.size(); ++ci)

@@ -170,7 +170,7 @@ InputShare list_one_directory(comm::Transport& transport, const std::vector<std:
   for (io::WalkedEntry& e : walk_my_part(transport, root, log, kSplitDirectoryBytes))
     if (std::optional<io::InputFile> f = io::walked_input(root, std::move(e), log)) walked.push_back(std::move(*f));
   std::uint64_t job[2] = {walked.size(), io::total_bytes(walked)};  // files, bytes
-  transport.allreduce(std::span<std::uint64_t>(job, 2), comm::ReduceOp::Sum);
+  comm::sum(transport, job);
   const auto n = static_cast<std::size_t>(transport.size());
   const auto me = static_cast<std::size_t>(transport.rank());
   if (job[0] == 0)  // every rank alike, in rank 0's words (its log has the root's errors)

@@ -1,7 +1,5 @@
 // Option numbers: every count and size option refuses a sign, spaces, trailing text and overflow
 // (Boost alone wrapped "-5" to 18446744073709551611), and names the option in its error.
-#include "option_values.hpp"
-
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -9,7 +7,8 @@
 #include "command_parse.hpp"
 #include "commands.hpp"
 #include "crd/base/error.hpp"
-#include "crd/pipeline/chunking_identity.hpp"
+#include "crd/chunk/chunking_identity.hpp"
+#include "option_values.hpp"
 
 namespace crd::cli {
 namespace {
@@ -117,15 +116,17 @@ TEST(Options, WinnowGramWordsAndWindowLandInTheChunkingIdentity) {
   EXPECT_EQ(p.common.scan.chunker, chunk::ChunkerKind::Winnow);
   EXPECT_EQ(p.common.scan.chunking.gram_words, 7u);
   EXPECT_EQ(p.common.scan.chunking.window, 9u);
-  EXPECT_EQ(pipeline::chunking_identity(p.common.scan),
+  EXPECT_EQ(chunk::chunking_identity(p.common.scan.chunker, p.common.scan.chunking),
             "chunker=winnow tags=p,div boundary-match=tag normalization=1 gram-words=7 window=9");
   Parsed other;
   parse(other, {"--chunker", "winnow", "--gram-words", "7", "--window", "10"});
-  EXPECT_NE(pipeline::chunking_identity(other.common.scan), pipeline::chunking_identity(p.common.scan));
+  EXPECT_NE(chunk::chunking_identity(other.common.scan.chunker, other.common.scan.chunking),
+            chunk::chunking_identity(p.common.scan.chunker, p.common.scan.chunking));
   // The other chunkers' identities are those written before winnow existed.
   Parsed scan;
   parse(scan, {"--window", "3"});
-  EXPECT_EQ(pipeline::chunking_identity(scan.common.scan), "chunker=scan tags=p,div boundary-match=tag normalization=1");
+  EXPECT_EQ(chunk::chunking_identity(scan.common.scan.chunker, scan.common.scan.chunking),
+            "chunker=scan tags=p,div boundary-match=tag normalization=1");
   EXPECT_EQ(usage_error({"--window", "0"}), "option --window: 0 is not in 1..1000");
   EXPECT_EQ(usage_error({"--gram-words", "1001"}), "option --gram-words: 1001 is not in 1..1000");
 }

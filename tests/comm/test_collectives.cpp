@@ -134,6 +134,24 @@ TEST_P(Collectives, ReductionsAndFirstErrorAgreeOnEveryRank) {
   });
 }
 
+// The element-wise forms reduce each position apart, in place; exscan_sum counts the ranks before.
+TEST_P(Collectives, ElementWiseReductionsAndExclusiveScan) {
+  run_local(GetParam(), [](Transport& t) {
+    const auto me = static_cast<std::uint64_t>(t.rank()), n = static_cast<std::uint64_t>(t.size());
+    std::vector<std::uint64_t> v{me + 1, 10 * me, 5};
+    sum(t, v);
+    EXPECT_EQ(v, (std::vector<std::uint64_t>{n * (n + 1) / 2, 10 * n * (n - 1) / 2, 5 * n}));
+    std::uint64_t pair[2] = {me, 100 - me};
+    max(t, pair);
+    EXPECT_EQ(pair[0], n - 1);
+    EXPECT_EQ(pair[1], 100u);
+    std::vector<double> seconds{0.5 * static_cast<double>(me), 3.0};
+    max(t, std::span<double>(seconds));
+    EXPECT_EQ(seconds, (std::vector<double>{0.5 * static_cast<double>(n - 1), 3.0}));
+    EXPECT_EQ(exscan_sum(t, me + 1), me * (me + 1) / 2);
+  });
+}
+
 TEST(Collectives, DecodeRefusesTruncatedAndLongerBytes) {
   const std::vector<std::byte> bytes = encode_value(Message{3, "text", items_of(2)});
   EXPECT_EQ(decode_value<Message>(bytes), (Message{3, "text", items_of(2)}));

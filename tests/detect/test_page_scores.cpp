@@ -83,14 +83,9 @@ TEST(ScorePages, AllLabeledAndNoStops) {
   EXPECT_EQ(s.label_ids, (std::vector<std::uint32_t>{1, 0, 1}));
 }
 
-TEST(PageRule, StrictlyAboveTheThresholdAndAtLeastMinLabeled) {
+TEST(PageScores, ContainmentIsLabeledOverChunks) {
   EXPECT_EQ(containment(1, 2), 0.5);
   EXPECT_EQ(containment(0, 0), 0.0);
-  EXPECT_FALSE(page_flagged(containment(1, 2), 1, 0.5, 1));  // equal to the threshold: not above
-  EXPECT_TRUE(page_flagged(containment(1, 2), 1, 0.4999, 1));
-  EXPECT_FALSE(page_flagged(containment(1, 2), 1, 0.4999, 2));
-  EXPECT_FALSE(page_flagged(containment(0, 0), 0, 0.0, 0));  // a page without chunks never is
-  EXPECT_TRUE(page_flagged(containment(2, 3), 2, 0.0, 2));
 }
 
 }  // namespace

@@ -39,7 +39,7 @@ EXPECTED = {
     # merge reads result files, not a corpus: only the labeling and run control (no checkpoints).
     "merge": THRESHOLDS | STOP | RUN_CONTROL - {"work-dir", "resume"},
     # compare reads documents in one process: chunking and stop options, no corpus cleaning or run control.
-    "compare": CHUNKING | {"max-record-bytes", "labels", "granularity", "show", "max-bucket", "json"} | STOP | CONFIG,
+    "compare": CHUNKING | {"max-record-bytes", "labels", "granularity", "show", "max-sentence-bucket", "json"} | STOP | CONFIG,
     "inspect": {"top", "rank", "depth"} | CONFIG,
     "report": {"output", "top"} | CONFIG,
 }
@@ -126,6 +126,7 @@ class CommandHelp(unittest.TestCase):
             "min-c-similarity": (["--min-c-similarity", "-1"], "min-c-similarity"),
             "combined-c-similarity": (["--combined-c-similarity", "-1"], "combined-c-similarity"),
             "max-bucket": (["--max-bucket", "-5"], "max-bucket"),
+            "max-sentence-bucket": (["--max-sentence-bucket", "-5"], "max-sentence-bucket"),
             "gram-words": (["--gram-words", "0"], "gram-words"),
             "max-gram-documents": (["--max-gram-documents", "1"], "max-gram-documents"),
             "min-sources": (["--min-sources", "-1"], "min-sources"),

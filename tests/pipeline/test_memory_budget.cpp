@@ -18,19 +18,20 @@ namespace {
 constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
 
 TEST(MemoryBudget, HeldBytesStopTheScanLikeTables) {
-  MemoryBudget budget(1 << 20, 4096, 0, 1);
+  const MemoryBudget budget(1 << 20, 4096, 0, 1);
+  ScanMeter meter(budget);
   const scan::ScannedShard shard;
-  EXPECT_TRUE(budget.scan_fits(shard, 10, 100, 0));
-  EXPECT_FALSE(budget.stopped());
-  EXPECT_FALSE(budget.scan_fits(shard, 10, 100, 2 << 20));  // 2 MiB of sketches after a tenth
-  EXPECT_TRUE(budget.stopped());
+  EXPECT_TRUE(meter.fits(shard, 10, 100, 0));
+  EXPECT_FALSE(meter.stopped());
+  EXPECT_FALSE(meter.fits(shard, 10, 100, 2 << 20));  // 2 MiB of sketches after a tenth
+  EXPECT_TRUE(meter.stopped());
   // Projected to the whole shard (ten times what was read), the fixed buffers and the empty shard's
   // tables (their initial capacity, not extrapolated) on top.
   const std::uint64_t projected = 8192 + MemoryBudget::tables_bytes(shard) + (std::uint64_t{2} << 20) * 10;
   const std::uint64_t ranks = (projected + (1 << 20) - 8192 - 1) / ((1 << 20) - 8192);
   comm::run_local(1, [&](comm::Transport& t) {
     try {
-      budget.plan_passes(t, shard, false);
+      budget.plan_passes(t, shard, meter, false);
       ADD_FAILURE() << "no error";
     } catch (const FatalError& e) {
       EXPECT_EQ(std::string(e.what()),
@@ -70,7 +71,7 @@ std::uint64_t smallest_one_pass_budget(const scan::ScannedShard& shard, bool kee
     comm::run_local(1, [&](comm::Transport& t) {
       const MemoryBudget budget(mid, 4096, 0, 1);
       try {
-        budget.plan_passes(t, shard, false, 0, keep_counts, shard_passes);
+        budget.plan_passes(t, shard, ScanMeter(budget), false, 0, keep_counts, shard_passes);
       } catch (const FatalError&) {
         fits = false;
       }
@@ -94,8 +95,28 @@ TEST(MemoryBudget, KeptCountRowsAreCountedForEveryPass) {
   EXPECT_EQ(smallest_one_pass_budget(shard, true, 3) - plain, 3 * owned * sizeof(discover::CountRow));
   comm::run_local(1, [&](comm::Transport& t) {
     const MemoryBudget budget(plain, 4096, 0, 1);
-    EXPECT_EQ(budget.plan_passes(t, shard, true, 0, false), 1u);
-    EXPECT_GE(budget.plan_passes(t, shard, true, 0, true), 2u);  // out of core instead
+    const ScanMeter meter(budget);
+    EXPECT_EQ(budget.plan_passes(t, shard, meter, true, 0, false), 1u);
+    EXPECT_GE(budget.plan_passes(t, shard, meter, true, 0, true), 2u);  // out of core instead
+  });
+}
+
+// One budget serves the whole job; each scan or pass measures itself with a meter of its own, so a
+// pass after a scan that stopped starts afresh, and plans from its own projection.
+TEST(MemoryBudget, EachScanHasItsOwnMeterOnTheJobsBudget) {
+  const MemoryBudget budget(1 << 20, 4096, 0, 1);
+  const scan::ScannedShard shard;
+  ScanMeter first(budget);
+  EXPECT_FALSE(first.fits(shard, 10, 100, 2 << 20));
+  EXPECT_TRUE(first.stopped());
+  EXPECT_EQ(first.scale(), 10.0);
+  ScanMeter pass(budget);
+  EXPECT_FALSE(pass.stopped());
+  EXPECT_EQ(pass.projected(), 0u);
+  EXPECT_TRUE(pass.fits(shard, 100, 100, 0));
+  comm::run_local(1, [&](comm::Transport& t) {
+    EXPECT_EQ(budget.plan_passes(t, shard, pass, false), 1u);
+    EXPECT_THROW(budget.plan_passes(t, shard, first, false), FatalError);
   });
 }
 

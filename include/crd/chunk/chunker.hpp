@@ -67,7 +67,11 @@ class Chunker {
   virtual DroppedParts dropped_parts() const { return {}; }
 };
 
-// Throws UsageError on bad options (a tag name that cannot be one).
+// "" when `kind` can use these options, else why not (names the option). Commands check it before
+// a job reads any input or opens its output (CommonOptions::problem); make_chunker throws it.
+std::string chunking_problem(ChunkerKind kind, const ChunkerOptions& options);
+
+// Throws UsageError on bad options (chunking_problem, or a tag name that cannot be one).
 std::unique_ptr<Chunker> make_chunker(ChunkerKind kind, const ChunkerOptions& options);
 
 // Collapses every run of ASCII whitespace (tab, LF, FF, CR, space) to one space and trims both ends.

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <unordered_map>
 
 #include "crd/detect/threshold.hpp"
@@ -28,10 +27,5 @@ class ChanceFloor {
   double rate_, alpha_;
   std::unordered_map<std::uint64_t, std::uint64_t> memo_;
 };
-
-// The page rule's floor when it is binomial, else none. Page flag with it (detect, check, compare):
-// page_flagged(containment, labeled, threshold, max(min_labeled, floor->min_labeled(chunks))).
-std::optional<ChanceFloor> chance_floor(const Threshold& page_rule);
-std::uint64_t required_labeled(std::optional<ChanceFloor>& floor, std::uint64_t min_labeled, std::uint64_t chunks);
 
 }  // namespace crd::detect

@@ -5,14 +5,15 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
+#include "crd/base/fields.hpp"
 #include "crd/comm/transport.hpp"
 #include "crd/detect/page_scores.hpp"
 #include "crd/detect/threshold.hpp"
 #include "crd/hash/digest.hpp"
-#include "crd/base/fields.hpp"
 
 namespace crd::detect {
 
@@ -24,6 +25,14 @@ struct DetectOptions {
   BadnessMode badness = BadnessMode::Pages;
   int max_neighborhood_depth = -1;  // < 0: unlimited; 0: hosts only
   std::uint64_t provenance_samples = 5;
+
+  // "" if the options fit together, else why not (names the option). crd detect and run check it
+  // before reading any input; detect() refuses options with a problem.
+  std::string_view problem() const {
+    if (neighborhood_threshold.binomial)
+      return "option --neighborhood-threshold: binomial is a page rule; use auto, robust or a number";
+    return {};
+  }
 };
 
 // Count, mean and population σ of values in [0, 1] over every rank, bit-identical for any rank

@@ -25,14 +25,10 @@ struct PageScores {
   std::size_t size() const { return page.size(); }
 };
 
-// The page rule of detect and crd check alike (paper §4.3): containment = labeled / chunks, both
-// counted after stop-chunk removal (0 for a page without chunks); a page is flagged when its
-// containment is strictly above the threshold and it holds at least min_labeled labeled chunks.
-inline double containment(std::uint32_t labeled, std::uint32_t chunks) {
+// Containment (paper §4.3): labeled / chunks, both counted after stop-chunk removal (0 for a page
+// without chunks). Whether a page is flagged is the page rule's (page_rule.hpp).
+inline double containment(std::uint64_t labeled, std::uint64_t chunks) {
   return chunks == 0 ? 0.0 : static_cast<double>(labeled) / static_cast<double>(chunks);
-}
-inline bool page_flagged(double containment, std::uint64_t labeled, double threshold, std::uint64_t min_labeled) {
-  return containment > threshold && labeled >= min_labeled;
 }
 
 // page_offsets (n + 1) and chunk_ids: each page's chunk ids in page order. label_of and is_stop are

@@ -89,10 +89,10 @@ inline constexpr const char* kStopRemoved = "stop_removed";
 inline constexpr const char* kTop = "top";                  // --chunk-top / --file-top (0 = none)
 inline constexpr const char* kTopRemoved = "top_removed";  // passed threshold and stop rules, cut by top
 inline constexpr const char* kMinChunkLength = "min_chunk_length";
-// The chunking that made a labeled chunk set's hashes (pipeline/chunking_identity.hpp), on
+// The chunking that made a labeled chunk set's hashes (chunk/chunking_identity.hpp), on
 // /discovery/chunks, /labels and /detection/labels: labels are used only by runs that chunk alike.
 inline constexpr const char* kLabelChunking = "chunking";
-// The chunking that made the count tables' hashes (pipeline/chunking_identity.hpp): results merge
+// The chunking that made the count tables' hashes (chunk/chunking_identity.hpp): results merge
 // only when it is the same.
 inline constexpr Attribute kChunking{kChunkCounts.group, "chunking", "str"};
 // /detection.

@@ -14,6 +14,9 @@ namespace crd::pipeline {
 struct NeardupOptions {
   neardup::SketchParams sketch;
   neardup::PairRules rules;
+
+  // "" if the options fit together, else why not (names the option): checked before any input is read.
+  std::string problem() const;
 };
 
 // Collective. Writes /neardup and /run to common.output.

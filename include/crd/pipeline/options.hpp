@@ -41,6 +41,10 @@ struct CommonOptions {
   bool resume = false;                  // continue from the checkpoints in work_dir
   std::vector<std::string> side_inputs; // --stop-chunks, --labels: part of the checkpoints' job identity
   RunInfo info;
+
+  // "" if the options fit together, else why not (names the option): checked by every command
+  // before it reads any input or opens its output.
+  std::string problem() const;
 };
 
 struct DiscoverOptions {

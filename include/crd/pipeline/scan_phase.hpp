@@ -18,6 +18,8 @@
 
 namespace crd::pipeline {
 
+class MemoryBudget;  // the job's --memory (src/pipeline/memory_budget.hpp)
+
 struct ScanPhase {
   std::optional<Checkpoints> checkpoints;
   discover::StopItems stop;
@@ -34,6 +36,7 @@ struct ScanPhase {
   std::uint64_t shard_bytes = 0;   // this rank's input bytes (read once in memory)
   std::uint64_t tables_max = 0;    // the largest tables of an earlier scan or pass
   std::uint64_t held = 0;          // what the command keeps beside the tables (held_bytes), for every pass
+  const MemoryBudget* budget = nullptr;  // the job's, as run_scan_phase was given it
 };
 
 // Runs a pipeline body that creates its result file in `file`. An exception only this rank knows of
@@ -59,6 +62,12 @@ ScanRequest scan_request(const DiscoverOptions& options);
 // Collective. Resumes the scan from this rank's checkpoint when there is one. With out_of_core,
 // when the tables would pass --memory, returns with passes > 1 (and an empty shard) instead of
 // failing. --memory counts held_bytes with the shard's tables, in every pass.
+// `budget`: the job's, which the pipeline built once and passes on to every later step (the scan
+// phase keeps a pointer to it).
+ScanPhase run_scan_phase(const CommonOptions& common, const ScanRequest& request, const MemoryBudget& budget,
+                         comm::Transport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file);
+// The same with a budget of its own, for compare-hashing, whose pipeline lives outside this module
+// (memory_checks.hpp); it must not outlive the ScanPhase's use of p.budget (null here).
 ScanPhase run_scan_phase(const CommonOptions& common, const ScanRequest& request, comm::Transport& transport,
                          PhaseTimer& timer, std::optional<output::ResultFile>& file);
 

@@ -112,7 +112,7 @@ LabelSet load_label_set(comm::Transport& transport, const std::vector<std::strin
 
   LabelSet set;
   set.replicated = replicate;
-  set.owned.first_id = transport.exscan_sum(mine.size());
+  set.owned.first_id = comm::exscan_sum(transport, mine.size());
   set.total = comm::sum(transport, mine.size());
   for (auto& c : mine) {
     set.owned.hashes.push_back(c.hash);

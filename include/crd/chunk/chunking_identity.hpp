@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "crd/scan/corpus_scan.hpp"
+#include "crd/chunk/chunker.hpp"
 
-namespace crd::pipeline {
+namespace crd::chunk {
 
 // Bumped whenever normalization or chunk boundaries change the bytes hashed for the same page
 // (docs/chunking.md): counts of earlier results then no longer add up with new ones.
@@ -15,6 +15,6 @@ inline constexpr int kNormalizationVersion = 1;
 // "chunker=scan tags=p,div boundary-match=tag normalization=1" (winnow adds " gram-words=K
 // window=W"): stored with the count tables (schema::attr::kChunking) and compared, as a whole,
 // by crd merge.
-std::string chunking_identity(const scan::ScanOptions& options);
+std::string chunking_identity(ChunkerKind kind, const ChunkerOptions& options);
 
-}  // namespace crd::pipeline
+}  // namespace crd::chunk

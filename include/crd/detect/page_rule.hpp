@@ -1,0 +1,59 @@
+// The page rule (paper §4.3), the one place where detect, check and compare-hashing decide whether a
+// page is flagged: containment above the page threshold, at least --min-labeled labeled chunks, and
+// for the binomial rule more labeled chunks than a chance rate explains (chance_floor.hpp).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+
+#include "crd/base/enum_names.hpp"
+#include "crd/detect/chance_floor.hpp"
+#include "crd/detect/threshold.hpp"
+
+namespace crd::detect {
+
+// What the rule knows of one page, both counted after stop-chunk removal. A rule needing more of a
+// page (say exact and gram matches apart) adds its count here and its test in PageRule::judge.
+struct PageCounts {
+  std::uint64_t chunks = 0;
+  std::uint64_t labeled = 0;
+};
+
+// Why a page is or is not flagged, in the order judge() tests them.
+enum class PageReason { BelowThreshold, TooFewLabeled, BelowChanceFloor, Flagged };
+constexpr std::array<EnumName<PageReason>, 4> enum_names(PageReason) {
+  return {{{"below_threshold", PageReason::BelowThreshold},
+           {"too_few_labeled", PageReason::TooFewLabeled},
+           {"below_chance_floor", PageReason::BelowChanceFloor},
+           {"flagged", PageReason::Flagged}}};
+}
+
+struct PageVerdict {
+  bool flagged = false;
+  PageReason reason = PageReason::BelowThreshold;
+  double containment = 0;  // labeled / chunks (0 for a page without chunks)
+};
+
+class PageRule {
+ public:
+  // rule: --page-threshold as parsed; threshold: its value resolved over all pages
+  // (Threshold::resolve: a fixed rule's own value, binomial's chance rate R); min_labeled:
+  // --min-labeled.
+  PageRule(const Threshold& rule, double threshold, std::uint64_t min_labeled);
+  // A rule that needs no population (fixed or binomial), as crd check scores single pages.
+  static PageRule unresolved(const Threshold& rule, std::uint64_t min_labeled) {
+    return PageRule(rule, rule.resolve(Population{}).value, min_labeled);
+  }
+
+  // Not const: the binomial floor is memoized per chunk count. The same on every rank.
+  PageVerdict judge(const PageCounts& page);
+  double threshold() const { return threshold_; }
+
+ private:
+  double threshold_;
+  std::uint64_t min_labeled_;
+  std::optional<ChanceFloor> floor_;  // binomial rule only
+};
+
+}  // namespace crd::detect

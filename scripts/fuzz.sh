@@ -4,13 +4,14 @@
 # Exits non-zero when a target crashes; the reproducer is left in build-fuzz/artifacts/<target>/.
 # The working corpus grows in build-fuzz/corpus/<target>/ (never in the repository); the archive
 # target also starts from the project's sample archives (tests/support/archives.py) and from
-# ../shared/data/warc-samples when that directory exists.
+# ../shared/data/warc-samples when that directory exists; the result_file target from real results
+# of every command, made by the fuzz build's own crd (tests/fuzz/make_result_seeds.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(archive scan_chunker dom_chunker url)
+[ ${#targets[@]} -gt 0 ] || targets=(archive scan_chunker dom_chunker url result_file)
 build=${CRD_FUZZ_BUILD_DIR:-$root/build-fuzz}
 shared=${CRD_SHARED_DIR:-$root/../shared}
 
@@ -45,6 +46,11 @@ for t in "${targets[@]}"; do
     mkdir -p "$samples"
     seed_samples "$samples"
     extra=("$samples" -max_len=65536 -rss_limit_mb=4096)
+  elif [ "$t" = result_file ]; then
+    results="$build/seeds-results"
+    rm -rf "$results"
+    ASAN_OPTIONS=detect_leaks=0 "$root/tests/fuzz/make_result_seeds.sh" "$build/crd/crd" "$results" >/dev/null
+    extra=("$results" -max_len=1048576 -rss_limit_mb=4096)
   fi
   log="$build/fuzz_$t.log"
   echo "fuzz.sh: fuzz_$t for ${seconds}s (log $log)" >&2

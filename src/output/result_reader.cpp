@@ -5,12 +5,16 @@
 #include <hdf5.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
+#include <type_traits>
 
 #include "crd/base/error.hpp"
 #include "crd/base/file_kind.hpp"
+#include "crd/base/saturating.hpp"
 #include "crd/base/version.hpp"
 #include "hdf5_handle.hpp"
+#include "result_checks.hpp"
 #include "stored_extent.hpp"
 
 namespace crd::output {
@@ -23,6 +27,8 @@ struct ResultReader::Impl {
   // Datasets whose storage check_stored_extent passed: counting a big table's chunks once, not
   // once per block read.
   std::set<std::string> backed;
+  // Every dataset and attribute is opened through these: nothing the file declares is used unchecked.
+  std::optional<ResultChecks> checks;
 };
 
 namespace {
@@ -49,8 +55,8 @@ void charge(ResultReader::Impl& impl, const std::string& dataset, std::uint64_t 
   impl.bytes_read += bytes;
   if (impl.memory_budget != 0 && impl.bytes_read > impl.memory_budget)
     fail(impl.path, "reading " + dataset + " would bring what this rank read from the file to " +
-                        std::to_string(impl.bytes_read) + " bytes, over the " +
-                        std::to_string(impl.memory_budget) + " bytes --memory allows");
+                        std::to_string(impl.bytes_read) + " bytes, over the " + std::to_string(impl.memory_budget) +
+                        " bytes --memory allows");
 }
 
 Selection select_rows(hid_t space, std::uint64_t first, std::uint64_t count, const std::string& path,
@@ -75,18 +81,19 @@ template <class T>
 std::vector<T> read_numeric(ResultReader::Impl& impl, const std::string& dataset, hid_t mem_type, std::uint64_t first,
                             std::uint64_t count) {
   const std::string& path = impl.path;
-  Hid d(H5Dopen2(impl.file, dataset.c_str(), H5P_DEFAULT));
-  if (!d.valid()) fail(path, "no dataset " + dataset);
+  Hid d = impl.checks->open_dataset(dataset, std::is_floating_point_v<T> ? ReadAs::Number : ReadAs::Integer);
   check_backed(impl, d.get(), dataset);
   Hid space(H5Dget_space(d.get()));
   const Selection sel = select_rows(space.get(), first, count, path, dataset);
-  charge(impl, dataset, sel.count * sel.width * sizeof(T));
+  charge(impl, dataset, saturating_mul(saturating_mul(sel.count, sel.width), sizeof(T)));
   std::vector<T> out(sel.count * sel.width);
   if (out.empty()) return out;
   hsize_t mem_dims[1] = {out.size()};
   Hid mem(H5Screate_simple(1, mem_dims, nullptr));
   if (H5Dread(d.get(), mem_type, mem.get(), space.get(), H5P_DEFAULT, out.data()) < 0)
     fail(path, "reading " + dataset + " failed");
+  if constexpr (std::is_same_v<T, std::uint64_t> || std::is_same_v<T, std::uint32_t>)
+    impl.checks->check_values(dataset, out.data(), out.size());
   return out;
 }
 
@@ -104,15 +111,21 @@ ResultReader::ResultReader(const std::string& path, std::uint64_t memory_budget)
   if (H5Fis_hdf5(path.c_str()) <= 0) throw UsageError(path + " is not a crd result file (not HDF5 or unreadable)");
   impl_->file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (impl_->file < 0) throw UsageError(path + " is not a crd result file (cannot open)");
-  if (!has_attribute("/", "schema_version")) {
+  impl_->checks.emplace(path, impl_->file);
+  try {
+    if (!has_attribute("/", "schema_version"))
+      throw UsageError(path + " is not a crd result file (no schema_version attribute)");
+    // Read through the checks like every other value: a corrupted type crashes HDF5's conversion.
+    const double v = attribute_double("/", "schema_version");
+    if (!(v <= kSchemaVersion))
+      throw UsageError(path + " has schema version " +
+                       (v < 1e18 ? std::to_string(static_cast<long long>(v)) : std::to_string(v)) +
+                       "; this crd reads up to " + std::to_string(kSchemaVersion));
+    impl_->checks->check_attributes();
+  } catch (...) {
     H5Fclose(impl_->file);
-    throw UsageError(path + " is not a crd result file (no schema_version attribute)");
-  }
-  const auto v = static_cast<int>(attribute_double("/", "schema_version"));
-  if (v > kSchemaVersion) {
-    H5Fclose(impl_->file);
-    throw UsageError(path + " has schema version " + std::to_string(v) + "; this crd reads up to " +
-                     std::to_string(kSchemaVersion));
+    impl_->file = H5I_INVALID_HID;
+    throw;
   }
 }
 
@@ -137,12 +150,7 @@ bool ResultReader::has(const std::string& object) const {
 
 std::uint64_t ResultReader::rows(const std::string& dataset) const {
   const auto lock = hdf5_lock();
-  Hid d(H5Dopen2(impl_->file, dataset.c_str(), H5P_DEFAULT));
-  if (!d.valid()) fail(impl_->path, "no dataset " + dataset);
-  Hid space(H5Dget_space(d.get()));
-  hsize_t dims[2] = {0, 0};
-  H5Sget_simple_extent_dims(space.get(), dims, nullptr);
-  return dims[0];
+  return impl_->checks->rows(dataset);
 }
 
 DatasetShape ResultReader::shape(const std::string& dataset) const {
@@ -160,13 +168,16 @@ DatasetShape ResultReader::shape(const std::string& dataset) const {
   switch (H5Tget_class(type.get())) {
     case H5T_INTEGER:
       out.kind = H5Tget_sign(type.get()) == H5T_SGN_NONE ? DatasetShape::Kind::UnsignedInteger
-                                                          : DatasetShape::Kind::SignedInteger;
+                                                         : DatasetShape::Kind::SignedInteger;
       break;
-    case H5T_FLOAT: out.kind = DatasetShape::Kind::Float; break;
+    case H5T_FLOAT:
+      out.kind = DatasetShape::Kind::Float;
+      break;
     case H5T_STRING:
       out.kind = H5Tis_variable_str(type.get()) > 0 ? DatasetShape::Kind::Other : DatasetShape::Kind::FixedString;
       break;
-    default: out.kind = DatasetShape::Kind::Other;
+    default:
+      out.kind = DatasetShape::Kind::Other;
   }
   Hid space(H5Dget_space(d.get()));
   const int rank = H5Sget_simple_extent_ndims(space.get());
@@ -178,11 +189,13 @@ DatasetShape ResultReader::shape(const std::string& dataset) const {
   return out;
 }
 
-std::vector<std::uint64_t> ResultReader::read_u64(const std::string& ds, std::uint64_t first, std::uint64_t count) const {
+std::vector<std::uint64_t> ResultReader::read_u64(const std::string& ds, std::uint64_t first,
+                                                  std::uint64_t count) const {
   const auto lock = hdf5_lock();
   return read_numeric<std::uint64_t>(*impl_, ds, H5T_NATIVE_UINT64, first, count);
 }
-std::vector<std::uint32_t> ResultReader::read_u32(const std::string& ds, std::uint64_t first, std::uint64_t count) const {
+std::vector<std::uint32_t> ResultReader::read_u32(const std::string& ds, std::uint64_t first,
+                                                  std::uint64_t count) const {
   const auto lock = hdf5_lock();
   return read_numeric<std::uint32_t>(*impl_, ds, H5T_NATIVE_UINT32, first, count);
 }
@@ -194,25 +207,24 @@ std::vector<std::uint8_t> ResultReader::read_u8(const std::string& ds, std::uint
   const auto lock = hdf5_lock();
   return read_numeric<std::uint8_t>(*impl_, ds, H5T_NATIVE_UINT8, first, count);
 }
-std::vector<std::uint8_t> ResultReader::read_matrix(const std::string& ds, std::uint64_t first, std::uint64_t count) const {
+std::vector<std::uint8_t> ResultReader::read_matrix(const std::string& ds, std::uint64_t first,
+                                                    std::uint64_t count) const {
   const auto lock = hdf5_lock();
   return read_numeric<std::uint8_t>(*impl_, ds, H5T_NATIVE_UINT8, first, count);
 }
 
-std::vector<std::string> ResultReader::read_strings(const std::string& ds, std::uint64_t first, std::uint64_t count) const {
+std::vector<std::string> ResultReader::read_strings(const std::string& ds, std::uint64_t first,
+                                                    std::uint64_t count) const {
   const auto lock = hdf5_lock();
-  Hid d(H5Dopen2(impl_->file, ds.c_str(), H5P_DEFAULT));
-  if (!d.valid()) fail(impl_->path, "no dataset " + ds);
+  Hid d = impl_->checks->open_dataset(ds, ReadAs::FixedString);
   Hid type(H5Dget_type(d.get()));
-  if (H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) > 0)
-    fail(impl_->path, ds + " is not a fixed-length string dataset");
   check_backed(*impl_, d.get(), ds);
   const std::size_t width = H5Tget_size(type.get());
   Hid space(H5Dget_space(d.get()));
   const Selection sel = select_rows(space.get(), first, count, impl_->path, ds);
   std::vector<std::string> out;
   if (sel.count == 0) return out;
-  charge(*impl_, ds, sel.count * (width + sizeof(std::string)));
+  charge(*impl_, ds, saturating_mul(sel.count, width + sizeof(std::string)));
   std::vector<char> buf(sel.count * width);
   // The memory type copies the file's (HDF5 does not convert between ASCII and UTF-8 sets).
   Hid mem_type(H5Tcopy(type.get()));
@@ -236,10 +248,8 @@ bool ResultReader::has_attribute(const std::string& object, const std::string& n
 
 std::string ResultReader::attribute_string(const std::string& object, const std::string& name) const {
   const auto lock = hdf5_lock();
-  Hid a(H5Aopen_by_name(impl_->file, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT));
-  if (!a.valid()) fail(impl_->path, "no attribute " + object + "@" + name);
+  Hid a = impl_->checks->open_attribute(object, name, ReadAs::String);
   Hid type(H5Aget_type(a.get()));
-  if (H5Tget_class(type.get()) != H5T_STRING) fail(impl_->path, object + "@" + name + " is not a string");
   if (H5Tis_variable_str(type.get()) > 0) {
     char* value = nullptr;
     Hid mem_type(H5Tcopy(type.get()));
@@ -259,8 +269,7 @@ std::string ResultReader::attribute_string(const std::string& object, const std:
 
 double ResultReader::attribute_double(const std::string& object, const std::string& name) const {
   const auto lock = hdf5_lock();
-  Hid a(H5Aopen_by_name(impl_->file, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT));
-  if (!a.valid()) fail(impl_->path, "no attribute " + object + "@" + name);
+  Hid a = impl_->checks->open_attribute(object, name, ReadAs::Number);
   double v = 0;
   if (H5Aread(a.get(), H5T_NATIVE_DOUBLE, &v) < 0) fail(impl_->path, object + "@" + name + " is not numeric");
   return v;
@@ -268,8 +277,7 @@ double ResultReader::attribute_double(const std::string& object, const std::stri
 
 std::uint64_t ResultReader::attribute_u64(const std::string& object, const std::string& name) const {
   const auto lock = hdf5_lock();
-  Hid a(H5Aopen_by_name(impl_->file, object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT));
-  if (!a.valid()) fail(impl_->path, "no attribute " + object + "@" + name);
+  Hid a = impl_->checks->open_attribute(object, name, ReadAs::Number);
   std::uint64_t v = 0;
   if (H5Aread(a.get(), H5T_NATIVE_UINT64, &v) < 0) fail(impl_->path, object + "@" + name + " is not numeric");
   return v;

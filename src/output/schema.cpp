@@ -57,4 +57,10 @@ std::vector<Attribute> all_attributes() {
   return out;
 }
 
+std::vector<IndexRule> all_index_rules() {
+  return {{kPages.column(&detect::PageRow::label_ids), kDetectionLabels.group},
+          {kProvenance.column(&ProvenanceRow::label), kDetectionLabels.group},
+          {kLabelsDocuments.column(&LabeledDocumentRow::label_ids), kLabels.group}};
+}
+
 }  // namespace crd::output::schema

@@ -36,8 +36,12 @@ void check_stored_extent(hid_t dataset, const std::string& path, const std::stri
   const H5D_layout_t layout = H5Pget_layout(dcpl.get());
   if (layout == H5D_VIRTUAL || H5Pget_external_count(dcpl.get()) > 0)
     throw FatalError(says + "keeps its data outside the file (crd never writes external or virtual datasets)");
-  if (layout == H5D_COMPACT) return;  // the data is in the object header, as long as the header says
   const std::uint64_t stored = H5Dget_storage_size(dataset);
+  if (layout == H5D_COMPACT) {  // the data is in the object header: as much as the header says
+    if (stored < declared)
+      throw FatalError(says + "its compact storage holds only " + std::to_string(stored) + " bytes");
+    return;
+  }
   if (stored == 0) throw FatalError(says + "stores no data");
   if (layout == H5D_CONTIGUOUS) {
     if (stored < declared) throw FatalError(says + "stores only " + std::to_string(stored) + " bytes");

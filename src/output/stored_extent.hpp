@@ -13,7 +13,7 @@ namespace crd::output {
 //  - contiguous storage: allocated, and at least extent × element size bytes;
 //  - chunked storage: every chunk the extent spans allocated (each then holds real bytes; a
 //    compressed one can expand at most 1032 to 1 under deflate, and --memory bounds the rest);
-//  - compact storage holds its data in the header: always backed;
+//  - compact storage holds its data in the header: as many bytes as the header says it holds;
 //  - external files and virtual datasets (which crd never writes) are refused.
 // Throws FatalError "cannot read 'PATH': NAME declares … but …" (one line) otherwise.
 // The caller holds hdf5_lock().

@@ -166,8 +166,17 @@ inline double attribute_double(const ResultReader& r, const Attribute& a) {
   return r.attribute_double(a.object, a.name);
 }
 
-// Everything above, for the tests that hold docs/schema.md and real files to it.
+// A column whose values are rows of another table (a label id is a row of the labels table the
+// result was made with): a reader refuses a value past that table's rows before any is used.
+struct IndexRule {
+  std::string column;
+  const char* table;
+};
+
+// Everything above: for the tests that hold docs/schema.md and real files to it, and for the
+// checks every read of a result goes through (src/output/result_checks.hpp).
 std::vector<DatasetSpec> all_datasets();
 std::vector<Attribute> all_attributes();
+std::vector<IndexRule> all_index_rules();
 
 }  // namespace crd::output::schema

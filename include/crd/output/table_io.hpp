@@ -50,10 +50,18 @@ struct Table {
   }
 };
 
-// A dataset of the schema with its dtype as docs/schema.md spells it.
+// A dataset of the schema: its dtype as docs/schema.md spells it, and what a reader checks before
+// using its values (result_checks.cpp): the kind and shape of what it stores, the table whose rows
+// it holds, and for a CSR list the column its row starts point into.
 struct DatasetSpec {
+  enum class Kind { Integer, Float, FixedString };
   std::string path;
   std::string dtype;
+  std::string table;        // the group whose rows it holds: every column of a table has as many
+  Kind kind = Kind::Integer;
+  std::uint64_t width = 0;  // 0: one value per row (1-D); else a fixed number per row (n × width)
+  std::string values;       // set on a row-starts column (NAME_offsets, n + 1 rows): NAME
+  bool ragged = false;      // the values of a CSR list: as many rows as its row starts say
 };
 
 // A value narrowed to a smaller column type stops at the type's largest value: a chunk length of
@@ -100,9 +108,16 @@ std::vector<DatasetSpec> datasets(const Table<Row>& table) {
   detail::for_each_column<Row>([&](auto member) {
     using V = detail::ValueOf<Row, decltype(member)>;
     if (!table.stores(member)) return;
-    out.push_back({table.column(member), std::string(table.narrowed(member) ? "uint32" : detail::dtype_of<V>())});
+    using Kind = DatasetSpec::Kind;
+    const Kind kind = std::is_same_v<V, std::string> ? Kind::FixedString
+                      : std::is_same_v<V, double>    ? Kind::Float
+                                                     : Kind::Integer;
+    const std::uint64_t width = std::is_same_v<V, Digest> ? sizeof(Digest::bytes) : 0;
+    constexpr bool ragged = std::is_same_v<V, std::vector<std::uint32_t>>;
+    out.push_back({table.column(member), std::string(table.narrowed(member) ? "uint32" : detail::dtype_of<V>()),
+                   table.group, kind, width, {}, ragged});
     if constexpr (std::is_same_v<V, std::vector<std::uint32_t>>)
-      out.push_back({table.offsets_column(member), "uint64"});
+      out.push_back({table.offsets_column(member), "uint64", table.group, Kind::Integer, 0, table.column(member), false});
   });
   return out;
 }

@@ -59,15 +59,13 @@ std::string this_host() {
   return name;
 }
 
-OwnerLock::~OwnerLock() {
-  if (fd_ >= 0) ::close(fd_);
-}
+OwnerLock::~OwnerLock() { release(); }
 
 OwnerLock::OwnerLock(OwnerLock&& other) noexcept : fd_(std::exchange(other.fd_, -1)), path_(std::move(other.path_)) {}
 
 OwnerLock& OwnerLock::operator=(OwnerLock&& other) noexcept {
   if (this != &other) {
-    if (fd_ >= 0) ::close(fd_);
+    release();
     fd_ = std::exchange(other.fd_, -1);
     path_ = std::move(other.path_);
   }

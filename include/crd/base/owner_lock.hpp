@@ -19,8 +19,8 @@ struct LockOwner {
 // This machine's host name, as lock files record it.
 std::string this_host();
 
-// A lock this process holds on one file. Move-only; destroying it lets go of the lock and leaves
-// the file (release() removes it).
+// A lock this process holds on one file. Move-only; destroying it, as release(), removes the file
+// and lets go of the lock: only a process killed outright leaves its lock file behind.
 class OwnerLock {
  public:
   OwnerLock() = default;

@@ -1,7 +1,8 @@
 // crd's command line: subcommand dispatch (from the command table, commands.cpp), version, the
 // generated help, completion and docs, and the error → exit-status policy.
 //
-// Exit status: 0 success, 1 fatal error (cannot continue), 2 usage error. UsageError and
+// Exit status: 0 success, 1 fatal error (cannot continue) or standard output not written in full
+// (standard_output.hpp), 2 usage error. UsageError and
 // FatalError are raised on every rank alike (options and inputs are the same everywhere, and
 // the writers agree before throwing), so rank 0 prints one line and all ranks exit cleanly. Any
 // other exception is known to one rank only: it aborts the whole job, naming the rank.
@@ -15,10 +16,13 @@
 #include "commands.hpp"
 #include "crd/base/printable.hpp"
 #include "crd/base/version.hpp"
+#include "standard_output.hpp"
 
 namespace crd::cli {
 
-int run_main(int argc, char** argv) {
+namespace {
+
+int dispatch(int argc, char** argv) {
   if (argc < 2) {
     print_usage(std::cerr);
     return 2;
@@ -56,6 +60,13 @@ int run_main(int argc, char** argv) {
   }
   // Job commands report their own errors inside the MPI session (command_frame.cpp).
   return run_reporting_errors(command, true, nullptr, [&] { return run_command_line(*cmd, argc - 1, argv + 1); });
+}
+
+}  // namespace
+
+int run_main(int argc, char** argv) {
+  keep_standard_streams_apart();
+  return finish_standard_output(dispatch(argc, argv));
 }
 
 }  // namespace crd::cli

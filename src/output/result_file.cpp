@@ -2,12 +2,12 @@
 // attributes. Column writers are in result_columns.cpp.
 #include "crd/output/result_file.hpp"
 
-#include "crd/comm/abort_cleanup.hpp"
-
 #include <fcntl.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -15,10 +15,12 @@
 #include <vector>
 
 #include "crd/base/error.hpp"
-#include "crd/base/human_bytes.hpp"
 #include "crd/base/file_kind.hpp"
-#include "result_file_impl.hpp"
+#include "crd/base/human_bytes.hpp"
+#include "crd/base/owner_lock.hpp"
+#include "crd/comm/abort_cleanup.hpp"
 #include "crd/comm/collectives.hpp"
+#include "result_file_impl.hpp"
 
 namespace crd::output {
 namespace fs = std::filesystem;
@@ -35,17 +37,42 @@ std::string temporary_name_for(const std::string& final_path) {
   return (p.parent_path() / ("." + p.filename().string() + ".tmp-" + hex)).string();
 }
 
+// The lock file that says which job a temporary belongs to (owner_lock.hpp). It is made, locked
+// and written before the temporary is created, and removed only after the temporary is gone
+// (renamed or removed), so a temporary without one has no live owner.
+std::string owner_lock_name(const std::string& temp_path) { return temp_path + ".lock"; }
+
 // Temporaries of earlier runs of the same output that were killed outright (SIGKILL leaves no
-// chance to clean up): a new run of that output replaces them. Two jobs writing one output
-// at the same time conflict anyway.
+// chance to clean up): a new run of that output removes them, and the lock files they leave. A
+// temporary whose owner still runs — another job writing the same output right now — is kept:
+// both jobs finish, and the last to commit replaces the other's result.
 void remove_stale_temporaries(const std::string& final_path) {
   const fs::path p(final_path);
   const std::string prefix = "." + p.filename().string() + ".tmp-";
+  const std::string lock_suffix = owner_lock_name("");
   const fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  // PREFIX, 16 hex digits (temporary_name_for), then `tail` more characters.
+  const auto is_temporary = [&](const std::string& name, std::size_t tail) {
+    if (name.size() != prefix.size() + 16 + tail || name.compare(0, prefix.size(), prefix) != 0) return false;
+    const auto digits = name.begin() + static_cast<std::ptrdiff_t>(prefix.size());
+    return std::all_of(digits, digits + 16, [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
+  };
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
-    if (name.size() == prefix.size() + 16 && name.compare(0, prefix.size(), prefix) == 0) fs::remove(entry.path(), ec);
+    const std::string path = entry.path().string();
+    if (is_temporary(name, 0)) {
+      if (!owner_is_gone(owner_lock_name(path))) continue;
+      std::error_code ignored;
+      fs::remove(path, ignored);
+      fs::remove(owner_lock_name(path), ignored);
+    } else if (is_temporary(name, lock_suffix.size()) && name.ends_with(lock_suffix)) {
+      // A lock file whose temporary is gone: its owner died between the two, or after its abort
+      // removed the temporary. One that names nobody yet may be a job's first moment.
+      std::error_code ignored;
+      const std::string temp = path.substr(0, path.size() - lock_suffix.size());
+      if (!fs::exists(temp, ignored) && owner_is_gone(path, true)) fs::remove(path, ignored);
+    }
   }
 }
 
@@ -68,12 +95,24 @@ std::string set_aside_room(int fd) {
 // problems — an unwritable directory, a full disk — are found before any collective HDF5 call and
 // fail identically on every rank. (HDF5 truncates the file when it creates it; the room is set
 // aside again afterwards, by reserve_room.)
-std::string reserve(const std::string& temp_path) {
+std::string reserve(const std::string& temp_path, OwnerLock& owner) {
+  LockAttempt attempt = take_owner_lock(owner_lock_name(temp_path));
+  if (!attempt.error.empty()) return attempt.error;
+  // The name is new and unguessable: nobody else can hold its lock.
+  if (attempt.busy) return "its lock file " + owner_lock_name(temp_path) + " is held by " + attempt.owner.describe();
+  owner = std::move(attempt.lock);
   const int fd = ::open(temp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return std::strerror(errno);
+  if (fd < 0) {
+    const std::string error = std::strerror(errno);
+    owner.release();
+    return error;
+  }
   const std::string error = set_aside_room(fd);
   ::close(fd);
-  if (!error.empty()) ::unlink(temp_path.c_str());
+  if (!error.empty()) {
+    ::unlink(temp_path.c_str());
+    owner.release();
+  }
   return error;
 }
 
@@ -154,6 +193,7 @@ void ResultFile::Impl::discard() noexcept {
       }
     }
     if (transport.rank() == 0 && !temp_path.empty()) std::remove(temp_path.c_str());
+    owner.release();  // after the temporary: a temporary without its lock file has no owner
     if (writes_here()) comm::set_abort_cleanup({});
     transport.barrier();  // nobody looks for the file before it is gone
   } catch (...) {
@@ -163,13 +203,13 @@ void ResultFile::Impl::discard() noexcept {
 
 ResultFile::ResultFile(comm::Transport& transport, std::string final_path)
     : impl_(std::make_unique<Impl>(
-          Impl{transport, dynamic_cast<comm::MpiTransport*>(&transport), std::move(final_path), {}, {}, false})) {
+          Impl{transport, dynamic_cast<comm::MpiTransport*>(&transport), std::move(final_path), {}, {}, false, {}})) {
   auto& im = *impl_;
   std::string error;
   if (transport.rank() == 0) {
     remove_stale_temporaries(im.final_path);
     im.temp_path = temporary_name_for(im.final_path);
-    error = reserve(im.temp_path);
+    error = reserve(im.temp_path, im.owner);
     if (!error.empty()) im.temp_path.clear();
   }
   error = comm::first_error(transport, error);
@@ -177,7 +217,7 @@ ResultFile::ResultFile(comm::Transport& transport, std::string final_path)
   im.temp_path = comm::broadcast_from_rank0<std::string>(transport, im.temp_path);
   // Every process knows the temporary: whichever rank aborts the job removes it before MPI_Abort.
   // (Thread ranks share one process: rank 0 arms it.)
-  if (im.writes_here()) comm::set_abort_cleanup(im.temp_path);
+  if (im.writes_here()) comm::set_abort_cleanup(im.temp_path, owner_lock_name(im.temp_path));
 
   std::string h5_error;
   if (im.writes_here()) {
@@ -187,6 +227,13 @@ ResultFile::ResultFile(comm::Transport& transport, std::string final_path)
       Hid fapl = make_hid(H5Pcreate(H5P_FILE_ACCESS), "H5Pcreate");
       if (im.mpi != nullptr)
         check_h5(H5Pset_fapl_mpio(fapl.get(), im.mpi->native(), MPI_INFO_NULL), "H5Pset_fapl_mpio");
+      // Attributes of any size. HDF5's earliest file format keeps an object's attributes in its
+      // object header, where one message cannot exceed 64 KiB: a long command line (a thousand
+      // input paths) or a chunking identity of 10^5 tags failed at commit, after all the work. The
+      // 1.8 format's object headers move such an attribute to dense storage (a fractal heap), with
+      // no limit; readers see no difference. Its upper bound too is 1.8: nothing of the 1.10
+      // format (new chunk indexes) that a 1.8 reader could not open.
+      check_h5(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V18), "H5Pset_libver_bounds");
       im.file = make_hid(H5Fcreate(im.temp_path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), "H5Fcreate");
     } catch (const FatalError& e) {
       h5_error = e.what();
@@ -197,7 +244,11 @@ ResultFile::ResultFile(comm::Transport& transport, std::string final_path)
     // H5Fclose is collective: ranks that did open cannot close alone, so a split outcome is the
     // "one rank knows" case. (Without MPI only rank 0 opens: there is no split.)
     if (im.file.valid()) comm::abort_job("result file opened on some ranks only: " + h5_error);
-    if (transport.rank() == 0) std::remove(im.temp_path.c_str());
+    if (transport.rank() == 0) {
+      std::remove(im.temp_path.c_str());
+      im.owner.release();
+    }
+    if (im.writes_here()) comm::set_abort_cleanup({});
     transport.barrier();
     throw FatalError("cannot create result file " + im.final_path + ": " + h5_error);
   }
@@ -244,6 +295,7 @@ void ResultFile::commit() {
       fs::rename(im.temp_path, im.final_path, ec);
       if (ec) error = "rename to final name: " + ec.message();
     }
+    if (error.empty()) im.owner.release();
   }
   error = comm::first_error(im.transport, error);
   if (!error.empty()) throw FatalError("cannot commit result file " + im.final_path + ": " + error);

@@ -4,6 +4,7 @@
 #include <functional>
 #include <string>
 
+#include "crd/base/owner_lock.hpp"
 #include "crd/comm/mpi_transport.hpp"
 #include "crd/output/result_file.hpp"
 #include "hdf5_handle.hpp"
@@ -35,6 +36,7 @@ struct ResultFile::Impl {
   std::string temp_path;
   Hid file;
   bool committed = false;
+  OwnerLock owner;  // rank 0: held while the temporary exists, so no other job removes it
 
   // True on the ranks that call HDF5 for this file: every rank over MPI, rank 0 otherwise.
   bool writes_here() const { return mpi != nullptr || transport.rank() == 0; }

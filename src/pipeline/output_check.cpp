@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 
 #include "crd/base/error.hpp"
 #include "crd/base/file_kind.hpp"
@@ -30,6 +31,23 @@ std::string same_file_problem(const std::string& output, const std::string& same
 std::string work_dir_problem(const std::string& work_dir, const std::string& input_dir) {
   return "--work-dir '" + work_dir + "' is inside input directory '" + input_dir +
          "': its checkpoints would be read as input; put it elsewhere";
+}
+
+// is_at_or_under by name, for paths that need not exist yet (a --work-dir is created by the job):
+// both made absolute, with the links of their existing parts resolved.
+bool named_at_or_under(const std::string& path, const std::string& dir) {
+  if (path.empty() || dir.empty()) return false;
+  std::error_code ec;
+  const fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  if (ec) return false;
+  const fs::path d = fs::weakly_canonical(fs::absolute(dir, ec), ec);
+  if (ec) return false;
+  auto pi = p.begin();
+  for (auto di = d.begin(); di != d.end(); ++di, ++pi) {
+    if (di->empty() && std::next(di) == d.end()) break;  // a trailing separator
+    if (pi == p.end() || *pi != *di) return false;
+  }
+  return true;
 }
 
 bool is_directory(const std::string& path) {
@@ -90,9 +108,13 @@ std::string output_problem(const std::string& output, const std::vector<std::str
   }
   if (const std::string same = same_file_as_output(output, paths); !same.empty()) return same_file_problem(output, same);
   if (work_dir.empty()) return {};
-  if (is_at_or_under(output, work_dir))
+  if (is_at_or_under(output, work_dir) || named_at_or_under(output, work_dir))
     return "output '" + output + "' is inside --work-dir '" + work_dir +
            "', which holds the checkpoints: write the result elsewhere";
+  // The job would make its checkpoint directory there, and the result could not take its name.
+  if (is_at_or_under(work_dir, output) || named_at_or_under(work_dir, output))
+    return "--work-dir '" + work_dir + "' is inside output '" + output +
+           "': the result is renamed to that name at the end; put the checkpoints elsewhere";
   for (const auto& p : named)
     if (!p.empty() && p[0] != '@' && is_directory(p) && is_at_or_under(work_dir, p)) return work_dir_problem(work_dir, p);
   return {};

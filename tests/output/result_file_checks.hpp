@@ -57,7 +57,7 @@ inline void check_uncommitted_file_is_removed(comm::Transport& t) {
     std::vector<std::uint64_t> v(static_cast<std::size_t>(t.rank()) * 3, 9);
     f.write_column("/x", std::span<const std::uint64_t>(v));
     t.barrier();
-    EXPECT_EQ(entries(dir), 1u);  // the hidden temporary
+    EXPECT_EQ(entries(dir), 2u);  // the hidden temporary and its lock file
     EXPECT_FALSE(fs::exists(dir + "/out.h5"));
   }
   EXPECT_EQ(entries(dir), 0u);

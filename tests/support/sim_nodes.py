@@ -6,7 +6,9 @@
 # (127.0.0.2, 127.0.0.3, ...), and a node-local scratch directory: the same path, SCRATCH, on every
 # node, backed by a different directory on each. Everything else (the build, the inputs, the
 # directory the results go to) is the machine's file system, shared by all nodes like a cluster's
-# parallel file system. No network namespace is made: the nodes share the machine's loopback
+# parallel file system. A clone may live under /tmp, which each node replaces: the shared paths
+# under it (the build tree, the sources, the corpus, the nodes' root) are bound back in on every
+# node (kept_under_tmp). No network namespace is made: the nodes share the machine's loopback
 # interface, and Open MPI is told to use only `lo` (loopback addresses only, never another).
 #
 # Processes enter a node with `nsenter --target HOLDER --uts --mount`. mpirun runs on the first
@@ -72,13 +74,31 @@ def without_launch_noise(err):
     return "".join(line for line in text.splitlines(True) if "plm:rsh: Warning: setpgid(" not in line)
 
 
+def kept_under_tmp(paths):
+    """The directories among `paths` (real paths) under /tmp, without those inside another: what a
+    node binds back over its own /tmp so that every node still sees them."""
+    under = sorted({os.path.realpath(p) for p in paths if p and os.path.isdir(p)})
+    under = [p for p in under if p.startswith("/tmp/")]
+    return [p for p in under if not any(p.startswith(q + "/") for q in under if q != p)]
+
+
+def shared_paths(root):
+    """What every node must see: the nodes' root, the build tree (crd), the sources (this rsh
+    agent, the Slurm scripts) and the corpus."""
+    binary = os.environ.get("CRD_BINARY")
+    return [root, os.path.dirname(binary) if binary else None, os.environ.get("CRD_SOURCE_DIR"),
+            os.environ.get("CRD_CORPUS_DIR"), os.path.dirname(HERE)]
+
+
 class SimNodes:
-    """names: the node names. root: a directory on the shared file system (not under /tmp, which
-    every node replaces); it holds each node's hosts file and scratch backing, and SCRATCH."""
+    """names: the node names. root: a directory on the shared file system; it holds each node's
+    hosts file and scratch backing, and SCRATCH. Under /tmp, which every node replaces, it and the
+    other shared paths (shared_paths) are bound back in on each node."""
 
     def __init__(self, names, root):
         self.names = list(names)
         self.root = root
+        self.kept = kept_under_tmp(shared_paths(root))
         self.scratch = os.path.join(root, "scratch")  # node-local: the same path, one disk per node
         self.address = {n: "127.0.0.%d" % (i + 2) for i, n in enumerate(self.names)}
         self.holders = {}
@@ -107,9 +127,14 @@ class SimNodes:
     def _start_node(self, name, hosts):
         backing = self.node_dir(name, "scratch")
         os.makedirs(backing, exist_ok=True)
-        setup = ("set -e; hostname %s; mount -t tmpfs -o size=256m tmpfs /tmp; "
-                 "mount -t tmpfs -o size=64m tmpfs /dev/shm; mount --bind %s /etc/hosts; "
-                 "mount --bind %s %s; echo ready; exec sleep infinity") % (name, hosts, backing, self.scratch)
+        # The machine's /tmp stays reachable under the node's fresh /dev/shm while the node's own
+        # tmpfs covers /tmp, long enough to bind the shared paths back; nothing is left on the machine.
+        keep = "/dev/shm/.crd-machine-tmp"
+        rebind = "".join("mkdir -p %s; mount --bind %s%s %s; " % (p, keep, p[len("/tmp"):], p) for p in self.kept)
+        setup = ("set -e; hostname %s; mount -t tmpfs -o size=64m tmpfs /dev/shm; mkdir %s; mount --bind /tmp %s; "
+                 "mount -t tmpfs -o size=256m tmpfs /tmp; %sumount %s; rmdir %s; mount --bind %s /etc/hosts; "
+                 "mount --bind %s %s; echo ready; exec sleep infinity") % (
+                     name, keep, keep, rebind, keep, keep, hosts, backing, self.scratch)
         holder = subprocess.Popen(["unshare", "--uts", "--mount", "--propagation", "private", "sh", "-c", setup],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_die_with_parent)
         self.holders[name] = holder
@@ -118,6 +143,10 @@ class SimNodes:
             raise RuntimeError("node %s did not start: %s" % (name, holder.stderr.read().decode(errors="replace")))
         with open(self.node_dir(name, "pid"), "w") as f:
             f.write("%d\n" % holder.pid)
+
+    def kept_in_tmp(self):
+        """The names in a node's /tmp that are the machine's (the shared paths bound back in)."""
+        return {p[len("/tmp/"):].split("/")[0] for p in self.kept}
 
     def node_dir(self, name, *parts):
         return os.path.join(self.root, "nodes", name, *parts)

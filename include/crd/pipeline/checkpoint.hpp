@@ -9,9 +9,10 @@
 // the command, the options that affect results, the rank count and every input file's path, size
 // and modification time (and those of --stop-chunks and --labels); each file carries it, with its
 // rank, so a checkpoint of a different job, or of another rank of this one (a file renamed or
-// copied into the directory), is never used: it is redone with a warning, as a damaged one is. A phase is skipped only if
-// every rank holds its checkpoint (agreed with an allreduce); the scan phase involves no other rank,
-// so each rank that has its scan checkpoint skips its own scan.
+// copied into the directory), is never used: it is redone with a warning, as a damaged one is. A phase is skipped only
+// if every rank holds its checkpoint (agreed with an allreduce); the scan phase involves no other rank, so each rank
+// that has its scan checkpoint skips its own scan. Rank 0 locks the directory for the job's lifetime (owner_lock.hpp):
+// the same job started again while it runs is refused at once, with one line naming the running job's host and pid.
 #pragma once
 
 #include <functional>
@@ -19,8 +20,9 @@
 #include <string_view>
 #include <vector>
 
-#include "crd/comm/transport.hpp"
 #include "crd/base/binary_file.hpp"
+#include "crd/base/owner_lock.hpp"
+#include "crd/comm/transport.hpp"
 #include "crd/io/inputs.hpp"
 
 namespace crd::pipeline {
@@ -53,12 +55,16 @@ class Checkpoints {
  private:
   std::string path_of(const std::string& phase) const;
   CheckpointOwner owner() const;
+  // Collective: rank 0 takes the job directory's lock, or every rank throws FatalError naming
+  // the live job that holds it.
+  void lock_job_directory();
 
   comm::Transport& transport_;
   std::string fingerprint_;
   std::string dir_;
   bool resume_;
   std::string save_error_;  // the first failed save of this rank
+  OwnerLock lock_;          // rank 0: the job directory, for as long as this job runs
 };
 
 // The job fingerprint (40 hex digits). results_config: the effective options that change what the

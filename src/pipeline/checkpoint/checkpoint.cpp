@@ -29,7 +29,30 @@ Checkpoints::Checkpoints(comm::Transport& transport, const std::string& work_dir
   else if (!fs::is_directory(dir_, ec)) error = "not a directory";
   error = comm::first_error(transport_, error);
   if (!error.empty()) throw FatalError("cannot create work directory " + dir_ + ": " + error);
+  lock_job_directory();
   check_checkpoint_nodes(transport_, dir_, resume_);
+}
+
+void Checkpoints::lock_job_directory() {
+  // The same job started twice with one --work-dir would share these files: the first to finish
+  // removes them under the other. Rank 0 holds the directory's lock until the job ends; its name
+  // is rank 0's, so remove_all takes it away with the rest (other rank counts are other jobs, in
+  // other directories).
+  std::string error;
+  if (transport_.rank() == 0) {
+    const std::string path = (fs::path(dir_) / ("rank-0-of-" + std::to_string(transport_.size()) + ".lock")).string();
+    LockAttempt attempt = take_owner_lock(path);
+    if (!attempt.error.empty()) {
+      error = "cannot lock work directory " + dir_ + ": " + attempt.error;
+    } else if (attempt.busy) {
+      error = "--work-dir " + dir_ + " is in use by another crd job with the same inputs and options (" +
+              attempt.owner.describe() + "): wait for it to end, or give this job another --work-dir";
+    } else {
+      lock_ = std::move(attempt.lock);
+    }
+  }
+  error = comm::broadcast_from_rank0<std::string>(transport_, error);
+  if (!error.empty()) throw FatalError(error);
 }
 
 CheckpointOwner Checkpoints::owner() const {
@@ -84,6 +107,7 @@ void Checkpoints::agree_saved() {
 
 void Checkpoints::remove_all() {
   if (!enabled()) return;
+  lock_.release();
   std::error_code ec;
   const std::string prefix = "rank-" + std::to_string(transport_.rank()) + "-of-";
   for (const auto& entry : fs::directory_iterator(dir_, ec)) {

@@ -41,8 +41,7 @@ install(FILES ${PROJECT_BINARY_DIR}/modulefile/${PROJECT_VERSION}.lua
         DESTINATION ${CMAKE_INSTALL_DATADIR}/modulefiles/crd)
 
 # CPack: a Debian package (scripts/package.sh). Depends names Debian 12's runtime packages of
-# every library crd links (checked with dpkg -S on `ldd crd`), not the -dev packages it builds with
-# (libdeflate0: crd_io links libdeflate; the linker drops it while no symbol of it is used).
+# every library crd links (checked with dpkg -S on `ldd crd`), not the -dev packages it builds with.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME crd)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
@@ -54,7 +53,7 @@ set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_STRIP_FILES TRUE)  # the debug info stays in the build tree (a 3x smaller .deb)
 set(CRD_DEBIAN_DEPENDS
   libopenmpi3 openmpi-bin libhdf5-openmpi-103-1 libgumbo1 libicu72 libpsl5 libtlsh0 libfuzzy2
-  libboost-program-options1.74.0 libssl3 zlib1g libdeflate0 libstdc++6 libc6 libgcc-s1)
+  libboost-program-options1.74.0 libssl3 zlib1g libisal2 libstdc++6 libc6 libgcc-s1)
 list(JOIN CRD_DEBIAN_DEPENDS ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3-h5py, python3-pandas, python3-matplotlib, lmod")
 include(CPack)

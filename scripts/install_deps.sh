@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config git
   libopenmpi-dev openmpi-bin libhdf5-openmpi-dev hdf5-tools
-  libgumbo-dev libboost-program-options-dev libssl-dev zlib1g-dev libdeflate-dev
+  libgumbo-dev libboost-program-options-dev libssl-dev zlib1g-dev libisal-dev
   libgtest-dev libbenchmark-dev
   libtlsh-dev libfuzzy-dev
   libpsl-dev publicsuffix

@@ -7,24 +7,13 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <climits>
-#include <cstdlib>
 #include <cstring>
 
 namespace crd::io::detail {
-namespace {
-bool is_crc_message(const char* msg) {
-  return msg != nullptr &&
-         (std::strstr(msg, "incorrect data check") != nullptr ||
-          std::strstr(msg, "incorrect length check") != nullptr);
-}
-}  // namespace
 
 ByteStream::ByteStream() = default;
 
 ByteStream::~ByteStream() {
-  forget_mark();
-  if (zs_init_) inflateEnd(&zs_);
   if (fd_ >= 0) ::close(fd_);
 }
 
@@ -33,14 +22,12 @@ bool ByteStream::open(const std::string& path, StreamSizes sizes) {
   if (fd_ < 0) return false;
   sizes_ = sizes;
   if (sizes_.initial_buffer > StreamSizes::peek().initial_buffer) ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
-  in_buf_.resize(std::max<std::size_t>(sizes_.input_chunk, 2));
+  // Room for a whole frame of ISA-L's input, however small the reads (Inflater::kFrame).
+  in_buf_.resize(std::max(sizes_.input_chunk, Inflater::kFrame));
   buf_.resize(sizes_.initial_buffer);
   ensure_input(2);
   gzip_ = in_len_ >= 2 && in_buf_[0] == 0x1f && in_buf_[1] == 0x8b;
-  if (gzip_) {
-    if (inflateInit2(&zs_, 16 + MAX_WBITS) != Z_OK) return false;
-    zs_init_ = true;
-  }
+  if (gzip_) inflater_ = std::make_unique<Inflater>(Inflater::Wrapper::Gzip);
   return true;
 }
 
@@ -121,8 +108,8 @@ std::uint64_t ByteStream::discard_in_member(std::uint64_t n) {
 
 void ByteStream::mark() {
   forget_mark();
-  if (!gzip_ || inflateCopy(&saved_.zs, &zs_) != Z_OK) return;
-  saved_.zs_init = true;
+  if (!gzip_) return;
+  saved_.inflater = std::make_unique<Inflater>(*inflater_);
   saved_.bytes.assign(data(), data() + available());
   saved_.pos = pos_;
   saved_.in_disk = in_disk();
@@ -132,17 +119,15 @@ void ByteStream::mark() {
   saved_.resyncing = resyncing_;
   saved_.eof = eof_;
   saved_.has_break = has_break_;
+  saved_.pos_shift = pos_shift_;
   saved_.brk = break_;
   saved_.members = members_;
 }
 
-void ByteStream::forget_mark() {
-  if (saved_.zs_init) inflateEnd(&saved_.zs);
-  saved_ = Saved{};
-}
+void ByteStream::forget_mark() { saved_ = Saved{}; }
 
 bool ByteStream::rewind() {
-  if (!saved_.zs_init || saved_.pos > pos_) return false;
+  if (!saved_.inflater || saved_.pos > pos_) return false;
   if (at_end()) known_end_ = pos_;
   furthest_ = std::max(furthest_, pos_);
   const std::uint64_t waste = pos_ - saved_.pos;
@@ -150,8 +135,7 @@ bool ByteStream::rewind() {
     forget_mark();
     return false;
   }
-  // zlib's state points back at its z_stream, so it is copied back, not assigned.
-  if (inflateEnd(&zs_) != Z_OK || inflateCopy(&zs_, &saved_.zs) != Z_OK) std::abort();
+  inflater_ = std::move(saved_.inflater);
   wasted_ += waste;
   seek_input(saved_.in_disk);
   begin_ = 0;
@@ -165,6 +149,7 @@ bool ByteStream::rewind() {
   resyncing_ = saved_.resyncing;
   eof_ = saved_.eof;
   has_break_ = saved_.has_break;
+  pos_shift_ = saved_.pos_shift;
   break_ = saved_.brk;
   members_ = std::move(saved_.members);
   forget_mark();
@@ -184,6 +169,8 @@ std::string ByteStream::peek_at(std::uint64_t pos, std::size_t n) {
 
 StreamBreak ByteStream::take_break() {
   consume(available());
+  pos_ -= pos_shift_;
+  pos_shift_ = 0;
   has_break_ = false;
   return std::move(break_);
 }
@@ -258,9 +245,10 @@ bool ByteStream::read_input() {
     in_len_ -= in_pos_;
     in_pos_ = 0;
   }
+  if (in_len_ == in_buf_.size()) return false;  // full: nothing to read into (not the end of the file)
   ssize_t r;
   do {
-    r = ::read(fd_, in_buf_.data() + in_len_, in_buf_.size() - in_len_);
+    r = ::read(fd_, in_buf_.data() + in_len_, std::min(in_buf_.size() - in_len_, sizes_.input_chunk));
   } while (r < 0 && errno == EINTR);
   if (r <= 0) {  // a read error ends the file like EOF; the member in progress reports it
     in_eof_ = true;
@@ -318,6 +306,27 @@ void ByteStream::scan_for_member() {
   }
 }
 
+bool ByteStream::redo_member_with_zlib() {
+  if (inflater_->zlib()) return false;
+  inflater_->redo_with_zlib(member_output_);
+  seek_input(member_disk_);
+  return true;
+}
+
+void ByteStream::drop_overshoot() {
+  const std::uint64_t over = inflater_->overshoot();
+  member_output_ -= over;
+  // Still buffered: taken back. Already consumed by the reader (it holds bytes of an unchecked
+  // member and drops them at the break): the positions after the break are moved back instead.
+  const std::size_t back = static_cast<std::size_t>(std::min<std::uint64_t>(over, available()));
+  end_ -= back;
+  pos_shift_ = over - back;
+  if (resyncing_ && member_output_ == 0) {  // a false magic's member: no break will come to take it
+    pos_ -= pos_shift_;
+    pos_shift_ = 0;
+  }
+}
+
 void ByteStream::produce_gzip() {
   for (;;) {
     switch (gz_state_) {
@@ -343,7 +352,7 @@ void ByteStream::produce_gzip() {
         }
         member_disk_ = in_disk();
         members_.push_back(MemberStart{pos_ + available(), member_disk_});
-        inflateReset(&zs_);
+        inflater_->reset();
         member_output_ = 0;
         gz_state_ = GzState::InMember;
         continue;
@@ -351,38 +360,44 @@ void ByteStream::produce_gzip() {
       case GzState::InMember:
         break;
     }
-    if (in_pos_ == in_len_ && !read_input()) {
+    if (!inflater_->has_output()) {  // decoded bytes still staged go out before input is needed
+      if (inflater_->zlib()) {
+        if (in_pos_ == in_len_) read_input();
+      } else {
+        ensure_input(Inflater::kFrame);  // whole frames wherever the file has them
+      }
+    }
+    const Inflater::Step step =
+        inflater_->step(in_buf_.data() + in_pos_, in_len_ - in_pos_, buf_.data() + end_, buf_.size() - end_);
+    end_ += step.produced;
+    member_output_ += step.produced;
+    in_pos_ += step.used;
+    if (step.status == Inflater::Status::End) {
+      verified_ = pos_ + available();  // the member's CRC-32 and length were checked
+      gz_state_ = GzState::MemberStart;
+      resyncing_ = false;
+      if (end_ == buf_.size()) return;
+      continue;
+    }
+    if (step.status == Inflater::Status::More) {
+      if (end_ == buf_.size()) return;  // output full; the caller consumes and comes back
+      // A decoder that took nothing and gave nothing wants more input than is buffered: append to
+      // what is there, or the file ended inside the member.
+      if (!(step.used == 0 && step.produced == 0) || read_input()) continue;
+      if (redo_member_with_zlib()) continue;
+      drop_overshoot();
       // A member that gave nothing leaves the bytes before it (the previous member's) intact.
       if (!(resyncing_ && member_output_ == 0)) set_break("gzip.truncated", member_disk_, member_output_ > 0);
       gz_state_ = GzState::Done;
       if (has_break_) return;
       continue;
     }
-    std::size_t room = std::min<std::size_t>(buf_.size() - end_, UINT_MAX);
-    zs_.next_in = in_buf_.data() + in_pos_;
-    zs_.avail_in = static_cast<uInt>(std::min<std::size_t>(in_len_ - in_pos_, UINT_MAX));
-    zs_.next_out = reinterpret_cast<Bytef*>(buf_.data() + end_);
-    zs_.avail_out = static_cast<uInt>(room);
-    uInt in_before = zs_.avail_in;
-    int rc = inflate(&zs_, Z_NO_FLUSH);
-    std::size_t produced = room - zs_.avail_out;
-    end_ += produced;
-    member_output_ += produced;
-    in_pos_ += in_before - zs_.avail_in;
-    if (rc == Z_STREAM_END) {
-      verified_ = pos_ + available();  // zlib checked the member's CRC-32 and length
-      gz_state_ = GzState::MemberStart;
-      resyncing_ = false;
-      if (end_ == buf_.size()) return;
-      continue;
-    }
-    if (rc == Z_OK || rc == Z_BUF_ERROR) {
-      if (end_ == buf_.size()) return;  // output full; the caller consumes and comes back
-      continue;                          // input used up: the next turn reads more
-    }
-    // Z_DATA_ERROR and friends: this member is lost; look for the next one after its start.
+    if (redo_member_with_zlib()) continue;
+    drop_overshoot();
+    // A damaged member is lost; look for the next one after its start.
     if (!(resyncing_ && member_output_ == 0)) {
-      set_break(is_crc_message(zs_.msg) ? "gzip.crc" : "gzip.corrupt", member_disk_, member_output_ > 0);
+      set_break(step.status == Inflater::Status::BadCheck ? "gzip.crc" : "gzip.corrupt", member_disk_,
+                member_output_ > 0);
     }
     seek_input(member_disk_ + 1);
     resyncing_ = true;

@@ -9,13 +9,14 @@
 // silently reading other bytes once every few MiB in production (issue 11, docs/hostile-input.md).
 #pragma once
 
-#include <zlib.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "inflater.hpp"
 
 namespace crd::io::detail {
 
@@ -61,7 +62,7 @@ class ByteStream {
   std::uint64_t discard(std::uint64_t n);
 
   std::uint64_t position() const { return pos_; }  // offset of data() in the decoded stream
-  std::uint64_t disk_offset();                      // offset on disk of the member holding data()
+  std::uint64_t disk_offset();                     // offset on disk of the member holding data()
   std::uint64_t bytes_read() const { return bytes_read_; }
   bool gzip() const { return gzip_; }
 
@@ -115,6 +116,11 @@ class ByteStream {
   bool ensure_input(std::size_t n);
   void seek_input(std::uint64_t disk);
   void scan_for_member();
+  // A member ISA-L found damaged, or cut, is decoded again by zlib from its start (inflater.hpp
+  // says why); false when zlib decodes it already.
+  bool redo_member_with_zlib();
+  // When zlib's redo ended: the bytes ISA-L delivered past zlib's end are not the stream's.
+  void drop_overshoot();
   void set_break(std::string reason, std::uint64_t disk, bool damages);
   std::uint64_t in_disk() const { return in_disk_ + in_pos_; }
 
@@ -138,17 +144,16 @@ class ByteStream {
   bool in_eof_ = false;
   std::uint64_t bytes_read_ = 0;
 
-  z_stream zs_{};
-  bool zs_init_ = false;
+  std::unique_ptr<Inflater> inflater_;  // gzip files only
   GzState gz_state_ = GzState::MemberStart;
   std::uint64_t member_disk_ = 0;
   std::uint64_t member_output_ = 0;
-  bool resyncing_ = false;  // silence failures of false gzip magics found while scanning
+  bool resyncing_ = false;       // silence failures of false gzip magics found while scanning
+  std::uint64_t pos_shift_ = 0;  // drop_overshoot's bytes already consumed: taken off at the break
   // What mark() saved: enough to decode on from the same point.
   struct Saved {
-    z_stream zs{};
-    bool zs_init = false;
-    std::vector<char> bytes;  // buffered after data()
+    std::unique_ptr<Inflater> inflater;  // a copy of the decoder's state; null: no mark
+    std::vector<char> bytes;             // buffered after data()
     std::uint64_t pos = 0;
     std::uint64_t in_disk = 0;
     GzState gz_state = GzState::MemberStart;
@@ -157,6 +162,7 @@ class ByteStream {
     bool resyncing = false;
     bool eof = false;
     bool has_break = false;
+    std::uint64_t pos_shift = 0;
     StreamBreak brk;
     std::deque<MemberStart> members;
   };

@@ -1,14 +1,12 @@
 // HTTP payload decoding: status, headers, chunked transfer coding, content codings.
 #include "http_payload.hpp"
 
-#include <zlib.h>
-
 #include <algorithm>
-#include <climits>
 #include <cstdint>
 #include <vector>
 
 #include "ascii.hpp"
+#include "inflater.hpp"
 
 namespace crd::io::detail {
 namespace {
@@ -98,18 +96,17 @@ ChunkedResult decode_chunked(std::string_view in, std::uint64_t max_bytes, std::
 enum class Compression { Gzip, Deflate };
 
 // Inflates a gzip (one or more members), zlib or raw deflate body; false if it does not inflate.
-bool inflate_body(std::string_view in, Compression kind, std::uint64_t max_bytes, std::string& out,
-                  bool& too_large) {
+bool inflate_body(std::string_view in, Compression kind, std::uint64_t max_bytes, std::string& out, bool& too_large) {
   out.clear();
   too_large = false;
-  // gzip: windowBits 16+15; deflate is meant to be zlib-wrapped but servers often send raw.
-  const int attempts[2] = {kind == Compression::Gzip ? 16 + MAX_WBITS : MAX_WBITS, -MAX_WBITS};
+  // deflate is meant to be zlib-wrapped, but servers often send it raw.
+  const Inflater::Wrapper attempts[2] = {kind == Compression::Gzip ? Inflater::Wrapper::Gzip : Inflater::Wrapper::Zlib,
+                                         Inflater::Wrapper::Raw};
   const int n_attempts = kind == Compression::Gzip ? 1 : 2;
   for (int a = 0; a < n_attempts; ++a) {
     out.clear();
-    z_stream zs{};
-    if (inflateInit2(&zs, attempts[a]) != Z_OK) return false;
-    const auto* next = reinterpret_cast<const Bytef*>(in.data());
+    Inflater inflater(attempts[a]);
+    const auto* next = reinterpret_cast<const unsigned char*>(in.data());
     std::size_t left = in.size();
     bool ok = false;
     const std::size_t limit = max_bytes >= SIZE_MAX ? SIZE_MAX : static_cast<std::size_t>(max_bytes) + 1;
@@ -125,31 +122,35 @@ bool inflate_body(std::string_view in, Compression kind, std::uint64_t max_bytes
         cap = cap > limit / 2 ? limit : cap * 2;
         out.resize(cap);
       }
-      zs.next_in = const_cast<Bytef*>(next);
-      zs.avail_in = static_cast<uInt>(std::min<std::size_t>(left, UINT_MAX));
-      zs.next_out = reinterpret_cast<Bytef*>(out.data() + used);
-      zs.avail_out = static_cast<uInt>(std::min<std::size_t>(cap - used, UINT_MAX));
-      uInt in_before = zs.avail_in;
-      uInt out_before = zs.avail_out;
-      int rc = inflate(&zs, Z_NO_FLUSH);
-      used += out_before - zs.avail_out;
-      next += in_before - zs.avail_in;
-      left -= in_before - zs.avail_in;
-      if (rc == Z_STREAM_END) {
+      const Inflater::Step step = inflater.step(next, left, out.data() + used, cap - used);
+      used += step.produced;
+      next += step.used;
+      left -= step.used;
+      if (step.status == Inflater::Status::End) {
         // Another gzip member may follow; anything else after the end is ignored.
         if (kind == Compression::Gzip && left >= 2 && next[0] == 0x1f && next[1] == 0x8b) {
-          inflateReset(&zs);
+          if (inflater.zlib()) {
+            inflater.redo_with_zlib(0);  // a body redone by zlib stays with zlib
+          } else {
+            inflater.reset();
+          }
           continue;
         }
         ok = true;
         break;
       }
-      if (rc == Z_OK) continue;
-      if (rc == Z_BUF_ERROR && used == cap) continue;
-      break;  // data error, or input ended before the stream did
+      if (step.status != Inflater::Status::More) {
+        if (inflater.zlib()) break;  // damaged data
+        inflater.redo_with_zlib(0);  // ISA-L refused: zlib's word decides, as before ISA-L
+        next = reinterpret_cast<const unsigned char*>(in.data());
+        left = in.size();
+        used = 0;
+        continue;
+      }
+      if (used == cap) continue;                        // output full: grow it
+      if (step.used == 0 && step.produced == 0) break;  // no progress: the input ended before the stream
     }
     out.resize(used);
-    inflateEnd(&zs);
     if (out.size() > max_bytes) too_large = true;
     if (ok && !too_large) return true;
     if (too_large) return false;

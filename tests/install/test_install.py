@@ -233,5 +233,42 @@ class DebianPackage(unittest.TestCase):
             tmp.cleanup()
 
 
+def packages_of(libs):
+    """{soname: the Debian package holding it, or None}, with one ldconfig and one dpkg call."""
+    paths = {}
+    for line in run(["ldconfig", "-p"]).stdout.splitlines():
+        parts = line.split()
+        if parts and parts[0] in libs and "=>" in parts and parts[0] not in paths:
+            path, real = parts[-1], os.path.realpath(parts[-1])
+            # Debian 12 merges /lib into /usr/lib; dpkg knows each file under one of the two names.
+            paths[parts[0]] = {path, real, real.replace("/usr/lib/", "/lib/", 1), path.replace("/lib/", "/usr/lib/", 1)}
+    owner = {}
+    every = sorted(set().union(*paths.values())) if paths else []
+    for line in subprocess.run(["dpkg", "-S"] + every, capture_output=True, text=True).stdout.splitlines():
+        if ": " in line and not line.startswith("diversion"):
+            pkg, path = line.split(": ", 1)
+            owner[path] = pkg.split(",")[0].split(":")[0]
+    return {lib: next((owner[p] for p in sorted(paths.get(lib, ())) if p in owner), None) for lib in libs}
+
+
+class DebianDepends(unittest.TestCase):
+    def test_depends_name_exactly_the_linked_libraries(self):
+        """The .deb's Depends (CRD_DEBIAN_DEPENDS in cmake/Install.cmake) lists the package of every
+        library crd links directly (objdump's NEEDED), and no library package crd does not link
+        (openmpi-bin, the launcher, is the one package that is no library)."""
+        if not BUILD:
+            ci.skip("no build directory given (run through ctest)")
+        if not shutil.which("objdump") or not shutil.which("dpkg"):
+            ci.skip("objdump or dpkg absent")
+        text = open(os.path.join(ci.source_dir(), "cmake", "Install.cmake")).read()
+        listed = text.split("set(CRD_DEBIAN_DEPENDS", 1)[1].split(")", 1)[0].split()
+        needed = [line.split()[1] for line in run(["objdump", "-p", os.path.join(BUILD, "crd")]).stdout.splitlines()
+                  if line.strip().startswith("NEEDED")]
+        linked = set(packages_of(needed).values())
+        self.assertNotIn(None, linked, needed)
+        self.assertEqual(sorted(linked - set(listed)), [], "linked but not in Depends")
+        self.assertEqual(sorted(set(listed) - linked - {"openmpi-bin"}), [], "in Depends but not linked")
+
+
 if __name__ == "__main__":
     ci.main()

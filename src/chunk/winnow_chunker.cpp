@@ -9,15 +9,16 @@
 
 namespace crd::chunk::detail {
 
-WinnowChunker::WinnowChunker(const ChunkerOptions& options)
-    : gram_words_(options.gram_words), window_(options.window) {
+WinnowChunker::WinnowChunker(const ChunkerOptions& options) : gram_words_(options.gram_words), window_(options.window) {
   if (gram_words_ < 1 || gram_words_ > kMaxGramWords)
     throw UsageError("option --gram-words: must be 1.." + std::to_string(kMaxGramWords));
-  if (window_ < 1 || window_ > kMaxWindow) throw UsageError("option --window: must be 1.." + std::to_string(kMaxWindow));
+  if (window_ < 1 || window_ > kMaxWindow)
+    throw UsageError("option --window: must be 1.." + std::to_string(kMaxWindow));
 }
 
-std::string_view WinnowChunker::chunk(std::string_view page, std::string_view /*charset*/,
+std::string_view WinnowChunker::chunk(std::string_view page, std::string_view charset,
                                       const std::function<void(std::string_view)>& emit) {
+  page = converter_.to_utf8(page, charset);  // the sniffed encoding: BOM, HTTP label, <meta>
   terms_.clear();
   term_ends_.clear();
   tokens_.clear();

@@ -6,13 +6,16 @@
 #include <vector>
 
 #include "crd/chunk/chunker.hpp"
+#include "utf8_converter.hpp"
 
 namespace crd::chunk::detail {
 
 // Each fingerprint is emitted as its gram's text, the K terms joined by single spaces, so the
 // caller's SHA-1 of it identifies the gram exactly; the 64-bit gram hash only chooses which
-// grams are kept. The tags and the charset are not used: the terms are the text layer's tokens
-// (text/tokenizer.hpp, as crd neardup and quilts use).
+// grams are kept. The tags are not used: the terms are the text layer's tokens (text/tokenizer.hpp,
+// as crd neardup and quilts use), of the page decoded to UTF-8 first, as dom and sentence decode it
+// (a UTF-16 page read as bytes makes every letter a term of its own, and shares nothing with the
+// same text in UTF-8).
 class WinnowChunker final : public Chunker {
  public:
   explicit WinnowChunker(const ChunkerOptions& options);
@@ -26,6 +29,7 @@ class WinnowChunker final : public Chunker {
   std::vector<std::size_t> term_ends_;  // end offset of each term in terms_
   std::vector<std::uint64_t> tokens_;   // each term's 64-bit token
   std::string gram_;
+  Utf8Converter converter_;
 };
 
 }  // namespace crd::chunk::detail

@@ -3,6 +3,7 @@
 #include "arc_reader.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -14,6 +15,8 @@ namespace crd::io::detail {
 namespace {
 
 constexpr std::size_t kPeekBytes = 64u << 10;
+// A line after a record's content at least this long, with no end in the look, is a long header.
+constexpr std::size_t kLongLine = 4096;
 
 // Owns its strings: the stream's buffer may move before the record is handled (ByteStream's rule).
 struct ArcHeader {
@@ -118,10 +121,13 @@ void resync(ByteStream& in, int version) {
   for (;;) {
     std::size_t len = find_line(in, kPeekBytes);
     if (len == 0) {
-      std::size_t avail = in.available();
-      in.consume(avail);
-      if (avail < kPeekBytes) return;  // end of data or a break
-      continue;                        // an overlong line: keep going
+      const std::size_t avail = in.available();
+      if (avail < kPeekBytes) {  // end of data or a break
+        in.consume(avail);
+        return;
+      }
+      in.consume(kPeekBytes);  // an overlong line: what is left of it is looked at next
+      continue;
     }
     ArcHeader h;
     const std::size_t at = find_header(std::string_view(in.data(), len), version, /*inside=*/true, h);
@@ -138,14 +144,51 @@ void resync(ByteStream& in, int version) {
 // the content, so a header right at the end of the content is accepted too.
 // A header glued to the content must name a known scheme: one that is merely valid may be the
 // rest of the next header's URL after a length a few bytes too long ("p://...").
+// The next record's header line ends at a '\r' too: its own lines may end in CR only. A line that
+// starts with a known scheme after a line break and runs past the look (a URL of hundreds of KB)
+// cannot be checked: it is taken as a boundary, and that record is then counted on its own
+// (arc.bad_header). A bad record costs itself only, never the good one before it.
 bool is_boundary(std::string_view d, int version) {
   std::size_t p = 0;
   while (p < d.size() && (d[p] == '\n' || d[p] == '\r')) ++p;
   if (p == d.size()) return true;
-  const std::size_t nl = d.find('\n', p);
+  const std::size_t nl = d.find_first_of("\r\n", p);
+  if (nl == std::string_view::npos && p > 0 && d.size() - p >= kLongLine && has_known_scheme(d.substr(p))) return true;
   ArcHeader h;
   return parse_header(d.substr(p, nl == std::string_view::npos ? nl : nl - p), version, h) &&
          (p > 0 || has_known_scheme(h.url));
+}
+
+// Length of the header line at the stream's position through its end: "\n", "\r\n" (or "\r\r\n"),
+// or a lone '\r' (a record written with CR-only line ends: its header is read, its HTTP lines are
+// not, so it costs itself only). 0 when no line ends within kPeekBytes or the data ends first.
+std::size_t header_line_length(ByteStream& in) {
+  const std::size_t avail = std::min(in.fill(kPeekBytes + 2), kPeekBytes + 2);
+  const char* d = in.data();
+  const void* hit = std::memchr(d, '\n', std::min(avail, kPeekBytes));
+  const std::size_t nl = hit == nullptr ? avail : static_cast<std::size_t>(static_cast<const char*>(hit) - d);
+  const void* cr_hit = std::memchr(d, '\r', std::min(nl, kPeekBytes));
+  if (cr_hit != nullptr) {
+    const std::size_t cr = static_cast<std::size_t>(static_cast<const char*>(cr_hit) - d);
+    std::size_t j = cr;
+    while (j < avail && d[j] == '\r') ++j;
+    if (j < avail && d[j] != '\n') return cr + 1;  // a lone CR ends the line
+  }
+  return hit == nullptr ? 0 : nl + 1;
+}
+
+// Skips the rest of an overlong line, through its '\n', the end, or a break.
+void skip_line(ByteStream& in) {
+  for (;;) {
+    const std::size_t avail = in.fill(kPeekBytes);
+    const void* nl = std::memchr(in.data(), '\n', avail);
+    if (nl != nullptr) {
+      in.consume(static_cast<std::size_t>(static_cast<const char*>(nl) - in.data()) + 1);
+      return;
+    }
+    in.consume(avail);
+    if (avail == 0 || in.break_pending()) return;
+  }
 }
 
 // The record of `total` bytes must be followed by a boundary (above). The look is bounded, so a
@@ -156,18 +199,17 @@ bool boundary_ok(ByteStream& in, std::size_t total, int version) {
 }
 
 // `end`: the decoded position just past the record, for RecordSink's check of gzip members.
-void handle_content(const ArcHeader& h, std::string_view content, RecordSink& sink, Document&& doc,
-                    std::uint64_t end) {
+void handle_content(const ArcHeader& h, std::string_view content, RecordSink& sink, Document&& doc, std::uint64_t end) {
   if (looks_like_http_response(content)) {
-    std::string_view note;
-    PayloadOutcome out = decode_http_response(content, sink.options().max_record_bytes, doc, &note);
+    std::vector<std::string_view> notes;
+    PayloadOutcome out = decode_http_response(content, sink.options().max_record_bytes, doc, &notes);
     if (!sink.accept(out, doc.offset)) return;
     if (doc.content_type.empty()) {
       std::string ignored_charset;
       parse_media_type(h.content_type, doc.content_type, ignored_charset);
     }
     doc.url = h.url;
-    if (!note.empty()) sink.note(note);
+    for (std::string_view n : notes) sink.note(n);
     sink.emit(std::move(doc), end);
   } else if (istarts_with(h.url, "http:") || istarts_with(h.url, "https:")) {
     sink.fail("http.bad_response", doc.offset);
@@ -185,18 +227,29 @@ void read_arc(ByteStream& in, RecordSink& sink, const std::string& source) {
   while (next_record_start(in, sink)) {
     const std::uint64_t rec_pos = in.position();
     const std::uint64_t rec_disk = in.disk_offset();
-    std::size_t line_len = find_line(in, kPeekBytes);
+    std::size_t line_len = header_line_length(in);
     ArcHeader h;
     if (line_len == 0 || !parse_header(std::string_view(in.data(), line_len), version, h)) {
       if (line_len == 0 && in.break_pending()) {
         report_break(in, sink);
         continue;
       }
+      if (line_len == 0 && in.available() > kPeekBytes && has_known_scheme(std::string_view(in.data(), 16))) {
+        // A header line longer than the look (a URL of hundreds of KB): that record alone is lost.
+        sink.record();
+        sink.fail("arc.bad_header", rec_disk);
+        skip_line(in);
+        resync(in, version);
+        continue;
+      }
       sink.fail("garbage", rec_disk);
-      if (line_len == 0) {
-        in.consume(in.available());
-      } else {
-        resync(in, version);  // a header may start inside this line; its start is not one
+      // A header may start inside this line; its start is not one. A line cut at a lone CR can
+      // fail here and pass resync's look (to the '\n'): step past its start then.
+      const std::uint64_t before = in.position();
+      resync(in, version);
+      if (in.position() == before) {
+        in.consume(1);
+        resync(in, version);
       }
       continue;
     }

@@ -59,17 +59,19 @@ bool looks_like_http_response(std::string_view block) { return block.substr(0, 5
 
 namespace {
 
-enum class ChunkedResult { Ok, NotChunked, Bad, TooLarge };
+enum class ChunkedResult { Ok, NotChunked, Bad, Cut, TooLarge };
 
 // Undoes chunked transfer encoding. NotChunked: the first line is no chunk size at all (many
-// recorders store the body de-chunked but keep the header); Bad: a chunk stream that breaks.
+// recorders store the body de-chunked but keep the header); Bad: a chunk stream that breaks; Cut:
+// one that stops short (a chunk runs past the end, or the end comes before the last chunk), with
+// what was received in `out` (a recorder that hit its size limit writes WARC-Truncated).
 ChunkedResult decode_chunked(std::string_view in, std::uint64_t max_bytes, std::string& out) {
   out.clear();
   std::size_t pos = 0;
   for (bool first = true;; first = false) {
     const ChunkedResult bad = first ? ChunkedResult::NotChunked : ChunkedResult::Bad;
     std::string_view line;
-    if (!next_line(in, pos, line)) return bad;
+    if (!next_line(in, pos, line)) return first ? bad : ChunkedResult::Cut;
     line = trim(line.substr(0, line.find(';')));  // chunk extensions are ignored
     if (line.empty() || line.size() > 15) return bad;
     std::uint64_t size = 0;
@@ -79,10 +81,12 @@ ChunkedResult decode_chunked(std::string_view in, std::uint64_t max_bytes, std::
       size = size * 16 + static_cast<std::uint64_t>(v);
     }
     if (size == 0) return ChunkedResult::Ok;  // trailers after the last chunk carry nothing we keep
-    if (size > in.size() - pos) return ChunkedResult::Bad;
+    const bool cut = size > in.size() - pos;
+    if (cut) size = in.size() - pos;
     if (out.size() + size > max_bytes) return ChunkedResult::TooLarge;
     out.append(in.data() + pos, size);
     pos += size;
+    if (cut || pos == in.size()) return ChunkedResult::Cut;
     if (in.substr(pos, 2) == "\r\n") {
       pos += 2;
     } else if (in.substr(pos, 1) == "\n") {
@@ -159,16 +163,26 @@ bool inflate_body(std::string_view in, Compression kind, std::uint64_t max_bytes
 }
 
 // Reads the status line: a bad response or a non-2xx status is the outcome; a 2xx one returns ok
-// (an empty outcome) with pos past the line.
-PayloadOutcome read_status(std::string_view block, std::size_t& pos) {
+// (an empty outcome) with pos past the line. A 1xx one sets `interim`: its headers and another
+// response follow. The code is exactly three digits (RFC 9112, section 4), so "2000" is no 200.
+PayloadOutcome read_status(std::string_view block, std::size_t& pos, bool& interim) {
+  interim = false;
   std::string_view status_line;
-  if (!looks_like_http_response(block) || !next_line(block, pos, status_line)) return {"http.bad_response", true};
+  if (!looks_like_http_response(block.substr(pos)) || !next_line(block, pos, status_line)) {
+    return {"http.bad_response", true};
+  }
   // "HTTP/1.1 200 OK"; the reason phrase may be missing.
   std::size_t sp = status_line.find(' ');
   if (sp == std::string_view::npos) return {"http.bad_response", true};
-  std::string_view code = trim(status_line.substr(sp + 1)).substr(0, 3);
-  if (code.size() != 3 || !std::all_of(code.begin(), code.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+  std::string_view rest = trim(status_line.substr(sp + 1));
+  std::string_view code = rest.substr(0, 3);
+  if (code.size() != 3 || !std::all_of(code.begin(), code.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+      (rest.size() > 3 && rest[3] != ' ' && rest[3] != '\t')) {
     return {"http.bad_response", true};
+  }
+  if (code[0] == '1') {
+    interim = true;
+    return {};
   }
   if (code[0] != '2') return {"http.non_2xx", false};  // whatever its headers look like
   return {};
@@ -194,10 +208,11 @@ bool read_headers(std::string_view block, std::size_t& pos, HttpHeaders& h) {
   return false;
 }
 
-// A Content-Encoding's codings, lowercased, in the order applied ("identity" left out).
-std::vector<std::string> content_codings(std::string_view content_encoding) {
+// A coding list's codings (Content-Encoding, Transfer-Encoding), lowercased, in the order applied
+// ("identity" left out).
+std::vector<std::string> coding_list(std::string_view header) {
   std::vector<std::string> codings;
-  std::string ce = lowercase(content_encoding);
+  std::string ce = lowercase(header);
   for (std::size_t start = 0; start <= ce.size();) {
     std::size_t comma = std::min(ce.find(',', start), ce.size());
     std::string_view c = trim(std::string_view(ce).substr(start, comma - start));
@@ -207,55 +222,120 @@ std::vector<std::string> content_codings(std::string_view content_encoding) {
   return codings;
 }
 
-}  // namespace
+// Compressions crd cannot undo: a body under one of them is no text. Any other name that is no
+// compression crd knows ("none", "UTF-8", a charset written in the wrong header) compresses
+// nothing, and the body is read as it is (counted), as warcio does.
+bool is_unsupported_compression(std::string_view c) {
+  constexpr std::string_view kKnown[] = {"br",   "compress", "x-compress", "zstd", "bzip2",        "x-bzip2",
+                                         "lzma", "xz",       "x-xz",       "sdch", "pack200-gzip", "exi"};
+  return std::find(std::begin(kKnown), std::end(kKnown), c) != std::end(kKnown);
+}
 
-PayloadOutcome decode_http_response(std::string_view block, std::uint64_t max_bytes, Document& doc,
-                                    std::string_view* note) {
-  std::size_t pos = 0;
-  if (const PayloadOutcome status = read_status(block, pos); !status.ok()) return status;
-  HttpHeaders h;
-  if (!read_headers(block, pos, h)) return {"http.bad_response", true};
-
-  std::string_view body = block.substr(pos);
+// What undoing one coding needs and gives: the body decoded so far (`body`, a view into the block
+// or into `decoded`), the record's WARC-Truncated flag, and the notes to count.
+struct Undo {
+  std::uint64_t max_bytes;
+  bool truncated;
+  std::vector<std::string_view>* notes;
+  std::string_view body;
   std::string decoded;
-  bool too_large = false;
-  if (lowercase(h.transfer_encoding).find("chunked") != std::string::npos) {
-    switch (decode_chunked(body, max_bytes, decoded)) {
+  std::string scratch;
+
+  void note(std::string_view name) {
+    if (notes != nullptr) notes->push_back(name);
+  }
+  void take_scratch() {
+    decoded.swap(scratch);
+    body = decoded;
+  }
+
+  PayloadOutcome chunked() {
+    switch (decode_chunked(body, max_bytes, scratch)) {
       case ChunkedResult::Ok:
-        body = decoded;
-        break;
+        take_scratch();
+        return {};
       case ChunkedResult::NotChunked:
-        if (note != nullptr) *note = "http.chunked_already_decoded";
-        break;
+        note("http.chunked_already_decoded");
+        return {};
+      case ChunkedResult::Cut:
+        if (!truncated) return {"http.bad_chunked", true};
+        note("http.truncated_body_kept");  // WARC-Truncated: keep what the recorder received
+        take_scratch();
+        return {};
       case ChunkedResult::Bad:
         return {"http.bad_chunked", true};
       case ChunkedResult::TooLarge:
         return {"record_too_large", true};
     }
+    return {"http.bad_chunked", true};
   }
-  // Codings are listed in the order applied: undo them last first.
-  const std::vector<std::string> codings = content_codings(h.content_encoding);
-  std::string inflated;
-  for (auto it = codings.rbegin(); it != codings.rend(); ++it) {
+
+  PayloadOutcome coding(std::string_view c) {
+    if (c == "chunked") return chunked();
     Compression kind;
-    if (*it == "gzip" || *it == "x-gzip") {
+    if (c == "gzip" || c == "x-gzip") {
+      // A body the recorder stored already decoded but with its header: no gzip magic.
+      if (body.size() < 2 || static_cast<unsigned char>(body[0]) != 0x1f ||
+          static_cast<unsigned char>(body[1]) != 0x8b) {
+        note("http.encoding_already_decoded");
+        return {};
+      }
       kind = Compression::Gzip;
-    } else if (*it == "deflate") {
+    } else if (c == "deflate") {
       kind = Compression::Deflate;
-    } else {
+    } else if (is_unsupported_compression(c)) {
       return {"http.unsupported_encoding", true};
+    } else {
+      note("http.unknown_encoding_as_identity");
+      return {};
     }
-    if (!inflate_body(body, kind, max_bytes, inflated, too_large)) {
+    bool too_large = false;
+    if (!inflate_body(body, kind, max_bytes, scratch, too_large)) {
       return too_large ? PayloadOutcome{"record_too_large", true} : PayloadOutcome{"http.bad_encoding", true};
     }
-    decoded.swap(inflated);
-    body = decoded;
+    take_scratch();
+    return {};
   }
+
+  // Codings are listed in the order applied: undo them last first.
+  PayloadOutcome all(const std::vector<std::string>& codings) {
+    for (auto it = codings.rbegin(); it != codings.rend(); ++it) {
+      if (PayloadOutcome out = coding(*it); !out.ok()) return out;
+    }
+    return {};
+  }
+};
+
+// Most interim (1xx) responses one record may hold before its final one.
+constexpr int kMaxInterimResponses = 8;
+
+}  // namespace
+
+PayloadOutcome decode_http_response(std::string_view block, std::uint64_t max_bytes, Document& doc,
+                                    std::vector<std::string_view>* notes, bool truncated) {
+  std::size_t pos = 0;
+  HttpHeaders h;
+  // "100 Continue" (or another 1xx) and its headers may come before the final response.
+  for (int interim_seen = 0;; ++interim_seen) {
+    bool interim = false;
+    if (const PayloadOutcome status = read_status(block, pos, interim); !status.ok()) return status;
+    h = HttpHeaders{};
+    if (!read_headers(block, pos, h)) return {"http.bad_response", true};
+    if (!interim) break;
+    if (interim_seen == kMaxInterimResponses) return {"http.bad_response", true};
+    if (!looks_like_http_response(block.substr(pos))) return {"http.non_2xx", false};  // no final response
+    if (notes != nullptr) notes->push_back("http.interim_response");
+  }
+
+  // Transfer codings first (the outer layer), then content codings; each list last first.
+  Undo undo{max_bytes, truncated, notes, block.substr(pos), {}, {}};
+  if (PayloadOutcome out = undo.all(coding_list(h.transfer_encoding)); !out.ok()) return out;
+  if (PayloadOutcome out = undo.all(coding_list(h.content_encoding)); !out.ok()) return out;
   parse_media_type(h.content_type, doc.content_type, doc.charset);
-  if (body.data() == decoded.data()) {
-    doc.body = std::move(decoded);
+  if (undo.body.data() == undo.decoded.data()) {
+    doc.body = std::move(undo.decoded);
   } else {
-    doc.body.assign(body.data(), body.size());
+    doc.body.assign(undo.body.data(), undo.body.size());
   }
   return {};
 }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "crd/io/document.hpp"
 
@@ -24,11 +25,16 @@ void parse_media_type(std::string_view value, std::string& type, std::string& ch
 // True when the bytes start like an HTTP response ("HTTP/").
 bool looks_like_http_response(std::string_view block);
 
-// Parses an HTTP response, keeps only 2xx, strips the headers, undoes chunked transfer encoding
-// and gzip/x-gzip/deflate content encoding, and fills doc.body, doc.content_type, doc.charset.
-// Decoded bodies larger than max_bytes are refused ("record_too_large"). `note` is set to
-// "http.chunked_already_decoded" when the header says chunked but the body was stored decoded.
+// Parses an HTTP response, keeps only 2xx (after any 1xx interim responses), strips the headers,
+// undoes the transfer codings (chunked, gzip, deflate) and then the content codings, each list
+// last applied first, and fills doc.body, doc.content_type, doc.charset. Decoded bodies larger
+// than max_bytes are refused ("record_too_large"). `truncated`: the record says it was cut
+// (WARC-Truncated), so a chunked body that stops short is kept as received. `notes` gets what is
+// worth counting but loses nothing: "http.chunked_already_decoded" (header says chunked, body
+// stored decoded), "http.encoding_already_decoded" (says gzip, no gzip magic: stored decoded),
+// "http.unknown_encoding_as_identity" ("none", "UTF-8": no compression, read as is),
+// "http.truncated_body_kept", "http.interim_response" (a "100 Continue" before the response).
 PayloadOutcome decode_http_response(std::string_view block, std::uint64_t max_bytes, Document& doc,
-                                    std::string_view* note = nullptr);
+                                    std::vector<std::string_view>* notes = nullptr, bool truncated = false);
 
 }  // namespace crd::io::detail

@@ -49,16 +49,17 @@ inline bool record_intact(ByteStream& in, std::size_t total) {
 
 // Length of the first line (through '\n') among the buffered bytes, looking at most `limit`
 // bytes ahead; 0 when there is none (end of data, a break, or a line longer than the limit).
+// Never more than `limit`, whatever is buffered, so the outcome does not depend on buffer sizes.
 inline std::size_t find_line(ByteStream& in, std::size_t limit) {
-  std::size_t want = 4096;
+  std::size_t want = std::min<std::size_t>(4096, limit);
   std::size_t searched = 0;
   for (;;) {
-    std::size_t avail = in.fill(want);
+    const std::size_t avail = std::min(in.fill(want), limit);
     const void* nl = std::memchr(in.data() + searched, '\n', avail - searched);
     if (nl != nullptr) return static_cast<std::size_t>(static_cast<const char*>(nl) - in.data()) + 1;
     searched = avail;
     if (avail < want || want >= limit) return 0;
-    want *= 2;
+    want = std::min(want * 2, limit);
   }
 }
 
@@ -127,9 +128,13 @@ void skip_long_record(ByteStream& in, RecordSink& sink, std::uint64_t rec_disk, 
   lose_short_record(in, sink, rec_disk, scan_from, bad_length, bad_length, std::forward<Resync>(resync));
 }
 
-// A decimal record length: 1 to 18 digits (no sign, no spaces), so it cannot overflow.
+// A decimal record length: digits only (no sign, no spaces), at most 18 after any leading zeros,
+// so it cannot overflow. Leading zeros are kept by some writers' fixed-width fields, and warcio
+// reads them ("0000000000000000001234").
 inline std::optional<std::uint64_t> parse_length(std::string_view v) {
-  if (v.empty() || v.size() > 18) return std::nullopt;
+  if (v.empty()) return std::nullopt;
+  while (v.size() > 1 && v.front() == '0') v.remove_prefix(1);
+  if (v.size() > 18) return std::nullopt;
   std::uint64_t n = 0;
   for (char c : v) {
     if (c < '0' || c > '9') return std::nullopt;

@@ -5,12 +5,14 @@
 #include <cstring>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "ascii.hpp"
 #include "crd/hash/digest.hpp"
 #include "crd/hash/sha1.hpp"
 #include "http_payload.hpp"
 #include "record_scan.hpp"
+#include "warc_segments.hpp"
 
 namespace crd::io::detail {
 
@@ -27,6 +29,8 @@ struct WarcHeader {
   std::string target_uri;
   std::string content_type;
   std::string block_digest;  // "sha1:<base32 or hex>" when the writer recorded one
+  bool truncated = false;    // WARC-Truncated: the recorder cut the block (length, time, ...)
+  SegmentFields segments;
 };
 
 WarcHeader parse_header(std::string_view text) {
@@ -53,6 +57,17 @@ WarcHeader parse_header(std::string_view text) {
       h.content_type.assign(value);
     } else if (iequals(name, "WARC-Block-Digest")) {
       h.block_digest.assign(value);
+    } else if (iequals(name, "WARC-Truncated")) {
+      h.truncated = true;
+    } else if (iequals(name, "WARC-Record-ID")) {
+      h.segments.record_id.assign(value);
+    } else if (iequals(name, "WARC-Segment-Number")) {
+      h.segments.number = parse_length(value);
+      if (!h.segments.number) h.segments.number = 0;  // present but unreadable: still a segment
+    } else if (iequals(name, "WARC-Segment-Origin-ID")) {
+      h.segments.origin_id.assign(value);
+    } else if (iequals(name, "WARC-Segment-Total-Length")) {
+      h.segments.total_length = parse_length(value);
     }
   }
   return h;
@@ -107,7 +122,8 @@ std::size_t find_header_end(ByteStream& in, HeaderScan& scan) {
     const std::size_t avail = in.fill(want);
     const std::size_t limit = std::min(avail, kMaxHeaderBytes);
     const char* d = in.data();
-    std::size_t i = scan.clean_to > start ? static_cast<std::size_t>(std::min<std::uint64_t>(scan.clean_to - start, limit)) : 0;
+    std::size_t i =
+        scan.clean_to > start ? static_cast<std::size_t>(std::min<std::uint64_t>(scan.clean_to - start, limit)) : 0;
     for (;;) {
       const void* hit = std::memchr(d + i, '\n', limit - i);
       if (hit == nullptr) {
@@ -144,6 +160,23 @@ std::size_t next_version_line(std::string_view block) {
     p = block.find('\n', p + 1);
   }
   return 0;
+}
+
+// Whether the header block's first line is a version line alone ("WARC/1.0": digits, '.', digits,
+// then blanks), as writers write it. A longer one is a record whose lines end in CR only, or junk
+// that began with the mark and has no newline: taking either as this record's version line would
+// merge it, uncounted, into the record whose fields follow.
+bool clean_version_line(std::string_view block) {
+  std::string_view line = trim(block.substr(0, block.find('\n')));
+  std::size_t i = 5;  // past "WARC/"
+  auto digits = [&] {
+    const std::size_t from = i;
+    while (i < line.size() && line[i] >= '0' && line[i] <= '9') ++i;
+    return i > from && i - from <= 4;
+  };
+  if (!digits() || i >= line.size() || line[i] != '.') return false;
+  ++i;
+  return digits() && i == line.size();
 }
 
 // Drops bytes up to the next "WARC/<digit>.", a break, or the end. The mark is looked for
@@ -188,8 +221,8 @@ constexpr std::size_t kBadTrailer = static_cast<std::size_t>(-1);
 // Length of the separator after a block ending at `end` in `d` (which holds at least
 // kTrailerPeek bytes past it unless the data ends there). The standard one is "\r\n\r\n"; a
 // short run of other CR/LF bytes (or none, when the block's own last line ended) is accepted when
-// the next record or the end follows, as some writers and line-ending conversions produce. Anything else means Content-Length is wrong, and
-// the next record may begin inside the declared block: kBadTrailer.
+// the next record or the end follows, as some writers and line-ending conversions produce. Anything else means
+// Content-Length is wrong, and the next record may begin inside the declared block: kBadTrailer.
 std::size_t trailer_length(std::string_view d, std::size_t end) {
   if (d.substr(end, 4) == "\r\n\r\n") return 4;
   std::size_t k = end;
@@ -207,8 +240,8 @@ bool is_known_skipped_type(std::string_view t) {
 }
 
 // `end`: the decoded position just past the record, for RecordSink's check of gzip members.
-void handle_record(const WarcHeader& h, std::string_view block, RecordSink& sink, Document&& doc,
-                   std::uint64_t end, bool own_check) {
+void handle_record(const WarcHeader& h, std::string_view block, RecordSink& sink, Document&& doc, std::uint64_t end,
+                   bool own_check) {
   if (h.type == "response" || h.type == "resource") {
     if (h.target_uri.empty()) {
       sink.fail("warc.missing_uri", doc.offset);
@@ -231,10 +264,10 @@ void handle_record(const WarcHeader& h, std::string_view block, RecordSink& sink
       sink.skip("warc.non_http");  // dns:, screenshots, and other non-HTTP captures
       return;
     }
-    std::string_view note;
-    PayloadOutcome out = decode_http_response(block, sink.options().max_record_bytes, doc, &note);
+    std::vector<std::string_view> notes;
+    PayloadOutcome out = decode_http_response(block, sink.options().max_record_bytes, doc, &notes, h.truncated);
     if (!sink.accept(out, doc.offset)) return;
-    if (!note.empty()) sink.note(note);
+    for (std::string_view n : notes) sink.note(n);
     sink.emit(std::move(doc), end, own_check);
   } else if (h.type.empty()) {
     sink.fail("warc.bad_header", doc.offset);
@@ -245,7 +278,46 @@ void handle_record(const WarcHeader& h, std::string_view block, RecordSink& sink
   }
 }
 
-void read_record(ByteStream& in, RecordSink& sink, const std::string& source, HeaderScan& scan) {
+// A first segment held until its continuations come: its header and its document's place.
+struct FirstSegment {
+  WarcHeader header;
+  Document doc;
+};
+using Joiner = SegmentJoiner<FirstSegment>;
+
+// A record of a segmented chain (see warc_segments.hpp). A chain is used whole, as the record
+// its first segment is; never a part of it.
+void handle_segment(WarcHeader&& h, std::string_view block, RecordSink& sink, Document&& doc, std::uint64_t end,
+                    Joiner& joiner) {
+  if (h.type != "continuation") {
+    if (h.type != "response" && h.type != "resource") {
+      handle_record(h, block, sink, std::move(doc), end, false);  // skipped by its type anyway
+    } else if (!joiner.start(h.segments, FirstSegment{h, std::move(doc)}, block)) {
+      sink.skip("warc.segmented");
+    }
+    return;
+  }
+  FirstSegment first;
+  std::string joined;
+  const Joiner::Continued c = joiner.add(h.segments, block, first, joined);
+  switch (c.step) {
+    case Joiner::Step::Held:
+      return;
+    case Joiner::Step::Unknown:  // its first segment is in another input (or was not held)
+      sink.skip("warc.segmented");
+      return;
+    case Joiner::Step::Broken:  // out of order, or a total length that is not the sum
+      sink.fail("warc.segmented", doc.offset);
+      for (std::uint64_t i = 1; i < c.segments; ++i) sink.skip("warc.segmented");
+      return;
+    case Joiner::Step::Complete:
+      sink.note("warc.segments_joined");
+      handle_record(first.header, joined, sink, std::move(first.doc), end, false);
+      return;
+  }
+}
+
+void read_record(ByteStream& in, RecordSink& sink, const std::string& source, HeaderScan& scan, Joiner& joiner) {
   const std::uint64_t rec_pos = in.position();
   const std::uint64_t rec_disk = in.disk_offset();
   sink.record();
@@ -260,6 +332,11 @@ void read_record(ByteStream& in, RecordSink& sink, const std::string& source, He
       sink.fail("warc.truncated", rec_disk);
       in.consume(in.available());
     }
+    return;
+  }
+  if (!clean_version_line(std::string_view(in.data(), hlen))) {
+    sink.fail("warc.bad_header", rec_disk);
+    resync(in);  // the next mark, wherever it is: CR-only lines and junk hold no '\n' before it
     return;
   }
   if (const std::size_t next = next_version_line(std::string_view(in.data(), hlen)); next > 0) {
@@ -307,7 +384,11 @@ void read_record(ByteStream& in, RecordSink& sink, const std::string& source, He
   doc.source = source;
   doc.offset = rec_disk;
   doc.stream_offset = rec_pos;
-  handle_record(h, block, sink, std::move(doc), rec_pos + total, own_check);
+  if (h.segments.segmented() || h.type == "continuation") {
+    handle_segment(std::move(h), block, sink, std::move(doc), rec_pos + total, joiner);
+  } else {
+    handle_record(h, block, sink, std::move(doc), rec_pos + total, own_check);
+  }
   in.consume(total);
 }
 
@@ -315,10 +396,11 @@ void read_record(ByteStream& in, RecordSink& sink, const std::string& source, He
 
 void read_warc(ByteStream& in, RecordSink& sink, const std::string& source) {
   HeaderScan scan;
+  Joiner joiner(sink.options().max_record_bytes);
   while (next_record_start(in, sink)) {
     std::size_t avail = in.fill(6);
     if (looks_like_warc(std::string_view(in.data(), avail))) {
-      read_record(in, sink, source, scan);
+      read_record(in, sink, source, scan, joiner);
       continue;
     }
     if (avail < 6 && in.break_pending()) {
@@ -328,6 +410,7 @@ void read_warc(ByteStream& in, RecordSink& sink, const std::string& source) {
     sink.fail("garbage", in.disk_offset());
     resync(in);
   }
+  for (std::uint64_t n = joiner.abandon(); n > 0; --n) sink.skip("warc.segmented");  // chains never completed
 }
 
 }  // namespace crd::io::detail

@@ -221,4 +221,45 @@ TEST(WinnowChunker, KeepsAboutTwoInWPlusOneGramsOfRealText) {
   }
 }
 
+// A UTF-16 page made every letter a term (45-57 fingerprints instead of 9, none shared with the
+// same text in UTF-8): winnow reads the page in its sniffed encoding, as dom and sentence do.
+TEST(WinnowChunker, ReadsUtf16AndLatin1PagesInTheirEncoding) {
+  const std::string text = "<p>Grüße aus der schönen Stadt, wo die alten Häuser am Fluss stehen und leuchten.</p>";
+  auto utf16 = [&](bool little) {
+    // Code units of the text (all in the BMP), with the byte-order mark that names the order.
+    std::string out = little ? std::string("\xff\xfe") : std::string("\xfe\xff");
+    for (std::size_t i = 0; i < text.size();) {
+      unsigned char c = static_cast<unsigned char>(text[i]);
+      unsigned cp = c;
+      std::size_t n = 1;
+      if (c >= 0xc0) {
+        cp = ((c & 0x1fu) << 6) | (static_cast<unsigned char>(text[i + 1]) & 0x3fu);
+        n = 2;
+      }
+      const char hi = static_cast<char>(cp >> 8), lo = static_cast<char>(cp & 0xff);
+      out += little ? std::string{lo, hi} : std::string{hi, lo};
+      i += n;
+    }
+    return out;
+  };
+  std::string latin1;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c >= 0xc0) {
+      latin1 += static_cast<char>(((c & 0x1fu) << 6) | (static_cast<unsigned char>(text[++i]) & 0x3fu));
+    } else {
+      latin1 += static_cast<char>(c);
+    }
+  }
+  auto chunker = winnower(3, 1);  // window 1: every gram, in page order
+  const auto want = crd::chunk::test::run(*chunker, text);
+  ASSERT_EQ(want.size(), 12u);
+  EXPECT_EQ(want[0], "Grüße aus der");
+  EXPECT_EQ(want[3], "schönen Stadt wo");
+  EXPECT_EQ(crd::chunk::test::run(*chunker, utf16(true)), want);
+  EXPECT_EQ(crd::chunk::test::run(*chunker, utf16(false)), want);
+  EXPECT_EQ(crd::chunk::test::run(*chunker, utf16(true).substr(2), "utf-16le"), want);  // labelled, no BOM
+  EXPECT_EQ(crd::chunk::test::run(*chunker, latin1, "iso-8859-1"), want);
+}
+
 }  // namespace

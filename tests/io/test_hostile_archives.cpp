@@ -63,7 +63,7 @@ TEST_F(HostileArchives, ContentEncodings) {
                      rec("Content-Encoding: deflate\r\n", zlib_compress(html, false)) +
                      rec("Content-Encoding: deflate\r\n", zlib_compress(html, true)) +
                      rec("Transfer-Encoding: chunked\r\nContent-Encoding: gzip\r\n", chunked({gzip_member(html)})) +
-                     rec("Content-Encoding: gzip\r\n", "definitely not gzip") +
+                     rec("Content-Encoding: gzip\r\n", "\x1f\x8b definitely not gzip") +
                      rec("Content-Encoding: br\r\n", "brotli bytes");
   ReadResult r = read_bytes("encodings.warc", file);
   ASSERT_EQ(r.docs.size(), 5u);

@@ -6,7 +6,9 @@
 #   P/share/doc/crd/                 README.md and docs/
 #   P/share/bash-completion/completions/crd   bash completion, generated from the command table
 #                                    by the crd just built (`crd --completion bash`)
-#   P/share/modulefiles/crd/VERSION.lua   an Lmod modulefile: PATH and CRD_HOME (= P/share/crd),
+#   P/share/man/man1/crd.1           the man page, generated from the command table and the option
+#                                    registry by the crd just built (`crd --man`)
+#   P/share/modulefiles/crd/VERSION.lua   an Lmod modulefile: PATH, MANPATH and CRD_HOME (= P/share/crd),
 #                                    computed from the modulefile's own location, so a moved
 #                                    prefix still works
 # install(FILES/DIRECTORY) only writes the files it names, so a user's own files under P stay.
@@ -34,6 +36,13 @@ add_custom_command(TARGET crd POST_BUILD
                    COMMAND sh -c "\"$0\" --completion bash > \"$1\"" $<TARGET_FILE:crd> ${CRD_COMPLETION}
                    VERBATIM)
 install(FILES ${CRD_COMPLETION} DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
+
+set(CRD_MAN_PAGE ${PROJECT_BINARY_DIR}/man/crd.1)
+add_custom_command(TARGET crd POST_BUILD
+                   COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/man
+                   COMMAND sh -c "\"$0\" --man > \"$1\"" $<TARGET_FILE:crd> ${CRD_MAN_PAGE}
+                   VERBATIM)
+install(FILES ${CRD_MAN_PAGE} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 
 configure_file(${PROJECT_SOURCE_DIR}/cmake/crd-modulefile.lua.in ${PROJECT_BINARY_DIR}/modulefile/${PROJECT_VERSION}.lua
                @ONLY)

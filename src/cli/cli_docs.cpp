@@ -1,4 +1,4 @@
-// Generated help, completion and README lists (cli_docs.hpp): all read the command table and the
+// Generated help, completion, option reference and man page (cli_docs.hpp): all read the command table and the
 // option registry, binding each command's options to a scratch Settings to see what it reads.
 #include "cli_docs.hpp"
 
@@ -39,6 +39,56 @@ std::string flags_of(const OptionSpec& spec) {
   return out;
 }
 
+// One option as the generated references show it: its value name, its default (" (default X)",
+// or per command when the commands differ), the commands that read it, and whether it only
+// changes how the run goes.
+struct OptionDoc {
+  const OptionSpec* spec;
+  std::string value;
+  std::string default_note;
+  std::string readers;
+  std::string effect_note;
+};
+
+std::vector<OptionDoc> option_docs() {
+  const auto all = all_command_options();
+  std::vector<OptionDoc> out;
+  for (const OptionSpec& spec : option_registry()) {
+    OptionDoc d{&spec, "", "", "", ""};
+    std::set<std::string> defaults;
+    for (const auto& c : all) {
+      for (const auto& b : c.options.bound()) {
+        if (b.spec != &spec) continue;
+        d.value = b.value_name();
+        if (spec.kind != ValueKind::Flag) defaults.insert(b.default_text());  // a flag's is "not given"
+        d.readers += (d.readers.empty() ? "" : ", ") + std::string(c.command->name);
+      }
+    }
+    if (defaults.size() == 1 && !defaults.begin()->empty()) d.default_note = " (default " + *defaults.begin() + ")";
+    if (defaults.size() > 1) d.default_note = " (default: per command, see its --help)";
+    if (d.readers.empty()) d.readers = "no command";
+    if (spec.effect == Effect::RunOnly) d.effect_note = "; changes how the run goes, not its results";
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+// Text as roff reads it: a backslash is \e, a line never starts with a control character ('.' or
+// '\''), and in option names every '-' is \- (a minus, so a reader can copy the flag).
+std::string roff(std::string_view text, bool minus = false) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '\\')
+      out += "\\e";
+    else if (c == '-' && minus)
+      out += "\\-";
+    else
+      out += c;
+    if ((c == '.' || c == '\'') && (out.size() == 1 || out[out.size() - 2] == '\n')) out.insert(out.size() - 1, "\\&");
+  }
+  return out;
+}
+
 }  // namespace
 
 void print_usage(std::ostream& out) {
@@ -53,7 +103,7 @@ void print_usage(std::ostream& out) {
   out << "\nINPUT: .warc[.gz] / .arc[.gz] files, directories (walked recursively), @LIST files.\n"
       << "crd COMMAND --help lists a command's options; docs/ has the method, schema and tuning.\n"
       << "crd --completion bash prints the bash completion (cmake --install puts it in\n"
-      << "share/bash-completion/completions/crd).\n";
+      << "share/bash-completion/completions/crd); crd --man prints the man page (man crd, once installed).\n";
 }
 
 std::string bash_completion() {
@@ -118,30 +168,51 @@ std::string markdown_commands() {
 }
 
 std::string markdown_options() {
-  const auto all = all_command_options();
   std::ostringstream out;
+  const std::vector<OptionDoc> docs = option_docs();
   for (const char* group : option_groups()) {
     out << "\n**" << group << "**\n\n";
-    for (const OptionSpec& spec : option_registry()) {
-      if (std::string_view(spec.group) != group) continue;
-      std::string value;
-      std::set<std::string> defaults;
-      std::string readers;
-      for (const auto& c : all) {
-        for (const auto& b : c.options.bound()) {
-          if (b.spec != &spec) continue;
-          value = b.value_name();
-          if (spec.kind != ValueKind::Flag) defaults.insert(b.default_text());  // a flag's is "not given"
-          readers += (readers.empty() ? "" : ", ") + std::string(c.command->name);
-        }
-      }
-      out << "- `" << flags_of(spec) << (value.empty() ? "" : " " + value) << "`: " << spec.help;
-      if (defaults.size() == 1 && !defaults.begin()->empty()) out << " (default " << *defaults.begin() << ")";
-      if (defaults.size() > 1) out << " (default: per command, see its --help)";
-      out << ". Read by " << (readers.empty() ? "no command" : readers)
-          << (spec.effect == Effect::RunOnly ? "; changes how the run goes, not its results" : "") << ".\n";
+    for (const OptionDoc& d : docs) {
+      if (std::string_view(d.spec->group) != group) continue;
+      out << "- `" << flags_of(*d.spec) << (d.value.empty() ? "" : " " + d.value) << "`: " << d.spec->help
+          << d.default_note << ". Read by " << d.readers << d.effect_note << ".\n";
     }
   }
+  return out.str();
+}
+
+std::string man_page() {
+  std::ostringstream out;
+  out << ".TH CRD 1 \"\" \"crd " << version() << "\" \"User Commands\"\n"
+      << ".SH NAME\ncrd \\- precise content-reuse detection in web crawls\n"
+      << ".SH SYNOPSIS\n.nf\n";
+  for (const Command& c : commands()) out << roff(invocation(c), true) << "\n";
+  out << "crd \\-\\-help | crd COMMAND \\-\\-help | crd \\-\\-version | crd \\-\\-completion bash | crd \\-\\-man\n"
+      << ".fi\n.SH DESCRIPTION\n"
+      << "crd finds copied content in web-size corpora (WARC/ARC files or directory trees) with the method of Ardi "
+         "& Heidemann, \\fIPrecise Detection of Content Reuse in the Web\\fR (SIGCOMM CCR 2019): every chunk of "
+         "every page is hashed with SHA-1 and counted across the corpus; pages and URL neighborhoods are scored "
+         "against the labeled chunks. Job commands run under mpirun or srun, or alone as a one-rank job; their "
+         "results are identical for any number of ranks.\n"
+      << ".PP\nINPUT is any mix of .warc[.gz] and .arc[.gz] files, directories (walked recursively) and @LIST files "
+         "(one input per line).\n"
+      << ".SH COMMANDS\n";
+  for (const Command& c : commands()) out << ".TP\n.B " << c.name << "\n" << roff(c.summary) << "\n";
+  out << ".SH OPTIONS\n"
+      << "Each command reads only some of these; crd COMMAND \\-\\-help lists them with their defaults.\n";
+  const std::vector<OptionDoc> docs = option_docs();
+  for (const char* group : option_groups()) {
+    out << ".SS " << roff(group) << "\n";
+    for (const OptionDoc& d : docs) {
+      if (std::string_view(d.spec->group) != group) continue;
+      out << ".TP\n\\fB" << roff(flags_of(*d.spec), true) << "\\fR"
+          << (d.value.empty() ? "" : " \\fI" + roff(d.value) + "\\fR") << "\n"
+          << roff(std::string(d.spec->help) + d.default_note + ". Read by " + d.readers + d.effect_note + ".") << "\n";
+    }
+  }
+  out << ".SH EXIT STATUS\n0 success, 1 fatal error (cannot continue), 2 usage error.\n"
+      << ".SH SEE ALSO\n\\fBmpirun\\fR(1), \\fBsrun\\fR(1); the documentation installed in share/doc/crd "
+         "(docs/README.md indexes it).\n";
   return out.str();
 }
 

@@ -55,15 +55,15 @@ const std::vector<Command> kCommands = {
      nullptr, &run_merge},
     // neardup and quilts tokenize the visible text instead of chunking it, and keep no
     // checkpoints: their sketches and grams live only in memory.
-    {"neardup", "near-duplicate pages by shingling, simhash or both (seed 002; docs/neardup.md)",
+    {"neardup", "near-duplicate pages by shingling, simhash or both (Henzinger 2006; docs/neardup.md)",
      "crd neardup [options] INPUT… -o OUT.h5",
-     "Near-duplicate pages by Broder's shingling, Charikar's simhash or their combination (seed 002),\n"
+     "Near-duplicate pages by Broder's shingling, Charikar's simhash or their combination (Henzinger 2006),\n"
      "read, cleaned and sharded as discover does; identical token sequences are compared once",
      Frame::Job, {sets::input, sets::reading, sets::neardup, sets::output, sets::config}, {"output"}, kNoCorpus,
      nullptr, &check_neardup, &run_neardup},
-    {"quilts", "pages stitched from patches of several others (seed 003; docs/quilts.md)",
+    {"quilts", "pages stitched from patches of several others (Najork 2012; docs/quilts.md)",
      "crd quilts [options] INPUT… -o OUT.h5",
-     "Quilted pages: pages stitched from patches of k-word grams taken from several other pages (seed 003),\n"
+     "Quilted pages: pages stitched from patches of k-word grams taken from several other pages (Najork 2012),\n"
      "read, cleaned and sharded as discover does",
      Frame::Job, {sets::input, sets::reading, sets::quilts, sets::output, sets::config}, {"output"}, kNoCorpus,
      &quilts_defaults, &check_quilts, &run_quilts},

@@ -32,7 +32,7 @@ struct Invocation {
 
 struct Command {
   const char* name;
-  const char* summary;      // one line: crd --help and the README's command list
+  const char* summary;      // one line: crd --help, docs/options.md and the man page
   const char* synopsis;     // "crd discover [options] INPUT… -o OUT.h5"
   const char* description;  // the paragraph under the synopsis in the command's --help
   Frame frame;

@@ -76,7 +76,7 @@ void print_table(const output::ResultReader& r, const output::Table<LabelRow>& t
 }
 
 void print_scores(const char* what, const output::ScoreSummary& s, std::uint64_t rows) {
-  // Files written before issue 15 lack the rule and clamp attributes.
+  // Files written before the threshold rules were recorded lack the rule and clamp attributes.
   std::printf("  %s mean %.4f σ %.4f threshold %.4f%s%s, %llu of %llu flagged\n", what, s.mean, s.sigma, s.threshold,
               s.rule.empty() ? "" : (" (" + printable(s.rule) + ")").c_str(), s.clamped ? " CLAMPED below 1" : "",
               static_cast<unsigned long long>(s.flagged), static_cast<unsigned long long>(rows));
@@ -137,7 +137,7 @@ void print_detection(const output::ResultReader& r, std::size_t top, const Inspe
   }
 }
 
-// detect --pairs K: each flagged page with the labeled documents it overlaps most (seed 004's
+// detect --pairs K: each flagged page with the labeled documents it overlaps most (Campbell, Chen & Smith 2000's
 // similarity ⟨first, second⟩), closest first.
 void print_pairs(const output::ResultReader& r, std::size_t top) {
   using output::SimilarityPairRow;

@@ -1,4 +1,4 @@
-// crd inspect for crd quilts results: the pivot's counts, the sweep (seed 003 Table 1's shape) and
+// crd inspect for crd quilts results: the pivot's counts, the sweep (Najork 2012, Table 1's shape) and
 // the quilted pages with the most sources.
 #include "inspect_quilts.hpp"
 

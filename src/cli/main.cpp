@@ -53,6 +53,10 @@ int dispatch(int argc, char** argv) {
     std::cout << (what == "commands" ? markdown_commands() : markdown_options());
     return 0;
   }
+  if (command == "--man") {
+    std::cout << man_page();
+    return 0;
+  }
   const Command* cmd = find_command(command);
   if (cmd == nullptr) {
     std::fprintf(stderr, "crd: error: unknown command '%s' (try crd --help)\n", printable(command).c_str());

@@ -233,7 +233,7 @@ void OptionBinder::add(std::string_view name, detect::Threshold& target) {
   const OptionSpec& spec = expect(name, {ValueKind::Threshold});
   bind(&target, spec,
        po::value<std::string>()
-           ->value_name("auto|robust[:K]|X")
+           ->value_name(*spec.value_name != '\0' ? spec.value_name : "auto|robust[:K]|X")
            ->default_value(target.to_string())
            ->notifier([&target, &spec](const std::string& v) { target = detect::Threshold::parse(v, spec.name); }));
 }

@@ -20,9 +20,9 @@ constexpr std::uint64_t kMaxU32 = std::numeric_limits<std::uint32_t>::max();
 constexpr ValueRange kAny{};
 
 // Ranges written once and shared by the options they bound. neardup's upper ends keep a page's
-// sketch small: 2^32 min-values, supershingles or bits ended in std::bad_alloc (issue 36), while
-// seed 002 uses (k, m, m', b) = (8, 84, 6, 384); a bucket of n ≤ 2^32 pages has fewer than 2^63
-// pairs. Grams of k words cost k hashes per word (seed 003 uses k = 5). A sweep's values have
+// sketch small: 2^32 min-values, supershingles or bits ended in std::bad_alloc (docs/hostile-input.md), while
+// Henzinger 2006 uses (k, m, m', b) = (8, 84, 6, 384); a bucket of n ≤ 2^32 pages has fewer than 2^63
+// pairs. Grams of k words cost k hashes per word (Najork 2012 uses k = 5). A sweep's values have
 // their pivot option's range.
 constexpr ValueRange kGramWords{1, chunk::kMaxGramWords};
 constexpr ValueRange kSupershingles{1, 4096};
@@ -36,8 +36,8 @@ constexpr const char* kInput = "Input and cleaning";
 constexpr const char* kChunking = "Chunking";
 constexpr const char* kDiscovery = "Discovery (labeling)";
 constexpr const char* kDetection = "Detection (partial matches and bad neighborhoods)";
-constexpr const char* kNeardup = "Near-duplicates (crd neardup; seed 002, docs/neardup.md)";
-constexpr const char* kQuilts = "Quilted pages (crd quilts; seed 003, docs/quilts.md)";
+constexpr const char* kNeardup = "Near-duplicates (crd neardup; Henzinger 2006, docs/neardup.md)";
+constexpr const char* kQuilts = "Quilted pages (crd quilts; Najork 2012, docs/quilts.md)";
 constexpr const char* kHashing = "Hashing comparison (crd compare-hashing; paper §6.5)";
 constexpr const char* kCompare = "Sentence comparison (crd compare; docs/sentences.md)";
 constexpr const char* kShown = "What is shown (check, compare, inspect, report)";
@@ -95,7 +95,7 @@ constexpr OptionSpec kOptions[] = {
   {"pairs", 0, K::Count, kAny, kDetection, R, "K",
    "per flagged page, its similarity pair with the K labeled documents it overlaps most (/detection/pairs; labels "
    "from crd label)"},
-  {"page-threshold", 0, K::Threshold, kAny, kDetection, R, "",
+  {"page-threshold", 0, K::Threshold, kAny, kDetection, R, "auto|robust[:K]|binomial[:R[:ALPHA]]|X",
    "flag pages whose containment exceeds this (auto = mean + σ over all pages; binomial[:R[:ALPHA]] = more "
    "labeled chunks than a chance rate R explains at level ALPHA, the rule for --chunker winnow: docs/winnow.md; "
    "crd check: a number or binomial)"},

@@ -56,7 +56,7 @@ struct OptionSpec {
   ValueRange range;   // Count, Size, Integer, CountList; Number: range.least only
   const char* group;  // the heading it is listed under (registry order is listing order)
   Effect effect;
-  const char* value_name;  // in --help and the README: FILE, N, DIR…; "" = the kind's
+  const char* value_name;  // in --help, docs/options.md and the man page: FILE, N, DIR…; "" = the kind's
   const char* help;
 };
 

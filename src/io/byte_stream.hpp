@@ -6,7 +6,7 @@
 // bytes or reallocate the buffer, so whatever a reader keeps across one (a header's URL, its
 // content type) it copies first. StreamSizes::tiny makes every refill move the buffer, so a
 // reader that breaks the rule reads freed memory in the tests (ASan reports it) instead of
-// silently reading other bytes once every few MiB in production (issue 11, docs/hostile-input.md).
+// silently reading other bytes once every few MiB in production (docs/hostile-input.md).
 #pragma once
 
 #include <cstddef>

@@ -66,7 +66,7 @@ inline std::size_t find_line(ByteStream& in, std::size_t limit) {
 // A record declares more bytes than the stream holds before its end or the next break: the
 // boundary check for a declared end past the end of the file. Neither a gzip stream's end nor (for
 // a corrupted digit) the true length is known, so the bytes there are looked at instead, in raw
-// files, per-record and one-member gzip alike (issue 36: a 9 prefixed to one length dropped every
+// files, per-record and one-member gzip alike (hostile input: a 9 prefixed to one length dropped every
 // record after it). When another record header follows in them (`resync()`, called once
 // `scan_from` bytes are consumed, leaves data() on it, or consumes everything), the length is
 // wrong: this record alone is lost (`bad_length`) and reading goes on from that header. Otherwise

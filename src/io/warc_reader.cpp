@@ -108,7 +108,7 @@ bool block_digest_matches(const WarcHeader& h, std::string_view block) {
 // How far the search for header ends has got: no blank line ends before the stream position
 // `clean_to`. A header with no blank line within kMaxHeaderBytes makes the reader resynchronise
 // on the next "WARC/" mark, often a few bytes on, whose header search would scan the same bytes
-// again: 10^6 lines of "WARC/1.0" took minutes (issue 36). With this each byte is scanned once.
+// again: 10^6 lines of "WARC/1.0" took minutes (docs/hostile-input.md). With this each byte is scanned once.
 struct HeaderScan {
   std::uint64_t clean_to = 0;
 };

@@ -1,4 +1,4 @@
-// Seed 002's site rule.
+// Henzinger 2006's site rule.
 #include "site.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// A page's site, as seed 002 §1 defines it: the host when it has at most one dot (two levels),
+// A page's site, as Henzinger 2006, §1 defines it: the host when it has at most one dot (two levels),
 // else the host minus everything up to its first dot ("www.cs.berkeley.edu" → "cs.berkeley.edu").
 #pragma once
 

@@ -1,4 +1,4 @@
-// Alg. B and Alg. C sketches (seed 002 §2) with the fixed functions of fingerprint.hpp.
+// Alg. B and Alg. C sketches (Henzinger 2006, §2) with the fixed functions of fingerprint.hpp.
 #include "crd/neardup/sketch.hpp"
 
 #include <algorithm>

@@ -38,8 +38,8 @@ MemoryBudget::MemoryBudget(std::uint64_t budget, std::uint64_t round_bytes, int 
   // Without a budget, speed wins: blocks up to glibc's largest threshold (32 MiB) come from the heap
   // and freed heap stays with the process. The count exchange allocates and frees ~140 MB of
   // vectors per rank in turn (records, buckets, send and receive buffers, runs, results); fresh
-  // pages fault once per 4 KiB, 2–7 µs each on this VM, and that was a third of a 2-rank discover
-  // phase (docs28k: 0.126 → 0.108 s, the whole job 0.91×; peak RSS 382 → 393 MB at 1 rank).
+  // pages fault once per 4 KiB (microseconds each on a VM), a large share of a short discover phase,
+  // for a few MB of peak RSS (perf/RESULTS.md, section 2).
   if (budget_ != 0) {
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
   } else {

@@ -27,7 +27,7 @@ void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& 
   quilts::GramScratch scratch;
   common.scan.chunk_pages = false;
   // Tokenizing and hashing every word is several times slower than reading: a shallow queue keeps
-  // the scan busy, and the 64 MiB one stayed resident beside the gram sets (75 MB at synth 256M).
+  // the scan busy, and the 64 MiB one would stay resident beside the gram sets.
   common.scan.reader_queue_bytes = std::uint64_t{4} << 20;
   common.scan.on_page = [&](std::string_view key, const io::Document& doc) {
     if (excluded.contains(key)) {

@@ -1,4 +1,4 @@
-// sources(d), seed 003 §2: the greedy set cover of d's patch grams by other documents, over its
+// sources(d), Najork 2012, §2: the greedy set cover of d's patch grams by other documents, over its
 // holder classes (weighted by their grams). Pure, one document at a time; the pipeline calls it
 // at the document's owner rank.
 #pragma once

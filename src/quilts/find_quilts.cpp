@@ -80,7 +80,7 @@ std::vector<HolderClass> classes_in_passes(comm::Transport& transport, const std
     result.counters.add("quilts.holdings", holdings.size());
     classes = merge_classes(std::move(classes), holder_classes(transport, std::move(holdings), config));
     // The pass's tables were freed between the classes that stay. Every 4th pass: giving pages
-    // back after each one cost 0.4 s of page faults in 75 passes (synth 256M) for 3 MB less.
+    // back after each one costs more in page faults than the few MB it saves.
     if (p % 4 == 3) release_free_memory();
     classes_bytes = 0;
     for (const auto& c : classes) classes_bytes += held_bytes(c);
@@ -105,7 +105,7 @@ struct CoverIndex {
   std::vector<std::uint64_t> candidate_ids;     // every document named by a class here, ascending
   std::vector<std::uint64_t> candidate_server;  // and its server
   // members[i]'s index in candidate_ids: the covers read a class's holders from here, 4 bytes each,
-  // not from the 40-byte members (loading members was half of the covers' time at synth 48M).
+  // not from the 40-byte members (a cache miss into them each would dominate the covers' time).
   std::vector<std::uint32_t> candidate;
 };
 

@@ -1,6 +1,6 @@
 // A stable LSD radix sort by a 64-bit key, for quilts' uniform gram hashes: four 16-bit digits, a
-// second array of the records. Stages 2 and 4 sorted millions of records per pass with std::sort
-// (~20 % of a search at 48 MB); sorted here, reduce_by_key finds them in order and skips its sort.
+// second array of the records. Stages 2 and 4 sort millions of records per pass, where std::sort
+// is slower on uniform keys; sorted here, reduce_by_key finds them in order and skips its sort.
 #pragma once
 
 #include <algorithm>

@@ -30,8 +30,7 @@ int gram_owner(std::uint64_t gram, int nranks);
 
 // Stage 1. Returns this rank's documents, ascending by id. The documents travel in batches of
 // about batch_bytes of gram sets, each moved out of `local` as it goes: the gram sets are most of
-// a rank's memory, and one shuffle of all of them held them two or three times over (165 MB above
-// 186 at synth 256M, 2 ranks).
+// a rank's memory, and one shuffle of all of them would hold them two or three times over.
 inline constexpr std::uint64_t kDocumentBatchBytes = std::uint64_t{8} << 20;
 std::vector<Document> own_documents(comm::Transport& transport, std::vector<Document> local,
                                     const shuffle::ShuffleConfig& config,
@@ -39,7 +38,7 @@ std::vector<Document> own_documents(comm::Transport& transport, std::vector<Docu
 
 // A pass over the gram space: slice `index` of `count` equal slices by the gram's leading 32 bits,
 // so a pass's grams are one range of every document's ascending set (testing every gram in every
-// pass was 38 % of a 29-pass run at synth 256M). The owner takes the low bits (gram_owner), so
+// pass would cost a pass count times the grams). The owner takes the low bits (gram_owner), so
 // every pass spreads over every rank.
 struct GramSlice {
   std::uint32_t index = 0;
@@ -49,8 +48,8 @@ struct GramSlice {
 };
 
 // The documents' gram sets a slice at a time, in slice order: slice p's range of a set begins
-// where slice p − 1's ended, so a pass walks only its own grams (two binary searches per document
-// and pass were 10 % of a 75-pass run).
+// where slice p − 1's ended, so a pass walks only its own grams (no binary search per document
+// and pass).
 class SliceWalk {
  public:
   SliceWalk(const std::vector<Document>& docs, std::uint32_t count);

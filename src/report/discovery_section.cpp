@@ -69,7 +69,7 @@ TableSpec chunk_table(const ReportInput& in, const LabelTable& table, const std:
 }  // namespace
 
 const std::vector<std::string>& paper_chunk_categories() {
-  // Seed 001, Table 2 ("Categories of the top 100 distinct chunks in C_cc").
+  // Ardi & Heidemann 2019, Table 2 ("Categories of the top 100 distinct chunks in C_cc").
   static const std::vector<std::string> categories{"Common (benign)", "Templates", "e-Commerce", "Other", "Misc."};
   return categories;
 }

@@ -1,5 +1,5 @@
 // The near-duplicates section (/neardup, crd neardup): the pairs' B- and C-similarities with the
-// thresholds drawn, the same-site / cross-site split (seed 002 reports both), the largest clusters
+// thresholds drawn, the same-site / cross-site split (Henzinger 2006 reports both), the largest clusters
 // of near-duplicate pages, a pairs table, and a pages table whose rows a reviewer marks as "the
 // original" or "not a copy" and exports as CSV.
 #include <algorithm>

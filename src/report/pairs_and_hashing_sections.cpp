@@ -1,5 +1,5 @@
-// Two smaller sections: the similarity pairs of `detect --pairs` (/detection/pairs, seed 004 §6)
-// and the exact-versus-LSH comparison of `compare-hashing` (/compare_hashing, seed 001 §6.5).
+// Two smaller sections: the similarity pairs of `detect --pairs` (/detection/pairs, Campbell, Chen & Smith 2000, §6)
+// and the exact-versus-LSH comparison of `compare-hashing` (/compare_hashing, Ardi & Heidemann 2019, §6.5).
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -58,8 +58,8 @@ void add_similarity_pairs_section(const ReportInput& in, ReportPage& page) {
   const std::string html =
       heading("Similarity pairs") +
       "<p class=\"hint\">Each flagged page with the labeled documents it overlaps most, as ⟨fraction of page, "
-      "fraction of document⟩ (seed 004 §6): ⟨1, small⟩ is a page copied whole out of a longer document, "
-      "⟨small, 1⟩ a short document quoted whole in the page.</p>" +
+      "fraction of document⟩ (Campbell, Chen & Smith 2000, §6): ⟨1, small⟩ is a page copied whole out of a longer "
+      "document, ⟨small, 1⟩ a short document quoted whole in the page.</p>" +
       "<div class=\"grid2\"><figure>" + render_unit_histogram(by_page) + "</figure><figure>" +
       render_unit_histogram(by_document) + "</figure></div>" + table_slot("simpairs");
   page.add_table(t);
@@ -83,8 +83,9 @@ void add_compare_hashing_section(const ReportInput& in, ReportPage& page) {
                  {"positives (pages under the truth prefixes)", grouped(u64(attr::kComparePositives))},
                  {"labels", grouped(u64(attr::kCompareLabels))},
                  {"chunks compared", grouped(u64(attr::kCompareChunks))},
-                 {"extrapolated to", sci(extrapolate) + " pages (seed 001 §6.5: the false-positive rate × this count; "
-                                                        "an estimate, not a measurement)"}});
+                 {"extrapolated to", sci(extrapolate) +
+                                         " pages (Ardi & Heidemann 2019, §6.5: the false-positive rate × this count; "
+                                         "an estimate, not a measurement)"}});
   TableSpec t;
   t.id = "confusion";
   t.total_rows = method.size();
@@ -105,7 +106,8 @@ void add_compare_hashing_section(const ReportInput& in, ReportPage& page) {
   t.columns.back().title = "FP rate × " + sci(extrapolate) + " pages: an extrapolation, not a measurement";
   t.sort_key = "method";
   t.sort_descending = false;
-  html += heading("False positives per method and threshold (seed 001 §6.5)", 3) + table_slot("confusion");
+  html +=
+      heading("False positives per method and threshold (Ardi & Heidemann 2019, §6.5)", 3) + table_slot("confusion");
   page.add_table(t);
 
   // One figure per method: measured false positives and, dashed, the extrapolation.

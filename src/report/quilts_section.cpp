@@ -1,5 +1,5 @@
 // The quilts section (/quilts, crd quilts): the quilted pages with their sources in greedy order,
-// the sweep as seed 003's Table 1 and the monotonicity curves of its Fig. 3, and marks that export
+// the sweep as Najork 2012's Table 1 and the monotonicity curves of its Fig. 3, and marks that export
 // benign pages as a URL list for `crd quilts --exclude-pages`.
 #include <algorithm>
 #include <cmath>
@@ -25,7 +25,7 @@ constexpr std::size_t kSourcesListed = 10;  // sources listed per page, the gree
 
 std::string number(double v) { return format_number(v, "%.4g"); }
 
-// A home page (`host`, `host/`, `host/index.html`…): seed 003's commonest false positive, a blog's
+// A home page (`host`, `host/`, `host/index.html`…): Najork 2012's commonest false positive, a blog's
 // front page quilted from its own posts.
 bool is_home_page(std::string_view key) {
   const auto slash = key.find('/');
@@ -58,7 +58,7 @@ std::string sweep_figure(const std::vector<SweepRow>& rows, const SweepRow& pivo
   LineChart chart;
   chart.series.push_back(sweep_curve(rows, pivot, param));
   if (chart.series.back().x.size() < 2) return "";
-  chart.title = "Quilted pages against " + x_label + " (seed 003 Fig. 3)";
+  chart.title = "Quilted pages against " + x_label + " (Najork 2012, Fig. 3)";
   chart.x_label = x_label;
   chart.y_label = "% of pages quilted";
   return "<figure>" + render_lines(chart) + "</figure>";
@@ -221,7 +221,7 @@ std::string add_sweep(const ReportInput& in, ReportPage& page) {
   tt.add_float("mean_sources", "mean sources", mean);
   tt.sort_key = "m";
   tt.sort_descending = false;
-  std::string html = heading("Sweep (seed 003 Table 1)", 3) +
+  std::string html = heading("Sweep (Najork 2012, Table 1)", 3) +
                      "<p class=\"hint\">Quilted pages can only grow with m, c and 1 − θ: each curve holds the other "
                      "parameters at the pivot.</p>" + table_slot("qsweep");
   page.add_table(tt);
@@ -241,7 +241,7 @@ void add_quilts_section(const ReportInput& in, ReportPage& page) {
   const QuiltedPages quilted = list_quilted(in);
   ListedSources sources = list_sources(r, quilted);
   html += heading("Quilted pages", 3) +
-          "<p class=\"hint\">Seed 003's false positives are easy to spot here: a <b>home page</b> quilted from its "
+          "<p class=\"hint\">Najork 2012's false positives are easy to spot here: a <b>home page</b> quilted from its "
           "own posts, sources all <b>on its host</b> or on the same organization's other domains, and translated "
           "pages quilted from their siblings. Mark such pages <b>benign</b>, then <b>Export marks</b> and rerun "
           "with <code>crd quilts … --exclude-pages FILE</code>.</p>" +

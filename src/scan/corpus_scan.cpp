@@ -95,8 +95,8 @@ void ShardScanner::chunk_page(const io::Document& doc, std::uint32_t page) {
   out_.counters.add("bytes.chunked", doc.body.size());
   std::uint64_t chunks = 0;
   // Each chunk is tallied one chunk late: its table slot is prefetched first, and the memory
-  // fetch overlaps the next chunk's SHA-1 (the table outgrows the cache; a miss per chunk was
-  // 11% of the scan). Only the sample prefix needs keeping meanwhile.
+  // fetch overlaps the next chunk's SHA-1 (the table outgrows the cache, so each insert would
+  // otherwise wait for a miss). Only the sample prefix needs keeping meanwhile.
   bool pending = false;
   Digest pending_digest;
   std::uint64_t pending_length = 0;

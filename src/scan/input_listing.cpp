@@ -198,8 +198,8 @@ InputShare list_one_directory(comm::Transport& transport, const std::vector<std:
   std::vector<std::vector<ListedRun>> in = comm::alltoall(transport, std::move(out));
 
   // Each source's files come in path order, merged into one url order, as one rank reads them: a
-  // file list in shuffled order scans 17% slower (1.39 -> 1.64 s, one rank), and as slow with the
-  // tally's page-key compares skipped, so the cost is in reaching the files, not in counting.
+  // file list in shuffled order scans markedly slower, and as slow with the tally's page-key
+  // compares skipped, so the cost is in reaching the files, not in counting.
   InputShare share;
   for (std::size_t s = 0; s < n; ++s) {
     const auto middle = static_cast<std::ptrdiff_t>(share.files.size());

@@ -1,5 +1,5 @@
-// The seed 002 tokenizer: one pass over the markup into visible text, then terms out of the text.
-// Every page crd quilts and crd neardup read goes through it, so it is written for speed (issue 31):
+// The Henzinger 2006 tokenizer: one pass over the markup into visible text, then terms out of the text.
+// Every page crd quilts and crd neardup read goes through it, so it is written for speed:
 // byte classes come from one table, the visible text goes into one buffer of the page's size (it is
 // never longer), and the term callback is a template parameter, so tokenize hashes each term as it
 // is found. tests/text/test_tokenizer.cpp pins the tokens to those of the first, plainer version.
@@ -63,7 +63,7 @@ constexpr std::uint64_t tag_key(std::string_view name) {
   return key;
 }
 
-// Inline formatting: ignored rather than turned into whitespace (seed 002 §2).
+// Inline formatting: ignored rather than turned into whitespace (Henzinger 2006, §2).
 bool is_formatting(std::uint64_t tag) {
   switch (tag) {
     case tag_key("a"): case tag_key("abbr"): case tag_key("b"): case tag_key("bdi"): case tag_key("bdo"):

@@ -1,19 +1,22 @@
-# Issue 32: the README's command and option lists, every command's --help and the bash completion
-# all agree with crd's command table and option registry. The README's lists are generated
-# (scripts/update_readme_lists.sh); this fails when they drift, when a command's --help lists
-# other options than the registry says it reads, or when the completion does not complete them.
+# The command and option reference (docs/options.md), the man page (`crd --man`), every command's
+# --help and the bash completion all agree with crd's command table and option registry. The
+# reference's lists are generated (scripts/update_generated_docs.sh); this fails when they drift,
+# when a command's --help lists other options than the registry says it reads, when the man page
+# misses an option or does not render with `man -l`, or when the completion does not complete them.
 #
 #   test_cli_lists.py [unittest args]   (CRD_BINARY: the crd to check)
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import crd_integ as ci  # noqa: E402
 
-README = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "README.md")
+OPTIONS_DOC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "options.md")
 HELP_OPTION = re.compile(r"^  (?:-\w \[ )?--([a-z][a-z-]*)")
 LIST_ITEM = re.compile(r"^- `(?:-\w )?--([a-z-]+)[^`]*`: .*Read by ([a-z, -]+?)(?:;|\.$)")
 
@@ -23,7 +26,7 @@ def crd(*args):
 
 
 def generated_block(text, what):
-    begin = "<!-- generated: crd --markdown %s (scripts/update_readme_lists.sh) -->\n" % what
+    begin = "<!-- generated: crd --markdown %s (scripts/update_generated_docs.sh) -->\n" % what
     start = text.index(begin) + len(begin)
     return text[start:text.index("<!-- end generated -->\n", start)]
 
@@ -57,13 +60,38 @@ def complete(*words):
 class Lists(unittest.TestCase):
     maxDiff = None
 
-    def test_readme_lists_are_the_generated_ones(self):
-        with open(README) as f:
+    def test_options_doc_lists_are_the_generated_ones(self):
+        with open(OPTIONS_DOC) as f:
             text = f.read()
         for what in ("commands", "options"):
             with self.subTest(list=what):
                 self.assertEqual(generated_block(text, what), crd("--markdown", what),
-                                 "README.md is stale: run scripts/update_readme_lists.sh")
+                                 "docs/options.md is stale: run scripts/update_generated_docs.sh")
+
+    def test_man_page_names_every_command_and_option_and_renders(self):
+        page = crd("--man")
+        self.assertTrue(page.startswith(".TH CRD 1 "), page[:80])
+        for name in commands():
+            self.assertIn("\n.B %s\n" % name, page)
+        for option in readers():
+            self.assertIn("\\-\\-" + option.replace("-", "\\-") + "\\fR", page)  # \fB…--name\fR, minus signs
+        if not shutil.which("man"):
+            ci.skip("man is not installed")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "crd.1")
+            with open(path, "w") as f:
+                f.write(page)
+            proc = subprocess.run(["man", "-l", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  env=dict(os.environ, MANPAGER="cat", PAGER="cat", MANWIDTH="100", LC_ALL="C.UTF-8"))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(proc.stderr.strip(), "", "man -l warns about the page")
+        self.assertIn("--page-threshold auto|robust[:K]|binomial[:R[:ALPHA]]|X", proc.stdout)
+        self.assertIn("crd - precise content-reuse detection", proc.stdout)
+
+    def test_page_threshold_names_every_rule_it_takes(self):
+        # detect takes binomial[:R[:ALPHA]] as well as auto, robust[:K] and a number.
+        self.assertRegex(crd("detect", "--help"), r"--page-threshold auto\|robust\[:K\]\|binomial\[:R\[:ALPHA\]\]\|X")
+        self.assertRegex(crd("detect", "--help"), r"--neighborhood-threshold auto\|robust\[:K\]\|X")
 
     def test_every_command_is_listed_and_documented(self):
         names = commands()

@@ -1,4 +1,4 @@
-// The similarity pair and overlap distribution (seed 004 §6) on the paper's examples.
+// The similarity pair and overlap distribution (Campbell, Chen & Smith 2000, §6) on the paper's examples.
 #include <gtest/gtest.h>
 
 #include <string>

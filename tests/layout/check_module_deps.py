@@ -12,6 +12,8 @@ import pathlib
 import re
 import sys
 
+import layout_check
+
 INCLUDE = re.compile(r'^\s*#\s*include\s+"crd/([a-z_0-9]+)/', re.M)
 MODULE_LIST = re.compile(r"^set\(CRD_MODULES\s+([^)]*)\)", re.M)
 MODULE = re.compile(r"crd_add_module\(\s*([a-z_0-9]+)(.*?)\)\s*$", re.S | re.M)
@@ -112,15 +114,5 @@ def problems(root):
     return out
 
 
-def main():
-    if len(sys.argv) != 2:
-        print(__doc__.strip(), file=sys.stderr)
-        return 2
-    found = problems(pathlib.Path(sys.argv[1]))
-    for line in found:
-        print(line)
-    return 1 if found else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(layout_check.run(__doc__, problems))

@@ -1,4 +1,4 @@
-// The greedy set cover of seed 003 §2, on hand-worked postings: which sources, in which order,
+// The greedy set cover of Najork 2012, §2, on hand-worked postings: which sources, in which order,
 // covering how much; the m cut, ties, φ and the foreign rule. Then the cover over holder classes
 // against a plain gram-by-gram greedy (the paper's, written out naively here) on random postings.
 #include <gtest/gtest.h>

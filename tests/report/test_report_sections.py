@@ -202,7 +202,7 @@ class QuiltsSection(SectionsCase):
         self.assertEqual(self.count_label("qsweep"), "%s rows" % sweep_rows)
         titles = self.chart_titles()
         for p in ("m", "c", "θ"):
-            self.assertIn("Quilted pages against %s (seed 003 Fig. 3)" % p, titles)
+            self.assertIn("Quilted pages against %s (Najork 2012, Fig. 3)" % p, titles)
         facts = self.driver.find_element(By.ID, "quilts").text
         self.assertIn("foreign-sourced", facts.lower())  # the labels are drawn in capitals by CSS
 

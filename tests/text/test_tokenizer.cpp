@@ -1,4 +1,4 @@
-// The seed 002 §2 tokenizer: markup, formatting tags, URLs in text, the <img src> rule.
+// The Henzinger 2006, §2 tokenizer: markup, formatting tags, URLs in text, the <img src> rule.
 #include <gtest/gtest.h>
 
 #include <array>

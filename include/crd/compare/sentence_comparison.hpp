@@ -1,4 +1,4 @@
-// crd compare's computation (Campbell et al., seed 004 §6): documents read into sentences, the
+// crd compare's computation (Campbell, Chen & Smith 2000, §6): documents read into sentences, the
 // pairs that share one, and against labeled sets, which labels each document holds and from which
 // labeled documents (their sample URLs). One process: meant for a handful of documents or one WARC.
 #pragma once

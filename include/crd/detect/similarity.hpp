@@ -1,4 +1,4 @@
-// Campbell et al.'s sentence similarity (seed 004 §6): the similarity pair of two documents and
+// The sentence similarity of Campbell, Chen & Smith 2000 (§6): the similarity pair of two documents and
 // where their overlap lies (the bit vectors and the overlap distribution at granularity k).
 #pragma once
 

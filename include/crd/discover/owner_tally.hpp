@@ -35,7 +35,7 @@ struct CountRow {
 };
 
 // The hashes this rank owns, ascending, as the count exchange leaves them (its rows, not a copy in
-// columns: the copy was 15 ms of a one-rank discover of docs28k); an owner id is an index into them.
+// columns, which would cost a pass over every row); an owner id is an index into them.
 // The rows are also the owner count tables `--keep-counts` writes (the rank order is the hash order).
 struct OwnerTally {
   std::vector<CountRow> rows;

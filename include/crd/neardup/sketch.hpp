@@ -1,4 +1,4 @@
-// The two sketches of seed 002 §2 over a page's token sequence, with the seed's parameters as
+// The two sketches of Henzinger 2006, §2 over a page's token sequence, with the paper's parameters as
 // defaults (every one is a crd neardup option):
 //   Alg. B (Broder et al., as Fetterly et al.): shingles of k tokens; m min-values under m fixed
 //     hash functions; m' supershingles, each the fingerprint of l = m / m' consecutive min-values.

@@ -69,7 +69,7 @@ struct LabeledDocumentRow {
 };
 
 // /detection/pairs (detect --pairs K): a flagged page and one of the K labeled documents it overlaps
-// most, with their similarity pair (seed 004 §6, docs/sentences.md).
+// most, with their similarity pair (Campbell, Chen & Smith 2000, §6, docs/sentences.md).
 struct SimilarityPairRow {
   std::string page;
   std::string document;

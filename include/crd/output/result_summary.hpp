@@ -24,7 +24,7 @@ struct ScoreSummary {
   double mean = 0;
   double sigma = 0;
   double threshold = 0;
-  std::string rule;      // how the threshold was set ("mean + σ", …); "" in files written before issue 15
+  std::string rule;      // how the threshold was set ("mean + σ", …); "" in files written before it was recorded
   bool clamped = false;  // an automatic threshold clamped below 1
   std::uint64_t flagged = 0;
 };

@@ -1,4 +1,4 @@
-// crd neardup: near-duplicate pages by Broder's shingles, Charikar's simhash or both (seed 002),
+// crd neardup: near-duplicate pages by Broder's shingles, Charikar's simhash or both (Henzinger 2006),
 // reading, cleaning and sharding the corpus exactly as discover does.
 #pragma once
 

@@ -1,4 +1,4 @@
-// crd quilts: pages stitched from patches of other pages (seed 003, Najork 2012), reading,
+// crd quilts: pages stitched from patches of other pages (Najork 2012), reading,
 // cleaning and sharding the corpus exactly as discover does. See docs/quilts.md.
 #pragma once
 

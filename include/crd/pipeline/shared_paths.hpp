@@ -1,4 +1,4 @@
-// Paths that a job spanning nodes needs every rank to see alike (issue 34). On a cluster, /tmp and
+// Paths that a job spanning nodes needs every rank to see alike (docs/cluster.md). On a cluster, /tmp and
 // local scratch disks exist on every node under the same name but hold different files; a result
 // written there by a collective MPI-IO open would hang or leave a file per node, and checkpoints
 // there only exist on the node that wrote them.

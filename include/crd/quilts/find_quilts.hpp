@@ -28,8 +28,8 @@ inline constexpr std::uint64_t kPassBytesPerGram = 132;  // stages 2–4 of a pa
 inline constexpr std::uint64_t kMemberBytes = 120;       // stage 6: a class member sent (×3 copies)
 inline constexpr std::uint64_t kDocumentBytes = 96;      // a document beside its url and grams
 std::uint64_t held_bytes(const Document& d);             // what `d` holds (for --memory)
-// Unbudgeted, the grams a pass counts per rank: its tables measured ~15 MB at synth 256M (1 rank,
-// 75 passes), well below the model's kPassBytesPerGram, which budgets keep for safety.
+// Unbudgeted, the grams a pass counts per rank: its tables stay far below the model's
+// kPassBytesPerGram (a few tens of MB), which budgets keep for safety.
 inline constexpr std::uint64_t kUnbudgetedPassGrams = std::uint64_t{1} << 19;
 std::uint64_t held_bytes(const HolderClass& c);
 

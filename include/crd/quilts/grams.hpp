@@ -1,4 +1,4 @@
-// A page's k-word grams (seed 003 §2): the visible-text terms of the text layer's tokenizer, each
+// A page's k-word grams (Najork 2012, §2): the visible-text terms of the text layer's tokenizer, each
 // window of k consecutive terms hashed to 64 bits by text::shingles, as a set.
 #pragma once
 
@@ -25,8 +25,8 @@ struct PageGrams {
 PageGrams page_grams(std::string_view html, std::string_view page_host, const QuiltParams& params);
 
 // Buffers page_grams reuses from page to page, so that a scan's only lasting allocations are the
-// gram sets, each exactly its size: fresh vectors per page and the slack of their capacity were
-// 120 MB beside 296 MB of gram sets at synth 256M (free chunks between the sets, and capacity
+// gram sets, each exactly its size: fresh vectors per page and the slack of their capacity would
+// add a large fraction of the gram sets' own size (free chunks between the sets, and capacity
 // left by the duplicate grams of a page).
 struct GramScratch {
   std::vector<std::uint64_t> tokens, grams, sorted;

@@ -1,4 +1,4 @@
-// The parameters of a quilt search (seed 003 §2 and §3.3), each defaulting to the paper's pivot
+// The parameters of a quilt search (Najork 2012, §2 and §3.3), each defaulting to the paper's pivot
 // point (k, m, c, θ) = (5, 50, 4, 0.5).
 #pragma once
 
@@ -11,7 +11,7 @@
 
 namespace crd::quilts {
 
-// Where a source may lie (seed 003 §3.3, "foreign-sourced"): anywhere, on another registrable
+// Where a source may lie (Najork 2012, §3.3, "foreign-sourced"): anywhere, on another registrable
 // domain (the public suffix list's eTLD+1: "cam.ac.uk"), or on another host.
 enum class Foreign { Off, Domain, Host };
 constexpr std::array<EnumName<Foreign>, 3> enum_names(Foreign) {
@@ -23,10 +23,10 @@ struct QuiltParams {
   std::uint32_t m = 50;           // a patch gram is in 2 … m documents (itself and fewer than m others)
   std::uint32_t c = 4;            // a quilt has at least c sources
   double theta = 0.5;             // … and a patch fraction of at least θ
-  double min_source_share = 0.0;  // φ: every source covers at least φ·|patch grams| (seed 003 §5)
+  double min_source_share = 0.0;  // φ: every source covers at least φ·|patch grams| (Najork 2012, §5)
   Foreign foreign = Foreign::Off;
   std::uint64_t max_page_grams = 1000000;  // a page with more distinct grams is skipped (counted)
-  // The sweep (seed 003 Table 1): every combination of these with the pivot's own value.
+  // The sweep (Najork 2012, Table 1): every combination of these with the pivot's own value.
   std::vector<std::uint32_t> sweep_m, sweep_c;
   std::vector<double> sweep_theta;
 

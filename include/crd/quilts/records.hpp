@@ -91,7 +91,7 @@ struct SourceRow {
   }
 };
 
-// /quilts/sweep: seed 003 Table 1's row for one (k, m, c, θ).
+// /quilts/sweep: Najork 2012, Table 1's row for one (k, m, c, θ).
 struct SweepRow {
   std::uint64_t k = 0;
   std::uint64_t m = 0;

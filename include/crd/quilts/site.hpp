@@ -1,4 +1,4 @@
-// The server a page lies on, for --foreign-sourced (seed 003 §3.3): its registrable domain by
+// The server a page lies on, for --foreign-sourced (Najork 2012, §3.3): its registrable domain by
 // the public suffix list (libpsl with Debian's publicsuffix list, e.g. "www.cam.ac.uk" →
 // "cam.ac.uk"), or its host. A host that has no registrable domain (an IPv4 or bracketed IPv6
 // address, a bare public suffix, a name without a dot) is its own server.

@@ -169,8 +169,7 @@ std::vector<Record> build_in_key_order_with(std::size_t n, KeyAt& key_at, Make& 
 // written straight into its bucket, then each bucket (a few records) sorted by insertion (a crowded
 // one, of keys made to share their leading bits, by std::stable_sort). Building the records and
 // then sorting them moved each one three times, the radix sort's swap cycles a chain of dependent
-// reads: a one-rank discover phase (docs28k, 1.2M count records) 0.087 -> 0.071 s. Bucket offsets
-// are 32-bit when they can be, which keeps them in cache.
+// reads. Bucket offsets are 32-bit when they can be, which keeps them in cache.
 template <class Record, class KeyAt, class Make, class KeyOf>
 std::vector<Record> build_in_key_order(std::size_t n, KeyAt key_at, Make make, KeyOf key_of) {
   if (n <= UINT32_MAX) return detail::build_in_key_order_with<std::uint32_t, Record>(n, key_at, make, key_of);

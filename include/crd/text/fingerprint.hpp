@@ -1,5 +1,5 @@
 // The fixed 64-bit hash functions of crd neardup (docs/neardup.md spells them out, and
-// tests/neardup/reference_sketch.py recomputes them independently). They stand in for the seed's
+// tests/neardup/reference_sketch.py recomputes them independently). They stand in for the paper's
 // Rabin fingerprints: any fixed, well-mixed 64-bit function serves, and these are short enough
 // to be re-implemented anywhere, so a result can be checked outside crd.
 #pragma once

@@ -8,7 +8,7 @@
 namespace crd::text {
 
 // Sorts v ascending: the same values as std::sort, in about a third of its time on a page's
-// thousands of hashes (per-page introsort was 22 % of a neardup run and 14 % of a quilts run).
+// thousands of hashes (every page of a neardup or quilts run is sorted, so it counts).
 void sort_hashes(std::vector<std::uint64_t>& v);
 // The same with `scratch` as the second array (v and scratch may trade buffers), so a caller
 // sorting page after page allocates nothing once the buffers are big enough.

@@ -1,4 +1,4 @@
-// Page → token sequence, as seed 002 §2 (Henzinger 2006) prescribes for both algorithms:
+// Page → token sequence, as Henzinger 2006, §2 prescribes for both algorithms:
 //   - markup becomes whitespace, except formatting tags (b, i, em, span, font, a, …), which are
 //     ignored, so "wo<b>rd</b>" is the term "word"; comments, <script> and <style> bodies and
 //     character references (&amp; &#160;) are markup too;

@@ -18,7 +18,7 @@ namespace crd::pipeline {
 
 // Version 3 added the end count and the CRC-32; version 4 the robust statistics and clamp flags in
 // the detection phase's DetectionStats and the top-N cut in the discovery phase; version 5 the
-// owner count rows of --keep-counts in the discovery phase; version 6 the owner (issue 36: a rank's
+// owner count rows of --keep-counts in the discovery phase; version 6 the owner (hostile input: a rank's
 // file swapped with another's, or another job's file put under this job's name, was used, and
 // crashed crd or changed its result). A file of any other version is never read.
 constexpr std::uint32_t kCheckpointFormat = 6;

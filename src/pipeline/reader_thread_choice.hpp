@@ -20,9 +20,10 @@ struct ReaderThreadContext {
 
 // on → true, off → false. auto → true only when the thread pays for itself: a spare core for
 // every rank of the node (the rank may run on two CPUs, the node has two per rank) AND at least
-// half of the shard's bytes are gzip archives. Inflating (zlib, ~700 MB/s of output per core)
-// is then as costly as chunking and hashing, and overlapping them made `discover` on a .warc.gz
-// 1.35× faster. Reading plain files or an uncompressed WARC is a copy from the page cache,
+// half of the shard's bytes are gzip archives. Inflating is then a large share of the work (with
+// zlib, ~700 MB/s of output per core, as costly as chunking and hashing, and overlapping them
+// made `discover` on a .warc.gz 1.35× faster; ISA-L, ~1.4-1.8 GB/s, halves that share:
+// perf/RESULTS.md, section 1). Reading plain files or an uncompressed WARC is a copy from the page cache,
 // cheaper than handing each document over to the other thread (queue, wake-ups, a second working
 // set): on a directory of pages the thread made the job 27% slower (issue 18).
 bool use_reader_thread(ReaderThread mode, const ReaderThreadContext& context);

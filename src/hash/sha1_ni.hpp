@@ -50,13 +50,15 @@ CRD_SHA_TARGET inline void compress(std::uint32_t* const (&state)[N], const unsi
     before[k] = abcd[k];                                                                                               \
     abcd[k] = _mm_sha1rnds4_epu32(abcd[k], e, (g) / 5);                                                                \
   }
-  CRD_SHA1_GROUP(0)
-  CRD_SHA1_GROUP(1) CRD_SHA1_GROUP(2) CRD_SHA1_GROUP(3) CRD_SHA1_GROUP(4) CRD_SHA1_GROUP(5) CRD_SHA1_GROUP(6)
-      CRD_SHA1_GROUP(7) CRD_SHA1_GROUP(8) CRD_SHA1_GROUP(9) CRD_SHA1_GROUP(10) CRD_SHA1_GROUP(11) CRD_SHA1_GROUP(12)
-          CRD_SHA1_GROUP(13) CRD_SHA1_GROUP(14) CRD_SHA1_GROUP(15) CRD_SHA1_GROUP(16) CRD_SHA1_GROUP(17)
-              CRD_SHA1_GROUP(18) CRD_SHA1_GROUP(19)
+  // One line per five groups: clang-format does not settle on a run of macro calls.
+  // clang-format off
+  CRD_SHA1_GROUP(0) CRD_SHA1_GROUP(1) CRD_SHA1_GROUP(2) CRD_SHA1_GROUP(3) CRD_SHA1_GROUP(4)
+  CRD_SHA1_GROUP(5) CRD_SHA1_GROUP(6) CRD_SHA1_GROUP(7) CRD_SHA1_GROUP(8) CRD_SHA1_GROUP(9)
+  CRD_SHA1_GROUP(10) CRD_SHA1_GROUP(11) CRD_SHA1_GROUP(12) CRD_SHA1_GROUP(13) CRD_SHA1_GROUP(14)
+  CRD_SHA1_GROUP(15) CRD_SHA1_GROUP(16) CRD_SHA1_GROUP(17) CRD_SHA1_GROUP(18) CRD_SHA1_GROUP(19)
 #undef CRD_SHA1_GROUP
-                  for (int k = 0; k < N; ++k) {
+  for (int k = 0; k < N; ++k) {
+    // clang-format on
     const __m128i e = _mm_sha1nexte_epu32(before[k], e_in[k]);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(state[k]), _mm_shuffle_epi32(_mm_add_epi32(abcd[k], abcd_in[k]), 0x1B));
     state[k][4] = static_cast<std::uint32_t>(_mm_extract_epi32(e, 3));

@@ -20,10 +20,10 @@ struct ReaderThreadContext {
 
 // on → true, off → false. auto → true only when the thread pays for itself: a spare core for
 // every rank of the node (the rank may run on two CPUs, the node has two per rank) AND at least
-// half of the shard's bytes are gzip archives. Inflating (zlib, ~700 MB/s of output per core)
-// is then as costly as chunking and hashing, so overlapping them pays. Reading plain files or an
-// uncompressed WARC is a copy from the page cache, cheaper than handing each document over to the
-// other thread (queue, wake-ups, a second working set). Figures: perf/RESULTS.md, section 3.
+// half of the shard's bytes are gzip archives. Inflating is then a large share of the work (ISA-L,
+// ~1.4-1.8 GB/s of output per core), and overlapping it with chunking and hashing pays. Reading plain
+// files or an uncompressed WARC is a copy from the page cache, cheaper than handing each document
+// over to the other thread (queue, wake-ups, a second working set). Figures: perf/RESULTS.md.
 bool use_reader_thread(ReaderThread mode, const ReaderThreadContext& context);
 
 // The shard's part of the context (gzip_bytes, total_bytes) from the files it reads.

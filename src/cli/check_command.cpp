@@ -133,9 +133,10 @@ int run_check(Invocation& in) {
     const bool flagged = detect::page_flagged(containment, labeled, threshold.value,
                                               detect::required_labeled(floor, s.check.min_labeled, chunks));
     flagged_pages += flagged ? 1 : 0;
-    const auto dropped = chunker->dropped_parts();
-    const std::string dropped_note =
-        dropped.count == 0 ? "" : " (" + std::to_string(dropped.count) + " left out: " + printable(dropped.reason) + ")";
+    std::string dropped_note;
+    for (const auto& dropped : chunker->dropped_parts())
+      if (dropped.count != 0)
+        dropped_note += " (" + std::to_string(dropped.count) + " left out: " + printable(dropped.reason) + ")";
     std::printf("%s: %zu/%u labeled chunks%s, containment %.4f%s\n", shown.c_str(), matches.size(), chunks,
                 dropped_note.c_str(), containment, flagged ? "  FLAGGED" : "");
     for (std::size_t k = 0; k < std::min<std::uint64_t>(s.check.show, matches.size()); ++k) {

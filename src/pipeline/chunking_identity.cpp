@@ -18,4 +18,17 @@ std::string chunking_identity(const scan::ScanOptions& options) {
   return identity;
 }
 
+std::string chunking_used(std::string_view identity) {
+  if (!identity.starts_with("chunker=winnow ")) return std::string(identity);
+  std::string out;
+  for (std::size_t at = 0; at < identity.size();) {
+    const std::size_t space = std::min(identity.find(' ', at), identity.size());
+    const std::string_view field = identity.substr(at, space - at);
+    at = space + 1;
+    if (field.starts_with("tags=") || field.starts_with("boundary-match=")) continue;
+    out += (out.empty() ? "" : " ") + std::string(field);
+  }
+  return out;
+}
+
 }  // namespace crd::pipeline

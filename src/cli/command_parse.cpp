@@ -109,7 +109,7 @@ std::map<std::string, std::size_t> check_config_lines(std::string_view text, con
 
 // Reads the config file into `parsed` (the command line's values stay: stored first).
 void read_config(ParsedCommand& parsed, const po::options_description& options) {
-  // A preset's name (--config quickstart) is read from the installed presets; the resolved path
+  // A preset's name (--config quickstart) is read from the preset directories; the resolved path
   // replaces it, so the option's variable (and the -o guard) see the file read.
   const std::string value = parsed.vm["config"].as<std::string>();
   const std::vector<std::string> dirs = this_process_preset_dirs();

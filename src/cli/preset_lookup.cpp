@@ -37,10 +37,6 @@ std::vector<std::string> this_process_preset_dirs() {
   return preset_dirs(std::getenv("CRD_HOME"), ec ? std::string() : exe.string(), CRD_SOURCE_CONFIGS_DIR);
 }
 
-std::string resolve_config_path(const std::string& value) {
-  return find_preset(value, this_process_preset_dirs()).value_or(value);
-}
-
 std::string preset_search_note(const std::string& value, const std::vector<std::string>& dirs) {
   if (value.empty() || value.find('/') != std::string::npos) return "";
   std::string out = " (no preset '" + value + "' or '" + value + ".ini' in";

@@ -1,4 +1,4 @@
-// Finds a preset (configs/NAME.ini) given to --config by name, in an installed crd.
+// Finds a preset (configs/NAME.ini) given to --config by name: installed, or in the source tree.
 #pragma once
 
 #include <optional>
@@ -23,9 +23,6 @@ std::optional<std::string> find_preset(const std::string& value, const std::vect
 
 // This process's preset directories: preset_dirs of its environment, executable and source tree.
 std::vector<std::string> this_process_preset_dirs();
-
-// find_preset over this_process_preset_dirs, or VALUE unchanged.
-std::string resolve_config_path(const std::string& value);
 
 // For the error when VALUE names no readable file: where it was looked for as a preset ("" when
 // VALUE is a path, which is never looked up).

@@ -33,6 +33,29 @@ std::size_t utf8_length(std::string_view text, std::size_t at) {
   return 0;
 }
 
+char32_t code_point(std::string_view c) {
+  const auto b = [&](std::size_t i) { return static_cast<char32_t>(static_cast<unsigned char>(c[i])); };
+  if (c.size() == 2) return (b(0) & 0x1F) << 6 | (b(1) & 0x3F);
+  if (c.size() == 3) return (b(0) & 0x0F) << 12 | (b(1) & 0x3F) << 6 | (b(2) & 0x3F);
+  return (b(0) & 0x07) << 18 | (b(1) & 0x3F) << 12 | (b(2) & 0x3F) << 6 | (b(3) & 0x3F);
+}
+
+// Characters that change how the line around them is shown without being seen themselves: the
+// bidirectional marks, embeddings, overrides and isolates (U+202E makes "moc.elpmaxe" read as
+// "example.com"), the line and paragraph separators (a new line in some terminals and viewers),
+// and the zero-width ones and the BOM that hide a difference between two lines.
+bool is_format_control(char32_t cp) {
+  return cp == 0x061C || (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202E) ||
+         (cp >= 0x2060 && cp <= 0x2069) || cp == 0xFEFF || (cp >= 0xFFF9 && cp <= 0xFFFB);
+}
+
+// A backslash, u and four hex digits: visible, and unambiguous since a backslash is itself escaped.
+void append_code_point(char32_t cp, std::string& out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += "\\u";
+  for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(cp >> shift) & 15];
+}
+
 }  // namespace
 
 std::size_t append_printable(std::string_view text, std::size_t at, std::string& out) {
@@ -54,6 +77,10 @@ std::size_t append_printable(std::string_view text, std::size_t at, std::string&
     const std::size_t bytes = n == 0 ? 1 : n;
     for (std::size_t i = 0; i < bytes; ++i) append_hex(static_cast<unsigned char>(text[at + i]), out);
     return bytes;
+  }
+  if (const char32_t cp = code_point(text.substr(at, n)); is_format_control(cp)) {
+    append_code_point(cp, out);
+    return n;
   }
   out.append(text.substr(at, n));
   return n;

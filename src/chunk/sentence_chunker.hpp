@@ -9,6 +9,7 @@
 
 #include "crd/chunk/chunker.hpp"
 #include "dom_chunker.hpp"
+#include "utf8_converter.hpp"
 
 namespace crd::chunk::detail {
 
@@ -22,8 +23,10 @@ class SentenceChunker final : public Chunker {
   ~SentenceChunker() override;
   std::string_view chunk(std::string_view page, std::string_view charset,
                          const std::function<void(std::string_view normalized)>& emit) override;
-  // Sentences of the last page holding U+FFFD (undecodable bytes), left out of it.
-  DroppedParts dropped_parts() const override;
+  // Sentences of the last page left out of it: those holding U+FFFD (undecodable bytes,
+  // "sentence.invalid_utf8") and those holding ESC, BEL or another control character
+  // ("sentence.control_characters").
+  Dropped dropped_parts() const override;
 
  private:
   DomChunker dom_;  // the visible text, one block per boundary element (sentences never cross one)
@@ -32,6 +35,9 @@ class SentenceChunker final : public Chunker {
   std::vector<std::size_t> block_ends_;  // end offset of each block in blocks_
   std::string normalized_;
   std::uint64_t invalid_sentences_ = 0;
+  std::uint64_t control_sentences_ = 0;
+  Utf8Converter converter_;
+  std::string marked_;  // the page in UTF-8 with its control characters marked (when it has any)
 };
 
 }  // namespace crd::chunk::detail

@@ -112,9 +112,10 @@ int run_check(Invocation& in) {
       continue;
     }
     flagged_pages += page.verdict.flagged ? 1 : 0;
-    const std::string dropped_note = page.dropped.count == 0 ? ""
-                                                             : " (" + std::to_string(page.dropped.count) +
-                                                                   " left out: " + printable(page.dropped.reason) + ")";
+    std::string dropped_note;
+    for (const auto& dropped : page.dropped)
+      if (dropped.count != 0)
+        dropped_note += " (" + std::to_string(dropped.count) + " left out: " + printable(dropped.reason) + ")";
     std::printf("%s: %zu/%u labeled chunks%s, containment %.4f%s\n", shown.c_str(), page.matches.size(), page.chunks,
                 dropped_note.c_str(), page.verdict.containment, page.verdict.flagged ? "  FLAGGED" : "");
     for (std::size_t k = 0; k < std::min<std::uint64_t>(s.show, page.matches.size()); ++k) {

@@ -4,6 +4,7 @@
 // and runs in this process. Errors become exit statuses (run_reporting_errors).
 #include <cstdio>
 #include <iostream>
+#include <new>
 
 #include "command_parse.hpp"
 #include "commands.hpp"
@@ -12,6 +13,7 @@
 #include "crd/cli/main.hpp"
 #include "crd/comm/job_transport.hpp"
 #include "crd/pipeline/output_check.hpp"
+#include "crd/pipeline/run_report.hpp"
 #include "crd/pipeline/shared_paths.hpp"
 
 namespace crd::cli {
@@ -106,6 +108,20 @@ int run_reporting_errors(const std::string& command, bool print, comm::Transport
     return 2;
   } catch (const FatalError& e) {
     if (print) std::fprintf(stderr, "crd %s: fatal: %s\n", command.c_str(), printable(e.what()).c_str());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    // One rank ran out: say which, where, and what helps, rather than only "std::bad_alloc".
+    const std::string phase = pipeline::last_started_phase();
+    std::string line = "out of memory";
+    if (transport != nullptr)
+      line += " on rank " + std::to_string(transport->rank()) + " of " + std::to_string(transport->size());
+    line += phase.empty() ? std::string(" (std::bad_alloc)") : " in phase '" + phase + "' (std::bad_alloc)";
+    line += transport != nullptr
+                ? ": give --memory the memory a rank may use (crd then plans passes or names a rank count that fits), "
+                  "or run on more ranks or nodes"
+                : ": give it a smaller input, or run it on a machine with more memory";
+    if (transport != nullptr) transport->abort_all(command + ": " + line);
+    std::fprintf(stderr, "crd %s: fatal: %s\n", command.c_str(), line.c_str());
     return 1;
   } catch (const std::exception& e) {
     if (transport != nullptr) transport->abort_all(command + ": " + e.what());

@@ -3,11 +3,13 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
 #include "crd/base/error.hpp"
 #include "crd/base/human_bytes.hpp"
+#include "crd/base/printable.hpp"
 #include "preset_lookup.hpp"
 
 namespace crd::cli {
@@ -19,11 +21,12 @@ namespace {
 // ends) from reading until memory runs out.
 constexpr std::size_t kMaxConfigBytes = 1u << 20;
 
-std::string read_config_file(const std::string& path) {
+// `note`: where a name was looked for as a preset, for the message when no file has it.
+std::string read_config_file(const std::string& path, const std::string& note) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw UsageError("config file '" + path + "' is a directory");
+  if (std::filesystem::is_directory(path, ec)) throw UsageError("config file '" + path + "' is a directory" + note);
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError("cannot read config file '" + path + "'");
+  if (!in) throw UsageError("cannot read config file '" + path + "'" + note);
   std::string text(kMaxConfigBytes + 1, '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   if (in.bad()) throw UsageError("cannot read config file '" + path + "'");
@@ -88,21 +91,79 @@ std::string canonical_config(const std::string& text, const OptionBinder& binder
   return out;
 }
 
+// A name or line from a config file as an error line shows it: at most kShownBytes (a 1 MB
+// unknown key was echoed whole), and a NUL as U+2400, since a NUL ends the message's C string.
+std::string shown(std::string_view text) {
+  constexpr std::size_t kShownBytes = 64;
+  std::string out;
+  for (std::size_t at = 0; at < text.size();) {
+    if (out.size() >= kShownBytes) return out + "…";
+    if (text[at] == '\0') {
+      out += "\u2400";
+      ++at;
+      continue;
+    }
+    // Whole UTF-8 characters only; printable() escapes the rest when the line is printed.
+    std::string one;
+    const std::size_t n = append_printable(text, at, one);
+    out.append(text.substr(at, n));
+    at += n;
+  }
+  return out;
+}
+
+// The file's lines checked before Boost reads them, for messages that name the file and line
+// (Boost's say "invalid line 'resume'" only). Returns each option name's first line number.
+std::map<std::string, std::size_t> check_config_lines(std::string_view text, const std::string& path) {
+  std::map<std::string, std::size_t> line_of;
+  std::size_t number = 0;
+  for (std::size_t at = 0; at <= text.size();) {
+    const std::size_t nl = std::min(text.find('\n', at), text.size());
+    std::string_view line = text.substr(at, nl - at);
+    at = nl + 1;
+    ++number;
+    if (const std::size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    constexpr std::string_view kBlank = " \t\r";
+    const std::size_t first = line.find_first_not_of(kBlank);
+    if (first == std::string_view::npos) continue;
+    line = line.substr(first, line.find_last_not_of(kBlank) - first + 1);
+    if (line.front() == '[' && line.back() == ']') continue;  // a section, as Boost reads them
+    const std::size_t eq = line.find('=');
+    const std::string where = "config file '" + path + "', line " + std::to_string(number) + ": ";
+    if (eq == std::string_view::npos)
+      throw UsageError(where + "invalid line '" + shown(line) + "' (a line is 'name = value')");
+    std::string_view name = line.substr(0, eq);
+    name = name.substr(0, name.find_last_not_of(kBlank) + 1);
+    if (name == "config")  // Boost would keep the command line's --config and say nothing
+      throw UsageError(where + "'config' cannot be set inside a config file (give one --config on the command line)");
+    line_of.try_emplace(std::string(name), number);
+  }
+  return line_of;
+}
+
 // Reads the config file into `parsed` (the command line's values stay: stored first).
 void read_config(ParsedCommand& parsed, const po::options_description& options, const OptionBinder& binder) {
-  // A preset's name (--config quickstart) is read from the installed presets; the resolved path
+  // A preset's name (--config quickstart) is read from the preset directories; the resolved path
   // replaces it, so the option's variable (and the -o guard) see the file read.
-  const auto path = resolve_config_path(parsed.vm["config"].as<std::string>());
+  const std::string value = parsed.vm["config"].as<std::string>();
+  const std::vector<std::string> dirs = this_process_preset_dirs();
+  const auto path = find_preset(value, dirs).value_or(value);
   parsed.vm.at("config").value() = path;
   parsed.config_file = path;
-  std::istringstream in(canonical_config(read_config_file(path), binder));
+  std::string text = read_config_file(path, path == value ? preset_search_note(value, dirs) : "");
+  if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);  // a UTF-8 byte-order mark (Windows editors)
+  const auto line_of = check_config_lines(text, path);
+  std::istringstream in(canonical_config(text, binder));
   auto from_file = po::parse_config_file(in, options, true);
   std::set<std::string> seen;
   for (const auto& opt : from_file.options) {
     if (!opt.unregistered) continue;
     if (find_option(opt.string_key) == nullptr) {
       const std::string close = closest_option(opt.string_key);
-      throw UsageError("config file '" + path + "': unknown option '" + opt.string_key + "'" +
+      const auto line = line_of.find(opt.string_key);
+      throw UsageError("config file '" + path + "'" +
+                       (line == line_of.end() ? std::string() : ", line " + std::to_string(line->second)) +
+                       ": unknown option '" + shown(opt.string_key) + "'" +
                        (close.empty() ? "" : " (did you mean --" + close + "?)"));
     }
     if (seen.insert(opt.string_key).second) parsed.ignored.push_back(opt.string_key);

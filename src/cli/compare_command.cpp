@@ -88,6 +88,14 @@ void json_labels(report::JsonWriter& j, const SentenceComparison& c, compare::La
   j.end_array();
 }
 
+// Writes what the writer holds so far and empties it: the pairs are written as they are made.
+void flush(report::JsonWriter& j) {
+  const std::string part = j.take();
+  std::fwrite(part.data(), 1, part.size(), stdout);
+}
+
+constexpr std::size_t kFlushBytes = 1u << 20;
+
 void print_json(const SentenceComparison& c, chunk::ChunkerKind chunker, const CompareSettings& s, bool with_labels) {
   report::JsonWriter j;
   j.begin_object().key("chunker").value(name_of(chunker)).key("granularity").value(std::uint64_t{s.granularity});
@@ -99,12 +107,16 @@ void print_json(const SentenceComparison& c, chunk::ChunkerKind chunker, const C
   j.end_array().key("counters").begin_object();
   for (const auto& [name, value] : c.counters.values()) j.key(name).value(value);
   j.end_object().key("pairs").begin_array();
-  for (const auto& p : c.pairs) json_pair(j, c.documents, p, s);
-  j.end_array().key("pairs_without_overlap").value(c.all_pairs - c.pairs.size());
+  const std::uint64_t pairs = c.pairs->for_each_pair([&](const compare::DocumentPair& p) {
+    json_pair(j, c.documents, p, s);
+    if (j.str().size() >= kFlushBytes) flush(j);
+  });
+  j.end_array().key("pairs_without_overlap").value(c.all_pairs - pairs);
   compare::LabelUrls urls;
   if (with_labels) json_labels(j, c, urls, s.granularity);
   j.end_object();
-  std::printf("%s\n", j.str().c_str());
+  flush(j);
+  std::printf("\n");
 }
 
 void print_labels(const SentenceComparison& c, const CompareSettings& s, std::uint64_t show) {
@@ -127,9 +139,9 @@ void print_labels(const SentenceComparison& c, const CompareSettings& s, std::ui
   }
 }
 
-void print_summary(const SentenceComparison& c, const CompareSettings& s) {
-  std::printf("%zu documents, %zu of %llu pairs share a sentence", c.documents.size(), c.pairs.size(),
-              static_cast<unsigned long long>(c.all_pairs));
+void print_summary(const SentenceComparison& c, std::uint64_t pairs, const CompareSettings& s) {
+  std::printf("%zu documents, %llu of %llu pairs share a sentence", c.documents.size(),
+              static_cast<unsigned long long>(pairs), static_cast<unsigned long long>(c.all_pairs));
   if (const std::uint64_t capped = c.counters.get("compare.capped_sentences"); capped > 0)
     std::printf(", %llu sentences in more than %llu documents linked none", static_cast<unsigned long long>(capped),
                 static_cast<unsigned long long>(s.max_bucket));
@@ -151,18 +163,19 @@ int run_compare(Invocation& in) {
   const discover::LabelRules stop_rules = stop.chunk_rules();
   const pipeline::LabelLookup labels =
       pipeline::load_label_lookup(s.labels, chunk::chunking_identity(scan.chunker, scan.chunking));
-  const SentenceComparison c =
-      compare::compare_sentences(in.inputs, {scan.chunker, scan.chunking, scan.read.max_record_bytes, &stop_rules},
-                                 s.compare.max_bucket, s.labels.empty() ? nullptr : &labels);
+  SentenceComparison c;
+  compare::compare_sentences(c, in.inputs, {scan.chunker, scan.chunking, scan.read.max_record_bytes, &stop_rules},
+                             s.compare.max_bucket, s.labels.empty() ? nullptr : &labels);
   if (s.compare.json) {
     print_json(c, scan.chunker, s.compare, !s.labels.empty());
     return 0;
   }
   for (std::size_t d = 0; d < c.documents.size(); ++d)
     std::printf("[%zu] %s: %zu sentences\n", d, printable(c.documents[d].name).c_str(), c.documents[d].hashes.size());
-  for (const auto& p : c.pairs) print_pair(c.documents, p, s.compare, s.show);
+  const std::uint64_t pairs = c.pairs->for_each_pair(
+      [&](const compare::DocumentPair& p) { print_pair(c.documents, p, s.compare, s.show); });
   print_labels(c, s.compare, s.show);
-  print_summary(c, s.compare);
+  print_summary(c, pairs, s.compare);
   return 0;
 }
 

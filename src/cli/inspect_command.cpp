@@ -5,15 +5,16 @@
 #include <numeric>
 
 #include "commands.hpp"
-#include "inspect_compare_hashing.hpp"
-#include "inspect_merge.hpp"
-#include "inspect_neardup.hpp"
-#include "inspect_quilts.hpp"
-#include "text_format.hpp"
 #include "crd/base/error.hpp"
 #include "crd/base/printable.hpp"
 #include "crd/output/result_summary.hpp"
 #include "crd/output/schema.hpp"
+#include "inspect_compare_hashing.hpp"
+#include "inspect_merge.hpp"
+#include "inspect_neardup.hpp"
+#include "inspect_quilts.hpp"
+#include "row_picker.hpp"
+#include "text_format.hpp"
 
 namespace crd::cli {
 namespace {
@@ -24,6 +25,10 @@ using detect::NeighborhoodRow;
 using detect::PageRow;
 using discover::LabelRow;
 using output::NamedValueRow;
+
+std::vector<std::uint64_t> first_rows(const std::vector<std::size_t>& order, std::size_t top) {
+  return {order.begin(), order.begin() + static_cast<std::ptrdiff_t>(std::min(top, order.size()))};
+}
 
 void print_counters(const output::ResultReader& r) {
   // read_table refuses columns of other lengths (a value column one short would be read past).
@@ -44,7 +49,8 @@ void print_counters(const output::ResultReader& r) {
   const std::string error_files = schema::kErrors.column(&io::ReadError::file);
   if (r.has(error_files) && r.rows(error_files) > 0) {
     const auto errors = output::read_table(r, schema::kErrors, 0, 10);
-    std::printf("\nread errors (%llu, first %zu):\n", static_cast<unsigned long long>(r.rows(error_files)), errors.size());
+    std::printf("\nread errors (%llu, first %zu):\n", static_cast<unsigned long long>(r.rows(error_files)),
+                errors.size());
     for (const auto& e : errors)
       std::printf("  %s @%llu: %s\n", printable(e.file).c_str(), static_cast<unsigned long long>(e.offset),
                   printable(e.reason).c_str());
@@ -52,26 +58,34 @@ void print_counters(const output::ResultReader& r) {
 }
 
 // A labeled table's top rows by count (the tables are stored by count, except /labels by hash).
-void print_table(const output::ResultReader& r, const output::Table<LabelRow>& table, const char* title, std::size_t top) {
+void print_table(const output::ResultReader& r, const output::Table<LabelRow>& table, const char* title,
+                 std::size_t top) {
   const std::string group = table.group;
   if (!r.has(table.column(&LabelRow::hash))) return;
   const std::uint64_t n = r.rows(table.column(&LabelRow::hash));
   std::printf("\n%s: %llu labeled", title, static_cast<unsigned long long>(n));
-  for (const char* a : {attr::kThreshold, attr::kTotal, attr::kDistinct, attr::kStopRemoved, attr::kTop, attr::kTopRemoved})
-    if (r.has_attribute(group, a)) std::printf(", %s %llu", a, static_cast<unsigned long long>(r.attribute_u64(group, a)));
+  for (const char* a :
+       {attr::kThreshold, attr::kTotal, attr::kDistinct, attr::kStopRemoved, attr::kTop, attr::kTopRemoved})
+    if (r.has_attribute(group, a))
+      std::printf(", %s %llu", a, static_cast<unsigned long long>(r.attribute_u64(group, a)));
   std::printf("\n");
   const auto counts = r.read_u64(table.column(&LabelRow::count));
   std::vector<std::size_t> order(counts.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return counts[a] > counts[b]; });
-  order.resize(std::min(order.size(), top));
+  const std::vector<std::uint64_t> shown = first_rows(order, top);
   const bool samples = r.has(table.column(&LabelRow::sample));
-  for (std::size_t i : order) {
-    const auto hash = r.read_matrix(table.column(&LabelRow::hash), i, 1);
-    const auto url = r.read_strings(table.column(&LabelRow::sample_url), i, 1);
-    std::printf("  %10llu× %s  %s\n", static_cast<unsigned long long>(counts[i]), hex_prefix(hash, 12).c_str(),
-                url.empty() ? "" : printable(url[0]).c_str());
-    if (samples) std::printf("             \"%s\"\n", one_line(r.read_strings(table.column(&LabelRow::sample), i, 1).at(0), 100).c_str());
+  const std::string hash_column = table.column(&LabelRow::hash);
+  const std::size_t width = counts.empty() ? 0 : r.read_matrix(hash_column, 0, 1).size();
+  const auto hashes = pick_rows<std::uint8_t>(
+      shown, n, [&](std::uint64_t first, std::uint64_t count) { return r.read_matrix(hash_column, first, count); },
+      width);
+  const auto urls = strings_at(r, table.column(&LabelRow::sample_url), shown);
+  const auto texts = samples ? strings_at(r, table.column(&LabelRow::sample), shown) : std::vector<std::string>{};
+  for (std::size_t k = 0; k < shown.size(); ++k) {
+    std::printf("  %10llu× %s  %s\n", static_cast<unsigned long long>(counts[shown[k]]),
+                hex_prefix(hashes[k], 12).c_str(), printable(urls[k]).c_str());
+    if (samples) std::printf("             \"%s\"\n", one_line(texts[k], 100).c_str());
   }
 }
 
@@ -109,11 +123,13 @@ void print_detection(const output::ResultReader& r, std::size_t top, const Inspe
   });
   std::printf("\nneighborhoods by %s%s:\n", name_of(ranking.rank),
               ranking.depth < 0 ? "" : (" at depth " + std::to_string(ranking.depth)).c_str());
-  for (std::size_t k = 0; k < std::min(top, order.size()); ++k) {
-    const std::size_t i = order[k];
+  const std::vector<std::uint64_t> shown_hoods = first_rows(order, top);
+  const auto prefixes = strings_at(r, hoods.column(&NeighborhoodRow::prefix), shown_hoods);  // only the rows shown
+  for (std::size_t k = 0; k < shown_hoods.size(); ++k) {
+    const std::size_t i = shown_hoods[k];
     std::printf("  %s %.4f  %8llu labeled  %6llu pages  %s\n", hood_flagged[i] ? "FLAG" : "    ", badness[i],
                 static_cast<unsigned long long>(hood_labeled[i]), static_cast<unsigned long long>(hood_pages[i]),
-                printable(r.read_strings(hoods.column(&NeighborhoodRow::prefix), i, 1).at(0)).c_str());  // only the rows shown
+                printable(prefixes[k]).c_str());
   }
 
   const auto containment = r.read_f64(pages.column(&PageRow::containment));
@@ -127,13 +143,33 @@ void print_detection(const output::ResultReader& r, std::size_t top, const Inspe
     return containment[a] != containment[b] ? containment[a] > containment[b] : labeled[a] > labeled[b];
   });
   std::printf("\nworst pages (matched chunks):\n");
-  for (std::size_t k = 0; k < std::min(top, order.size()); ++k) {
-    const std::size_t i = order[k];
+  // The rows shown, then their first three label ids, then those labels' samples: each column
+  // read in blocks, not once per row.
+  const std::vector<std::uint64_t> shown = first_rows(order, top);
+  const auto urls = strings_at(r, pages.column(&PageRow::url), shown);
+  std::vector<std::uint64_t> id_rows;
+  std::vector<std::size_t> ids_from(shown.size() + 1, 0);
+  for (std::size_t k = 0; k < shown.size(); ++k) {
+    const std::size_t i = shown[k];
+    for (std::uint64_t at = offsets[i]; at < offsets[i] + std::min<std::uint64_t>(offsets[i + 1] - offsets[i], 3); ++at)
+      id_rows.push_back(at);
+    ids_from[k + 1] = id_rows.size();
+  }
+  const std::string ids_column = pages.column(&PageRow::label_ids);
+  const auto ids = pick_rows<std::uint32_t>(id_rows, r.rows(ids_column), [&](std::uint64_t first, std::uint64_t count) {
+    return r.read_u32(ids_column, first, count);
+  });
+  std::vector<std::uint64_t> label_rows;
+  for (const auto& id : ids) label_rows.push_back(id.at(0));
+  const auto label_samples =
+      strings_at(r, schema::kDetectionLabels.column(&output::DetectedLabelRow::sample), label_rows);
+  for (std::size_t k = 0; k < shown.size(); ++k) {
+    const std::size_t i = shown[k];
     std::printf("  %s %.3f  %u/%u  %s\n", flagged[i] ? "FLAG" : "    ", containment[i], labeled[i], chunks[i],
-                printable(r.read_strings(pages.column(&PageRow::url), i, 1).at(0)).c_str());
-    const auto ids = r.read_u32(pages.column(&PageRow::label_ids), offsets[i], std::min<std::uint64_t>(offsets[i + 1] - offsets[i], 3));
-    for (auto id : ids)
-      std::printf("        label %u: \"%s\"\n", id, one_line(r.read_strings(schema::kDetectionLabels.column(&output::DetectedLabelRow::sample), id, 1).at(0), 90).c_str());
+                printable(urls[k]).c_str());
+    for (std::size_t j = ids_from[k]; j < ids_from[k + 1]; ++j)
+      std::printf("        label %llu: \"%s\"\n", static_cast<unsigned long long>(label_rows[j]),
+                  one_line(label_samples[j], 90).c_str());
   }
 }
 
@@ -152,11 +188,13 @@ void print_pairs(const output::ResultReader& r, std::size_t top) {
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return first[a] != first[b] ? first[a] > first[b] : second[a] > second[b];
   });
-  for (std::size_t k = 0; k < std::min(top, order.size()); ++k) {
-    const std::size_t i = order[k];
-    std::printf("  %.3f %.3f  %6u shared  %s  %s\n", first[i], second[i], matching[i],
-                printable(r.read_strings(pairs.column(&SimilarityPairRow::page), i, 1).at(0)).c_str(),
-                printable(r.read_strings(pairs.column(&SimilarityPairRow::document), i, 1).at(0)).c_str());
+  const std::vector<std::uint64_t> shown = first_rows(order, top);
+  const auto page_names = strings_at(r, pairs.column(&SimilarityPairRow::page), shown);
+  const auto documents = strings_at(r, pairs.column(&SimilarityPairRow::document), shown);
+  for (std::size_t k = 0; k < shown.size(); ++k) {
+    const std::size_t i = shown[k];
+    std::printf("  %.3f %.3f  %6u shared  %s  %s\n", first[i], second[i], matching[i], printable(page_names[k]).c_str(),
+                printable(documents[k]).c_str());
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include "crd/base/printable.hpp"
 #include "crd/output/schema.hpp"
+#include "row_picker.hpp"
 
 namespace crd::cli {
 
@@ -16,7 +17,9 @@ void print_neardup(const output::ResultReader& r, std::size_t top) {
   namespace attr = output::schema::attr;
   using neardup::PairRow;
   if (!r.has(schema::kNeardup)) return;
-  const auto u64 = [&](const schema::Attribute& a) { return static_cast<unsigned long long>(schema::attribute_u64(r, a)); };
+  const auto u64 = [&](const schema::Attribute& a) {
+    return static_cast<unsigned long long>(schema::attribute_u64(r, a));
+  };
   std::printf("\nnear-duplicates (%s): %llu pages, %llu distinct token sequences, %llu identical pages\n",
               printable(schema::attribute_string(r, attr::kNeardupMethod)).c_str(), u64(attr::kNeardupPages),
               u64(attr::kNeardupIdentitySets),
@@ -43,11 +46,13 @@ void print_neardup(const output::ResultReader& r, std::size_t top) {
     return c_sim[a] != c_sim[b] ? c_sim[a] > c_sim[b] : b_sim[a] > b_sim[b];
   });
   std::printf("\nclosest pairs (C-similarity, B-similarity):\n");
-  for (std::size_t k = 0; k < std::min(top, order.size()); ++k) {
-    const std::size_t i = order[k];
-    std::printf("  %3u %u  %s  %s\n", c_sim[i], b_sim[i],
-                printable(r.read_strings(pairs.column(&PairRow::page_a), i, 1).at(0)).c_str(),
-                printable(r.read_strings(pairs.column(&PairRow::page_b), i, 1).at(0)).c_str());
+  const std::vector<std::uint64_t> shown(order.begin(),
+                                         order.begin() + static_cast<std::ptrdiff_t>(std::min(top, order.size())));
+  const auto page_a = strings_at(r, pairs.column(&PairRow::page_a), shown);  // in blocks, not a read per row
+  const auto page_b = strings_at(r, pairs.column(&PairRow::page_b), shown);
+  for (std::size_t k = 0; k < shown.size(); ++k) {
+    const std::size_t i = shown[k];
+    std::printf("  %3u %u  %s  %s\n", c_sim[i], b_sim[i], printable(page_a[k]).c_str(), printable(page_b[k]).c_str());
   }
 }
 

@@ -2,7 +2,6 @@
 #include "crd/compare/compare_documents.hpp"
 
 #include <algorithm>
-#include <unordered_map>
 
 #include "crd/hash/sha1.hpp"
 #include "crd/io/document.hpp"
@@ -33,8 +32,8 @@ std::vector<SentenceDocument> read_sentence_documents(const std::vector<std::str
         d.hashes.push_back(h);
         d.texts.emplace_back(sentence);
       });
-      if (const auto dropped = chunker->dropped_parts(); dropped.count != 0)
-        counters.add("skipped." + std::string(dropped.reason), dropped.count);
+      for (const auto& dropped : chunker->dropped_parts())
+        if (dropped.count != 0) counters.add("skipped." + std::string(dropped.reason), dropped.count);
       if (!skipped.empty()) {
         counters.add("skipped." + std::string(skipped));
         return;
@@ -45,34 +44,49 @@ std::vector<SentenceDocument> read_sentence_documents(const std::vector<std::str
   return out;
 }
 
-std::vector<DocumentPair> overlapping_pairs(const std::vector<SentenceDocument>& documents, std::uint64_t max_bucket,
-                                            Counters& counters) {
-  // sentence → the documents holding it, each once, ascending (documents are visited in order).
-  std::unordered_map<Digest, std::vector<std::uint32_t>, DigestHasher> holders;
+PairIndex::PairIndex(const std::vector<SentenceDocument>& documents, std::uint64_t max_bucket, Counters& counters)
+    : documents_(documents) {
   for (std::uint32_t i = 0; i < documents.size(); ++i) {
     for (const Digest& h : documents[i].hashes) {
-      auto& list = holders[h];
+      auto& list = holders_[h];
       if (list.empty() || list.back() != i) list.push_back(i);
     }
   }
-  std::vector<std::uint64_t> keys;  // a << 32 | b
-  for (const auto& [hash, list] : holders) {
-    if (list.size() > max_bucket) {
+  for (auto it = holders_.begin(); it != holders_.end();) {
+    if (it->second.size() > max_bucket) {
       counters.add("compare.capped_sentences");
-      continue;
+      it = holders_.erase(it);
+    } else {
+      ++it;
     }
-    for (std::size_t x = 0; x < list.size(); ++x)
-      for (std::size_t y = x + 1; y < list.size(); ++y) keys.push_back(std::uint64_t{list[x]} << 32 | list[y]);
   }
-  std::sort(keys.begin(), keys.end());
-  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+}
+
+std::uint64_t PairIndex::for_each_pair(const std::function<void(const DocumentPair&)>& on_pair) const {
+  std::uint64_t pairs = 0;
+  std::vector<std::uint32_t> partners;
+  for (std::uint32_t a = 0; a < documents_.size(); ++a) {
+    partners.clear();
+    for (const Digest& h : documents_[a].hashes) {
+      const auto it = holders_.find(h);
+      if (it == holders_.end()) continue;
+      const auto& list = it->second;
+      for (auto b = std::upper_bound(list.begin(), list.end(), a); b != list.end(); ++b) partners.push_back(*b);
+    }
+    std::sort(partners.begin(), partners.end());
+    partners.erase(std::unique(partners.begin(), partners.end()), partners.end());
+    for (const std::uint32_t b : partners) {
+      on_pair({a, b, detect::overlap(documents_[a].hashes, documents_[b].hashes)});
+      ++pairs;
+    }
+  }
+  return pairs;
+}
+
+std::vector<DocumentPair> overlapping_pairs(const std::vector<SentenceDocument>& documents, std::uint64_t max_bucket,
+                                            Counters& counters) {
   std::vector<DocumentPair> out;
-  out.reserve(keys.size());
-  for (const std::uint64_t key : keys) {
-    const auto a = static_cast<std::uint32_t>(key >> 32);
-    const auto b = static_cast<std::uint32_t>(key);
-    out.push_back({a, b, detect::overlap(documents[a].hashes, documents[b].hashes)});
-  }
+  PairIndex(documents, max_bucket, counters).for_each_pair([&](const DocumentPair& p) { out.push_back(p); });
   return out;
 }
 

@@ -18,6 +18,7 @@
 #include <unordered_map>
 
 #include "chunk_sketch.hpp"
+#include "crd/base/capped_text_file.hpp"
 #include "crd/base/error.hpp"
 #include "crd/compare/compare_hashing.hpp"
 #include "crd/detect/page_scores.hpp"
@@ -40,10 +41,11 @@ namespace {
 TruthPrefixes load_truth(comm::Transport& transport, const std::string& path) {
   std::string text, error;
   if (transport.rank() == 0) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    if (!in || !(s << in.rdbuf())) error = "cannot read truth file '" + path + "'";
-    text = s.str();
+    try {
+      text = read_capped_text_file(path, "truth file");  // capped: a 5 GB sparse file ran to bad_alloc
+    } catch (const UsageError& e) {
+      error = e.what();
+    }
   }
   if (const std::string e = comm::first_error(transport, error); !e.empty()) throw UsageError(e.substr(e.find(": ") + 2));
   return TruthPrefixes::parse(comm::broadcast_from_rank0<std::string>(transport, text), path);
@@ -178,8 +180,8 @@ void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::
     const TruthPrefixes truth = load_truth(transport, options.truth);
     // --memory: L is on every rank whatever the rank count; the sketches count with the scan's
     // tables; the labels' texts, their sketches and the comparisons are checked before each starts.
-    const std::uint64_t labels_bytes = pipeline::held_bytes(labels);
-    pipeline::check_memory_held(transport, common, "the labeled set", labels_bytes);
+    const std::uint64_t labels_bytes = pipeline::held_bytes(labels) + truth.held_bytes();
+    pipeline::check_memory_held(transport, common, "the labeled set and the truth prefixes", labels_bytes);
 
     pipeline::CommonOptions scan_common = common;
     ScanSketches sketches(labels, labels_bytes);

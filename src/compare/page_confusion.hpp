@@ -26,6 +26,12 @@ class TruthPrefixes {
   // The key is the prefix, or continues it at a '/' (host1 does not cover host10/…).
   bool positive(std::string_view key) const;
   std::size_t size() const { return prefixes_.size(); }
+  // What the prefixes hold in memory, for --memory (every rank holds them).
+  std::uint64_t held_bytes() const {
+    std::uint64_t bytes = prefixes_.capacity() * sizeof(std::string);
+    for (const std::string& p : prefixes_) bytes += p.capacity() > 15 ? p.capacity() + 1 : 0;  // past the SSO buffer
+    return bytes;
+  }
 
  private:
   std::vector<std::string> prefixes_;

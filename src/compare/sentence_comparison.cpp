@@ -15,19 +15,17 @@ std::uint64_t SentenceComparison::skipped() const {
   return out;
 }
 
-SentenceComparison compare_sentences(const std::vector<std::string>& inputs, const ReadSettings& read,
-                                     std::uint64_t max_bucket, const pipeline::LabelLookup* labels) {
-  SentenceComparison out;
+void compare_sentences(SentenceComparison& out, const std::vector<std::string>& inputs, const ReadSettings& read,
+                       std::uint64_t max_bucket, const pipeline::LabelLookup* labels) {
   out.documents = read_sentence_documents(inputs, read, out.counters);
   const auto& docs = out.documents;
-  out.pairs = overlapping_pairs(docs, max_bucket, out.counters);
+  out.pairs.emplace(docs, max_bucket, out.counters);
   out.all_pairs = docs.size() < 2 ? 0 : std::uint64_t{docs.size()} * (docs.size() - 1) / 2;
-  if (labels == nullptr) return out;
+  if (labels == nullptr) return;
   out.hits.resize(docs.size());
   for (std::size_t d = 0; d < docs.size(); ++d)
     for (std::uint32_t i = 0; i < docs[d].hashes.size(); ++i)
       if (const pipeline::LabelSource* l = labels->find(docs[d].hashes[i])) out.hits[d].push_back({i, l});
-  return out;
 }
 
 const std::string& LabelUrls::url_of(const pipeline::LabelSource& label) {

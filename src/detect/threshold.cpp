@@ -10,8 +10,10 @@ namespace crd::detect {
 
 namespace {
 
-// A finite number ≥ 0 spelling all of `text`, or NaN.
+// A finite decimal number ≥ 0 spelling all of `text`, or NaN. Decimal only: std::stod also reads
+// hexadecimal ("0x10" is 16), "inf" and "nan", which no one means as a threshold.
 double parse_number(const std::string& text) {
+  if (text.find_first_not_of("0123456789.eE+-") != std::string::npos) return NAN;
   std::size_t pos = 0;
   double v = 0;
   try {
@@ -49,8 +51,11 @@ Threshold Threshold::parse(const std::string& text, const std::string& option) {
   }
   if (text == "binomial" || text.rfind("binomial:", 0) == 0) return parse_binomial(text, option);
   const double v = parse_number(text);
-  if (std::isnan(v))
-    throw UsageError("option --" + option + ": expected 'auto', 'robust', 'robust:K', 'binomial[:R[:ALPHA]]' or a number ≥ 0, got '" +
+  // Scores lie in [0, 1] and an item is flagged when its score exceeds the threshold: 1 flags
+  // nothing (by request), a larger number could only be a mistake.
+  if (std::isnan(v) || v > 1)
+    throw UsageError("option --" + option +
+                     ": expected 'auto', 'robust', 'robust:K', 'binomial[:R[:ALPHA]]' or a number from 0 to 1, got '" +
                      text + "'");
   return {false, v};
 }
@@ -62,14 +67,29 @@ ResolvedThreshold Threshold::resolve(const Population& p) const {
   return {raw, false};
 }
 
+namespace {
+
+// `v` as written before (6 significant digits) when that reads back as `v`, else with as many
+// digits as it takes: the recorded rule is the threshold used, exactly ("0.1234567", not "0.123457").
+std::string exact(double v) {
+  for (int digits = 6;; ++digits) {
+    std::ostringstream out;
+    out.precision(digits);
+    out << v;
+    if (digits >= 17 || std::stod(out.str()) == v) return out.str();
+  }
+}
+
+}  // namespace
+
 std::string Threshold::to_string() const {
   if (automatic && !robust) return "auto";
-  std::ostringstream out;
-  if (robust) out << "robust:";
-  if (binomial) out << "binomial:";
-  out << value;
-  if (binomial) out << ":" << alpha;
-  return out.str();
+  std::string out;
+  if (robust) out += "robust:";
+  if (binomial) out += "binomial:";
+  out += exact(value);
+  if (binomial) out += ":" + exact(alpha);
+  return out;
 }
 
 }  // namespace crd::detect

@@ -235,8 +235,12 @@ std::vector<std::string> ResultReader::read_strings(const std::string& ds, std::
     fail(impl_->path, "reading " + ds + " failed");
   out.reserve(sel.count);
   for (std::size_t i = 0; i < sel.count; ++i) {
+    // Null-padded: only the padding at the end goes. A NUL inside a value (a URL "a\0b") is
+    // kept, so values that differ after it stay apart.
     const char* s = buf.data() + i * width;
-    out.emplace_back(s, std::find(s, s + width, '\0') - s);
+    std::size_t n = width;
+    while (n > 0 && s[n - 1] == '\0') --n;
+    out.emplace_back(s, n);
   }
   return out;
 }

@@ -2,8 +2,11 @@
 #include "crd/pipeline/quilts_pipeline.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <optional>
+#include <span>
 
+#include "crd/base/printable.hpp"
 #include "crd/comm/collectives.hpp"
 #include "crd/text/fingerprint.hpp"
 #include "crd/output/schema.hpp"
@@ -17,6 +20,26 @@
 
 namespace crd::pipeline {
 
+namespace {
+
+// A list written with keys of another form (a typo, another host) excludes nothing without a
+// word; so the entries that matched no page on any rank are counted and rank 0 says how many.
+void warn_unmatched(comm::Transport& transport, const PageList& list, const std::string& path,
+                    std::vector<std::uint32_t> matched) {
+  std::sort(matched.begin(), matched.end());
+  matched.erase(std::unique(matched.begin(), matched.end()), matched.end());
+  auto all = comm::allgather_concat<std::uint32_t>(transport, std::span<const std::uint32_t>(matched));
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  const std::uint64_t unmatched = list.entries() - all.size();
+  if (unmatched > 0 && transport.rank() == 0)
+    std::fprintf(stderr, "crd quilts: warning: --exclude-pages '%s': %llu of %llu entries matched no page\n",
+                 printable(path).c_str(), static_cast<unsigned long long>(unmatched),
+                 static_cast<unsigned long long>(list.entries()));
+}
+
+}  // namespace
+
 void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& params, comm::Transport& transport,
                 const std::string& exclude_pages) {
   CommonOptions common = common_options;
@@ -29,8 +52,9 @@ void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& 
   // Tokenizing and hashing every word is several times slower than reading: a shallow queue keeps
   // the scan busy, and the 64 MiB one would stay resident beside the gram sets.
   common.scan.reader_queue_bytes = std::uint64_t{4} << 20;
+  std::vector<std::uint32_t> matched;  // entries of the exclude list that matched a page here
   common.scan.on_page = [&](std::string_view key, const io::Document& doc) {
-    if (excluded.contains(key)) {
+    if (excluded.contains(key, &matched)) {
       skipped.add("quilts.pages.excluded");
       return;
     }
@@ -47,10 +71,11 @@ void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& 
     // --memory counts the documents' gram sets with the scan's tables: a budget they do not fit
     // stops the scan and fails naming a rank count (passes do not divide them).
     ScanRequest request;
-    request.held_bytes = [&] { return docs_bytes; };
+    request.held_bytes = [&] { return docs_bytes + excluded.held_bytes(); };
     const MemoryBudget budget = MemoryBudget::of_job(common, transport);
     ScanPhase scan = run_scan_phase(common, request, budget, transport, timer, file);
     scan.shard.counters.merge(skipped);
+    if (excluded.entries() > 0) warn_unmatched(transport, excluded, exclude_pages, std::move(matched));
 
     shuffle::ExchangeStats stats;
     const shuffle::ShuffleConfig config{common.round_bytes, &stats};

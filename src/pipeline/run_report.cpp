@@ -12,8 +12,18 @@
 
 namespace crd::pipeline {
 
+namespace {
+std::string& last_phase() {
+  static std::string phase;  // one process, one pipeline at a time
+  return phase;
+}
+}  // namespace
+
+std::string last_started_phase() { return last_phase(); }
+
 void PhaseTimer::start(std::string phase) {
   stop();
+  last_phase() = phase;
   running_ = std::move(phase);
   since_ = std::chrono::steady_clock::now();
 }

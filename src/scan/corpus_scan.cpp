@@ -126,8 +126,8 @@ void ShardScanner::chunk_page(const io::Document& doc, std::uint32_t page) {
   });
   flush();
   if (!skipped.empty()) out_.counters.add("skipped." + std::string(skipped));
-  if (const auto dropped = chunker_->dropped_parts(); dropped.count != 0)
-    out_.counters.add("skipped." + std::string(dropped.reason), dropped.count);
+  for (const auto& dropped : chunker_->dropped_parts())
+    if (dropped.count != 0) out_.counters.add("skipped." + std::string(dropped.reason), dropped.count);
   out_.counters.add("chunks", chunks);
 }
 

@@ -65,8 +65,8 @@ Chunked chunk(crd::chunk::Chunker& chunker, const std::string& page, std::string
   const std::string_view skipped =
       chunker.chunk(page, charset, [&](std::string_view s) { out.sentences.emplace_back(s); });
   EXPECT_EQ(skipped, "") << "the page must not be skipped";
-  EXPECT_TRUE(out.sentences.empty() || chunker.dropped_parts().reason == "sentence.invalid_utf8");
-  out.dropped = chunker.dropped_parts().count;
+  EXPECT_TRUE(out.sentences.empty() || chunker.dropped_parts()[0].reason == "sentence.invalid_utf8");
+  out.dropped = chunker.dropped_parts()[0].count + chunker.dropped_parts()[1].count;
   return out;
 }
 

@@ -83,13 +83,33 @@ TEST(SentenceChunker, DropsOnlyTheSentencesHoldingUndecodableBytes) {
   auto chunker = crd::chunk::make_chunker(crd::chunk::ChunkerKind::Sentence, {});
   EXPECT_EQ(crd::chunk::test::run(*chunker, "<p>Caf\xe9 ouvert. Other text. Good \xff\xfe bytes? Last one."),
             (Chunks{"Other text.", "Last one."}));
-  EXPECT_EQ(chunker->dropped_parts().reason, "sentence.invalid_utf8");
-  EXPECT_EQ(chunker->dropped_parts().count, 2u);
+  EXPECT_EQ(chunker->dropped_parts()[0].reason, "sentence.invalid_utf8");
+  EXPECT_EQ(chunker->dropped_parts()[0].count, 2u);
   EXPECT_EQ(chunker->chunk("<p>Caf\xe9. Ferm\xe9.", "", [](std::string_view) { FAIL() << "nothing is left"; }),
             "sentence.none");
-  EXPECT_EQ(chunker->dropped_parts().count, 2u);
+  EXPECT_EQ(chunker->dropped_parts()[0].count, 2u);
   EXPECT_EQ(crd::chunk::test::run(*chunker, "<p>Fine. Text."), (Chunks{"Fine.", "Text."}));
-  EXPECT_EQ(chunker->dropped_parts().count, 0u) << "the count is the last page's";
+  EXPECT_EQ(chunker->dropped_parts()[0].count, 0u) << "the count is the last page's";
+}
+
+// ESC and BEL (gumbo turns them into U+FFFD) were counted as sentence.invalid_utf8: a sentence
+// holding a control character is left out under a reason that names it.
+TEST(SentenceChunker, SentencesWithControlCharactersAreNamedForThem) {
+  auto chunker = crd::chunk::make_chunker(crd::chunk::ChunkerKind::Sentence, {});
+  EXPECT_EQ(crd::chunk::test::run(*chunker,
+                                  "<p>Ring the \x07 bell. Escape \x1b[31m red. Fine text. C1 \xc2\x9b here. "
+                                  "Caf\xe9 bad."),
+            (Chunks{"Fine text."}));
+  EXPECT_EQ(chunker->dropped_parts()[0].reason, "sentence.invalid_utf8");
+  EXPECT_EQ(chunker->dropped_parts()[0].count, 1u);
+  EXPECT_EQ(chunker->dropped_parts()[1].reason, "sentence.control_characters");
+  EXPECT_EQ(chunker->dropped_parts()[1].count, 3u);
+  // Whitespace controls are whitespace, as before; UTF-16 pages are marked after decoding.
+  EXPECT_EQ(crd::chunk::test::run(*chunker, "<p>Tab\there. New\nline."), (Chunks{"Tab here.", "New line."}));
+  EXPECT_EQ(chunker->dropped_parts()[1].count, 0u);
+  const std::string utf16 = std::string("\xff\xfe") + std::string("<\0p\0>\0A\0\x07\0.\0 \0B\0.\0", 20);
+  EXPECT_EQ(crd::chunk::test::run(*chunker, utf16), (Chunks{"B."}));
+  EXPECT_EQ(chunker->dropped_parts()[1].count, 1u);
 }
 
 TEST(SentenceChunker, RandomBytesNeverCrashAndSkipForAKnownReason) {
@@ -112,7 +132,7 @@ TEST(SentenceChunker, RandomBytesNeverCrashAndSkipForAKnownReason) {
     });
     EXPECT_TRUE(reasons.contains(reason)) << reason;
     seen.insert(reason);
-    dropped += chunker->dropped_parts().count;
+    dropped += chunker->dropped_parts()[0].count + chunker->dropped_parts()[1].count;
   }
   EXPECT_TRUE(seen.contains("")) << "some random pages must give sentences";
   EXPECT_GT(dropped, 0u) << "random high bytes are not UTF-8";

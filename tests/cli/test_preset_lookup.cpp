@@ -49,5 +49,32 @@ TEST(PresetLookup, PathsAndExistingFilesAreTakenAsGiven) {
   fs::current_path(cwd);
 }
 
+TEST(PresetLookup, ALocalDirectoryNamedLikeAPresetDoesNotHideIt) {
+  const fs::path root = crd::testing::make_temp_dir("presets-dir");
+  write(root / "configs" / "quickstart.ini");
+  fs::create_directories(root / "work" / "quickstart");
+  const fs::path cwd = fs::current_path();
+  fs::current_path(root / "work");
+  EXPECT_EQ(find_preset("quickstart", {(root / "configs").string()}), (root / "configs" / "quickstart.ini").string());
+  EXPECT_EQ(find_preset("quickstart", {"/nonexistent"}), std::nullopt);
+  fs::current_path(cwd);
+}
+
+// Run from its build tree (not installed), crd finds the presets of the source tree it was built
+// from, after any installed ones; and says where it looked when a name is no preset.
+TEST(PresetLookup, TheSourceTreesPresetsComeLast) {
+  EXPECT_EQ(preset_dirs(nullptr, "/moved/bin/crd", "/src/crd/configs"),
+            (std::vector<std::string>{"/moved/share/crd/configs", "/src/crd/configs"}));
+  const std::vector<std::string> dirs = this_process_preset_dirs();
+  ASSERT_FALSE(dirs.empty());
+  EXPECT_EQ(dirs.back(), (fs::path(CRD_TEST_SOURCE_DIR) / "configs").string());
+  const auto found = find_preset("quickstart", dirs);
+  ASSERT_TRUE(found.has_value());
+  EXPECT_TRUE(fs::is_regular_file(*found)) << *found;
+  EXPECT_EQ(preset_search_note("nosuch", {"/a/configs", "/b/configs"}),
+            " (no preset 'nosuch' or 'nosuch.ini' in /a/configs, /b/configs)");
+  EXPECT_EQ(preset_search_note("./nosuch.ini", {"/a/configs"}), "");
+}
+
 }  // namespace
 }  // namespace crd::cli

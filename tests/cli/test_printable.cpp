@@ -25,6 +25,21 @@ TEST(Printable, ControlCharactersBecomeVisibleEscapes) {
   EXPECT_EQ(printable("back\\slash"), "back\\\\slash");     // so an escape is never ambiguous
 }
 
+// Characters that change how a line reads without being seen were printed raw: U+202E turned
+// "moc.elpmaxe" into "example.com" on screen, U+2028 broke a line in some terminals.
+TEST(Printable, FormatControlsAreEscaped) {
+  EXPECT_EQ(printable("http://\xe2\x80\xaemoc.elpmaxe/"), "http://\\u202emoc.elpmaxe/");
+  EXPECT_EQ(printable("a\xe2\x80\xa8"
+                      "b\xe2\x80\xa9"
+                      "c"),
+            "a\\u2028b\\u2029c");
+  EXPECT_EQ(printable("\xe2\x81\xa6x\xe2\x81\xa9"), "\\u2066x\\u2069");  // isolates
+  EXPECT_EQ(printable("zero\xe2\x80\x8bwidth\xef\xbb\xbf"), "zero\\u200bwidth\\ufeff");
+  EXPECT_EQ(printable("\xd8\x9c"), "\\u061c");                                     // Arabic letter mark
+  EXPECT_EQ(printable("\xe2\x80\x94 \xe2\x82\xac"), "\xe2\x80\x94 \xe2\x82\xac");  // em dash, euro: unchanged
+  EXPECT_EQ(crd::cli::one_line("x\xe2\x80\xaey", 100), "x\\u202ey");
+}
+
 TEST(Printable, InvalidUtf8BytesAreEscapedOneByOne) {
   EXPECT_EQ(printable("\x9b"), "\\x9b");                    // a lone C1 byte (8-bit CSI)
   EXPECT_EQ(printable("caf\xe9!"), "caf\\xe9!");            // latin-1

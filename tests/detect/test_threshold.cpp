@@ -24,12 +24,37 @@ TEST(Threshold, FixedIgnoresStatistics) {
   EXPECT_FALSE(t.automatic);
   EXPECT_EQ(t.value, 0.6);
   EXPECT_EQ(t.resolve({0.1, 0.2, 0, 0}).value, 0.6);
-  EXPECT_EQ(Threshold::parse("1.5", "x").resolve({0.9, 0.9, 1, 0}).value, 1.5) << "fixed: never clamped";
-  EXPECT_FALSE(Threshold::parse("1.5", "x").resolve({0.9, 0.9, 1, 0}).clamped);
+  EXPECT_EQ(Threshold::parse("1", "x").resolve({0.9, 0.9, 1, 0}).value, 1.0) << "fixed: never clamped";
+  EXPECT_FALSE(Threshold::parse("1", "x").resolve({0.9, 0.9, 1, 0}).clamped);
   EXPECT_EQ(t.to_string(), "0.6");
   EXPECT_EQ(Threshold::parse("0", "x").value, 0.0);
   EXPECT_EQ(Threshold::parse("1e-3", "x").value, 1e-3);
-  EXPECT_EQ(Threshold::parse("2", "x").value, 2.0);
+}
+
+// Scores lie in [0, 1]: a fixed threshold above 1 could never flag anything, and hexadecimal
+// ("0x10", which std::stod reads as 16) is no one's threshold. Both were accepted.
+TEST(Threshold, NumbersAboveOneAndHexadecimalAreRefused) {
+  for (const char* bad : {"2", "1.5", "1.0000001", "0x10", "0x0.8", "1e1", "binomial:0x0.1", "robust:0x3"}) {
+    try {
+      Threshold::parse(bad, "page-threshold");
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("--page-threshold"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(Threshold::parse("1", "page-threshold").value, 1.0);
+  EXPECT_EQ(Threshold::parse("1.0e0", "page-threshold").value, 1.0);
+}
+
+// page_threshold_rule recorded 6 significant digits ("0.123457"): the rule is recorded exactly,
+// and as before when 6 digits are exact.
+TEST(Threshold, RuleIsRecordedExactly) {
+  EXPECT_EQ(Threshold::parse("0.1234567", "x").to_string(), "0.1234567");
+  EXPECT_EQ(Threshold::parse("0.6", "x").to_string(), "0.6");
+  EXPECT_EQ(Threshold::parse("binomial:0.0123456789:0.0001", "x").to_string(), "binomial:0.0123456789:0.0001");
+  EXPECT_EQ(Threshold::parse("binomial", "x").to_string(), "binomial:0.01:0.0001");
+  for (const char* v : {"0.1234567", "0.3333333333333333", "1e-07"})
+    EXPECT_EQ(Threshold::parse(Threshold::parse(v, "x").to_string(), "x").value, Threshold::parse(v, "x").value) << v;
 }
 
 TEST(Threshold, RobustIsMedianPlusKScaledMad) {

@@ -57,14 +57,16 @@ class Chunker {
                                  const std::function<void(std::string_view normalized)>& emit) = 0;
 
   // Parts of the last page chunk() left out for a local defect (a sentence holding undecodable
-  // bytes) while the rest of the page was chunked: a bad byte costs its part, never the page.
-  // Callers count them as skipped.<reason>, `count` times, also when nothing was left of the
-  // page (then chunk() returned its own reason as well); count 0: nothing was left out.
+  // bytes, or control characters) while the rest of the page was chunked: a bad byte costs its
+  // part, never the page. Callers count each reason as skipped.<reason>, `count` times, also when
+  // nothing was left of the page (then chunk() returned its own reason as well); count 0: nothing
+  // was left out for that reason. Up to two reasons, with no allocation (called for every page).
   struct DroppedParts {
     std::string_view reason;
     std::uint64_t count = 0;
   };
-  virtual DroppedParts dropped_parts() const { return {}; }
+  using Dropped = std::array<DroppedParts, 2>;
+  virtual Dropped dropped_parts() const { return {}; }
 };
 
 // "" when `kind` can use these options, else why not (names the option). Commands check it before

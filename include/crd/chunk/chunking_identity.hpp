@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "crd/chunk/chunker.hpp"
 
@@ -16,5 +17,10 @@ inline constexpr int kNormalizationVersion = 1;
 // window=W"): stored with the count tables (schema::attr::kChunking) and compared, as a whole,
 // by crd merge.
 std::string chunking_identity(ChunkerKind kind, const ChunkerOptions& options);
+
+// The fields of a chunking identity its chunker uses: winnow takes its terms from the whole page,
+// so its tags and boundary matching are left out (labels made under other --tags match alike).
+// Every other chunker's identity is returned whole. For comparing a labels file with a run.
+std::string chunking_used(std::string_view identity);
 
 }  // namespace crd::chunk

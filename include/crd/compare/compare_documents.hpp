@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "crd/base/counters.hpp"
@@ -41,10 +43,26 @@ struct DocumentPair {
   detect::Overlap overlap;
 };
 
-// Every pair of documents that shares at least one sentence held by at most `max_bucket`
-// documents, in (a, b) order. Found through a sentence → documents index, so pairs sharing nothing
-// cost nothing; a sentence held by more (navigation text) links no pairs — it would make
-// n(n − 1)/2 of them — and is counted as "compare.capped_sentences".
+// The pairs of documents that share at least one sentence held by at most `max_bucket`
+// documents. Found through a sentence → documents index, so pairs sharing nothing cost nothing; a
+// sentence held by more (navigation text) links no pairs — it would make n(n − 1)/2 of them — and
+// is counted as "compare.capped_sentences" when the index is built. The pairs are made one
+// document at a time and handed on, never kept: 10^4 documents sharing boilerplate make 5·10^7
+// pairs, which held with their overlaps ran a 10 MB input to 5.9 GB and std::bad_alloc.
+class PairIndex {
+ public:
+  PairIndex(const std::vector<SentenceDocument>& documents, std::uint64_t max_bucket, Counters& counters);
+  // Calls `on_pair` for every pair, in (a, b) order; returns how many there were. Holds one
+  // document's partners at a time beside the index.
+  std::uint64_t for_each_pair(const std::function<void(const DocumentPair&)>& on_pair) const;
+
+ private:
+  const std::vector<SentenceDocument>& documents_;
+  // sentence → the documents holding it, each once, ascending; capped sentences left out.
+  std::unordered_map<Digest, std::vector<std::uint32_t>, DigestHasher> holders_;
+};
+
+// Every such pair, kept (for a few documents and for tests).
 std::vector<DocumentPair> overlapping_pairs(const std::vector<SentenceDocument>& documents, std::uint64_t max_bucket,
                                             Counters& counters);
 

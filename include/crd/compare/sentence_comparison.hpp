@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,18 +24,19 @@ struct LabelHit {
 
 struct SentenceComparison {
   std::vector<SentenceDocument> documents;
-  std::vector<DocumentPair> pairs;  // those sharing a sentence, in (a, b) order
-  std::uint64_t all_pairs = 0;      // n(n − 1)/2
+  std::optional<PairIndex> pairs;  // those sharing a sentence, made on demand in (a, b) order
+  std::uint64_t all_pairs = 0;     // n(n − 1)/2
   // Per document, its labeled sentences in order (empty when no labeled set was given).
   std::vector<std::vector<LabelHit>> hits;
   Counters counters;              // skipped.* and compare.capped_sentences
   std::uint64_t skipped() const;  // the sum of the skipped.* counters
 };
 
-// Reads the documents and compares them (overlapping_pairs with `max_bucket`), then against
-// `labels` when it holds any.
-SentenceComparison compare_sentences(const std::vector<std::string>& inputs, const ReadSettings& read,
-                                     std::uint64_t max_bucket, const pipeline::LabelLookup* labels);
+// Reads the documents and indexes their sentences for the pairs (PairIndex with `max_bucket`),
+// then compares them against `labels` when it holds any. Not movable once built: `pairs` refers
+// to `documents`.
+void compare_sentences(SentenceComparison& out, const std::vector<std::string>& inputs, const ReadSettings& read,
+                       std::uint64_t max_bucket, const pipeline::LabelLookup* labels);
 
 // The labeled document a label was sampled from (its sample_url), read only for labels that hit.
 class LabelUrls {

@@ -25,7 +25,7 @@ struct PageCheck {
   std::string_view skipped;  // "": the page was chunked; else why not (a chunker reason), nothing else set
   std::uint32_t chunks = 0;  // after stop-chunk removal
   std::vector<LabeledChunk> matches;
-  chunk::Chunker::DroppedParts dropped;  // parts the chunker left out of a page it chunked
+  chunk::Chunker::Dropped dropped;  // parts the chunker left out of a page it chunked
   PageVerdict verdict;
 };
 

@@ -29,6 +29,10 @@ class PhaseTimer {
   std::chrono::steady_clock::time_point since_;
 };
 
+// The phase this process's PhaseTimer started last ("" before any): what a rank that runs out of
+// memory names, so the line says where it happened.
+std::string last_started_phase();
+
 // Collective: every rank ends up with the counters of all ranks summed, by name.
 Counters merge_counters(comm::Transport& transport, const Counters& local);
 

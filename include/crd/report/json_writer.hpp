@@ -47,7 +47,11 @@ class JsonWriter {
   JsonWriter& array(const std::vector<std::string>& values);
 
   const std::string& str() const { return out_; }
-  std::string take() { return std::move(out_); }
+  std::string take() {  // leaves the writer empty, its nesting kept: callers write as they go
+    std::string out;
+    out.swap(out_);
+    return out;
+  }
 
  private:
   void separate();  // a comma unless this is the first item of the enclosing container

@@ -11,6 +11,7 @@
 #include "crd/comm/collectives.hpp"
 #include "crd/output/result_reader.hpp"
 #include "crd/output/schema.hpp"
+#include "crd/chunk/chunking_identity.hpp"
 #include "label_file_shape.hpp"
 
 namespace crd::pipeline {
@@ -40,7 +41,7 @@ void check_labels_chunking(const output::ResultReader& r, const std::string& gro
   if (r.has_attribute(group, attr::kLabelChunking)) stored = r.attribute_string(group, attr::kLabelChunking);
   else if (group == output::schema::kDiscoveryChunks.group && output::schema::has_attribute(r, attr::kChunking))
     stored = output::schema::attribute_string(r, attr::kChunking);
-  if (stored.empty() || stored == chunking) return;
+  if (stored.empty() || chunk::chunking_used(stored) == chunk::chunking_used(chunking)) return;
   throw UsageError("labels file " + r.path() + " was chunked with '" + stored + "' but this run chunks with '" +
                    chunking + "': its labels cannot match; give the chunking options it was made with");
 }

@@ -3,15 +3,12 @@
 #pragma once
 
 #include <cstdint>
-#include <span>
 
+#include "crd/comm/collectives/reduced.hpp"
 #include "crd/comm/transport.hpp"
 
 namespace crd::comm {
 
-inline std::uint64_t min(Transport& transport, std::uint64_t v) {
-  transport.allreduce(std::span<std::uint64_t>(&v, 1), ReduceOp::Min);
-  return v;
-}
+inline std::uint64_t min(Transport& transport, std::uint64_t v) { return detail::reduced(transport, v, ReduceOp::Min); }
 
 }  // namespace crd::comm

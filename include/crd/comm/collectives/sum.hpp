@@ -5,14 +5,12 @@
 #include <cstdint>
 #include <span>
 
+#include "crd/comm/collectives/reduced.hpp"
 #include "crd/comm/transport.hpp"
 
 namespace crd::comm {
 
-inline std::uint64_t sum(Transport& transport, std::uint64_t v) {
-  transport.allreduce(std::span<std::uint64_t>(&v, 1), ReduceOp::Sum);
-  return v;
-}
+inline std::uint64_t sum(Transport& transport, std::uint64_t v) { return detail::reduced(transport, v, ReduceOp::Sum); }
 
 // Element-wise, in place: values[i] becomes the sum of every rank's values[i]. Every rank passes
 // as many values.

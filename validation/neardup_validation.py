@@ -99,7 +99,7 @@ def jaccard(a, b):
 
 
 def read_pages(corpus):
-    """{key: html text} for every .html file, keyed as crd keys a directory's files."""
+    """{key: text} for every HTML and plain-text file, keyed as crd keys a directory's files."""
     pages = {}
     for host in sorted(os.listdir(corpus)):
         top = os.path.join(corpus, host)
@@ -107,7 +107,7 @@ def read_pages(corpus):
             continue
         for d, _, names in os.walk(top):
             for n in sorted(names):
-                if n.endswith(".html"):
+                if n.endswith((".html", ".htm", ".xhtml", ".txt")):  # the text pages crd sketches
                     p = os.path.join(d, n)
                     with open(p, encoding="utf-8", errors="replace") as f:
                         pages[os.path.relpath(p, corpus)] = f.read()
@@ -143,7 +143,7 @@ def run_crd(crd, inputs, out, nranks, config, memory):
     if memory:
         cmd += ["--memory", memory]
     for path in inputs:  # warm: the kernel evicts pages idle for ~30 s
-        subprocess.run(["tar", "cf", "/dev/null", path], check=False)
+        subprocess.run(["tar", "cf", "/dev/null", path], check=False, stderr=subprocess.DEVNULL)
     before = os.times()
     start = time.time()
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
@@ -184,7 +184,8 @@ def main():
     copies_dir = os.path.join(work, "copies")
     shutil.rmtree(copies_dir, ignore_errors=True)
     injected = {}  # copy key → (original key, measured Jaccard)
-    for n, orig in enumerate(rng.sample(keys, min(args.copies, len(keys)))):
+    html_keys = [k for k in keys if k.endswith(".html")]
+    for n, orig in enumerate(rng.sample(html_keys, min(args.copies, len(html_keys)))):
         new, j = mutate(pages[orig], rng.uniform(0.5, 0.99), rng)
         key = "%s/%d/%s" % (COPY_HOST, n, orig)
         path = os.path.join(copies_dir, key)
@@ -223,7 +224,7 @@ def main():
         fp = sum(1 for c, o in high if found_pair(c, o))
         fc = sum(1 for c, o in high if found_pair(c, o) or found_cluster(c, o))
         other = [(a, b) for a, b in pairs if not a.startswith(COPY_HOST) and not b.startswith(COPY_HOST)]
-        true = sum(1 for a, b in other if jaccard(main_shingles[a], main_shingles[b]) >= 0.8)
+        true = sum(1 for a, b in other if jaccard(main_shingles.get(a, set()), main_shingles.get(b, set())) >= 0.8)
         print("| %d | %d | %d (%.1f%%) | %d (%.1f%%) | %d | %d (%.1f%%) | %.1f | %.1f | %d | %s |" % (
             nranks, len(high), fp, 100.0 * fp / max(1, len(high)), fc, 100.0 * fc / max(1, len(high)), len(other),
             true, 100.0 * true / max(1, len(other)), html_bytes / 1e6 / cpu, cpu, rss // 1000000, args.memory))

@@ -68,6 +68,10 @@ class NeardupStubs(unittest.TestCase):
         if not ci.SANITIZED:
             self.assertLess(cpu, 60)
             self.assertLess(ci.open_results(out1).resources["memory.peak_rss_max"], 400e6)
+        # crd inspect prints the cluster and the page to keep.
+        shown = ci.run_crd(["inspect", out1]).stdout
+        self.assertIn("clusters: 1 of %d pages (the page kept: the smallest page key" % PAGES, shown)
+        self.assertIn("%6d  %s" % (PAGES, self.keys[0]), shown)
         out2, _ = self.run_neardup("np2.h5", 2, HIGH_RECALL)
         self.assertEqual(self.clusters(out2)[:4], (pages, cluster, reps, sizes))
 

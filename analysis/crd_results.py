@@ -54,6 +54,8 @@ NEARDUP = "/neardup"
 NEARDUP_PAIRS = "/neardup/pairs"
 NEARDUP_DEGREE = "/neardup/degree"
 NEARDUP_IDENTICAL = "/neardup/identical"
+NEARDUP_CLUSTERS = "/neardup/clusters"
+NEARDUP_REPRESENTATIVES = "/neardup/representatives"
 QUILTS = "/quilts"
 QUILT_PAGES = "/quilts/pages"
 QUILT_SOURCES = "/quilts/sources"
@@ -97,6 +99,8 @@ TABLES = {
     NEARDUP_PAIRS: {"page_a": STR, "page_b": STR, "b_sim": "u4", "c_sim": "u4", "same_site": "u1"},
     NEARDUP_DEGREE: _HISTOGRAM,
     NEARDUP_IDENTICAL: {"page": STR, "representative": STR},
+    NEARDUP_CLUSTERS: {"page": STR, "cluster": STR},
+    NEARDUP_REPRESENTATIVES: {"representative": STR, "pages": "u8"},
     QUILT_PAGES: {"url": STR, "grams": "u8", "patch_grams": "u8", "patchfrac": "f8", "sources": "u8",
                   "quilted": "u1"},
     QUILT_SOURCES: {"page": STR, "source": STR, "grams_covered": "u8"},
@@ -127,7 +131,8 @@ GROUP_ATTRS = {
                 "min_neighborhood_labeled": "u8"},
     NEARDUP: {"method": STR, "pages": "u8", "identity_sets": "u8", "pairs": "u8",
               "same_site_pairs": "u8", "different_site_pairs": "u8", "capped_buckets": "u8",
-              "capped_pages": "u8", "capped_pairs": "u8"},
+              "capped_pages": "u8", "capped_pairs": "u8", "pairs_not_kept": "u8", "clusters": "u8",
+              "clustered_pages": "u8", "unlinked_entries": "u8", "representative_rule": STR},
     QUILTS: {"k": "u8", "m": "u8", "c": "u8", "theta": "f8", "min_source_share": "f8",
              "foreign_sourced": STR, "pages": "u8", "quilted": "u8"},
     COMPARE_HASHING: {"pages": "u8", "positives": "u8", "labels": "u8", "labels_with_text": "u8",
@@ -144,7 +149,8 @@ TABLES_OF = {  # the tables each command writes
     "detect": _RUN_TABLES + _DETECTION_TABLES,
     "detect --pairs": _RUN_TABLES + _DETECTION_TABLES + [DETECTION_PAIRS],
     "run": _RUN_TABLES + _DISCOVERY_TABLES + _DETECTION_TABLES,
-    "neardup": _RUN_TABLES + [NEARDUP_PAIRS, NEARDUP_DEGREE, NEARDUP_IDENTICAL],
+    "neardup": _RUN_TABLES + [NEARDUP_PAIRS, NEARDUP_DEGREE, NEARDUP_IDENTICAL, NEARDUP_CLUSTERS,
+                              NEARDUP_REPRESENTATIVES],
     "quilts": _RUN_TABLES + [QUILT_PAGES, QUILT_SOURCES, QUILT_SWEEP],
     "compare-hashing": _RUN_TABLES + [CONFUSION],
     # discover and run write the count tables too with --keep-counts; merge always does.
@@ -357,6 +363,8 @@ class CrdResult:
     neardup_pairs = functools.cached_property(lambda self: self.table(NEARDUP_PAIRS))
     neardup_degree = functools.cached_property(lambda self: self.table(NEARDUP_DEGREE))
     neardup_identical = functools.cached_property(lambda self: self.table(NEARDUP_IDENTICAL))
+    neardup_clusters = functools.cached_property(lambda self: self.table(NEARDUP_CLUSTERS))
+    neardup_representatives = functools.cached_property(lambda self: self.table(NEARDUP_REPRESENTATIVES))
 
     @functools.cached_property
     def chunks_attrs(self) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-// crd inspect for crd neardup results: counts, the B-similarity split, the degree tail, top pairs.
+// crd inspect for crd neardup results: counts, the B-similarity split, the degree tail, the largest
+// clusters with their representatives, top pairs.
 #include "inspect_neardup.hpp"
 
 #include <algorithm>
@@ -11,6 +12,38 @@
 #include "row_picker.hpp"
 
 namespace crd::cli {
+namespace {
+
+// The clusters (a result written before crd wrote them has none): how many, and the largest with
+// their representatives, the pages to keep.
+void print_clusters(const output::ResultReader& r, std::size_t top) {
+  namespace schema = output::schema;
+  namespace attr = output::schema::attr;
+  using neardup::RepresentativeRow;
+  const auto& reps = schema::kNeardupRepresentatives;
+  if (!r.has(reps.column(&RepresentativeRow::representative))) return;
+  std::printf("  clusters: %llu of %llu pages (the page kept: the %s; %llu capped-bucket entries unlinked)\n",
+              static_cast<unsigned long long>(schema::attribute_u64(r, attr::kNeardupClusterCount)),
+              static_cast<unsigned long long>(schema::attribute_u64(r, attr::kNeardupClusteredPages)),
+              printable(schema::attribute_string(r, attr::kNeardupRepresentativeRule)).c_str(),
+              static_cast<unsigned long long>(schema::attribute_u64(r, attr::kNeardupUnlinkedEntries)));
+  if (schema::attribute_u64(r, attr::kNeardupPairsNotKept) > 0)
+    std::printf("  pairs left out by --max-pairs: %llu (the clusters are complete)\n",
+                static_cast<unsigned long long>(schema::attribute_u64(r, attr::kNeardupPairsNotKept)));
+  const auto sizes = r.read_u64(reps.column(&RepresentativeRow::pages));
+  std::vector<std::size_t> order(sizes.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return sizes[a] > sizes[b]; });
+  if (order.empty()) return;
+  std::printf("\nlargest clusters (pages, representative: the page to keep):\n");
+  for (std::size_t k = 0; k < std::min(top, order.size()); ++k) {
+    const std::size_t i = order[k];
+    std::printf("  %6llu  %s\n", static_cast<unsigned long long>(sizes[i]),
+                printable(r.read_strings(reps.column(&RepresentativeRow::representative), i, 1).at(0)).c_str());
+  }
+}
+
+}  // namespace
 
 void print_neardup(const output::ResultReader& r, std::size_t top) {
   namespace schema = output::schema;
@@ -39,6 +72,7 @@ void print_neardup(const output::ResultReader& r, std::size_t top) {
   std::printf("\n");
   const auto degrees = r.read_u64(schema::kNeardupDegree.column(&discover::HistogramRow::occurrences));
   if (!degrees.empty()) std::printf("  largest degree: %llu\n", static_cast<unsigned long long>(degrees.back()));
+  print_clusters(r, top);
 
   std::vector<std::size_t> order(b_sim.size());
   std::iota(order.begin(), order.end(), 0);

@@ -127,6 +127,14 @@ constexpr OptionSpec kOptions[] = {
    "--method combined: keep B-similar pairs with at least this many agreeing bits"},
   {"max-bucket", 0, K::Count, {0, kMaxU32}, kNeardup, R, "",
    "a bucket (a supershingle or simhash piece) shared by more pages than this links no pairs, only counted"},
+  {"normalize-text", 0, K::Flag, kAny, kNeardup, R, "",
+   "shingle normalized terms: lower case, punctuation removed, each run of digits as 0 (as FineWeb's dedup)"},
+  {"boilerplate-pages", 0, K::Count, {0, kNoMost}, kNeardup, R, "N",
+   "leave out of the shingles every block (text between block-level tags) found on at least N pages of its host "
+   "(0 = off)"},
+  {"max-pairs", 0, K::Count, {0, kNoMost}, kNeardup, R, "",
+   "neardup: keep at most this many pairs in /neardup/pairs, leaving out the largest buckets' first (0 = all); "
+   "/neardup/clusters stays complete"},
 
   {"max-gram-documents", 0, K::Count, kMaxGramDocuments, kQuilts, R, "",
    "m: a patch gram is in 2..m documents (its page and fewer than m others)"},

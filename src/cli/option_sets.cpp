@@ -79,6 +79,9 @@ void neardup(OptionBinder& b, Settings& s) {
   b.add("min-c-similarity", rules.min_c_similarity);
   b.add("combined-c-similarity", rules.combined_c_similarity);
   b.add("max-bucket", rules.max_bucket);
+  b.add("max-pairs", rules.max_pairs);
+  b.add("normalize-text", s.neardup.normalize_text);
+  b.add("boilerplate-pages", s.neardup.boilerplate_pages);
 }
 
 void quilts(OptionBinder& b, Settings& s) {

@@ -2,10 +2,12 @@
 #include "crd/neardup/candidates.hpp"
 
 #include <algorithm>
+#include <map>
 #include <string_view>
 
 #include "crd/base/uint128.hpp"
 #include "crd/comm/collectives.hpp"
+#include "crd/neardup/clusters.hpp"
 #include "crd/text/fingerprint.hpp"
 #include "site.hpp"
 
@@ -20,11 +22,12 @@ struct BucketKey {
   auto operator<=>(const BucketKey&) const = default;
 };
 
-// A representative as it travels to a bucket's owner: its key and whole sketch.
+// A representative as it travels to a bucket's owner: its key, whole sketch and set id (clusters.hpp).
 struct Member {
   std::string page;
   Sketch sketch;
-  static constexpr auto fields() { return std::tuple(&Member::page, &Member::sketch); }
+  std::uint64_t id = 0;
+  static constexpr auto fields() { return std::tuple(&Member::page, &Member::sketch, &Member::id); }
   bool operator<(const Member& other) const { return page < other.page; }
 };
 
@@ -66,6 +69,72 @@ bool kept_earlier(const Sketch& a, const Sketch& b, std::uint32_t index, const P
   return false;
 }
 
+// A capped bucket's forest for the clusters (clusters.hpp), without its pairs: each member is
+// compared with the bucket's leaders (at most kClusterLeaders members, each of which matched no
+// leader before it) and linked to the first whose pair with it is accepted; when it matches
+// several, the leaders it matches are linked too (once: `leader_of` joins them here), so a bucket
+// of mutually similar pages is not split by the order of its leaders. Returns the members that
+// matched none while the leaders were full.
+std::uint64_t capped_bucket_edges(const BucketRecord& bucket, const PairRules& rules, std::vector<ClusterEdge>& edges) {
+  std::vector<std::size_t> leaders;    // member positions
+  std::vector<std::size_t> leader_of;  // union–find over leader indices (root: the earliest)
+  const auto group = [&](std::size_t l) {
+    while (leader_of[l] != l) l = leader_of[l] = leader_of[leader_of[l]];
+    return l;
+  };
+  std::uint64_t unlinked = 0;
+  for (std::size_t i = 0; i < bucket.members.size(); ++i) {
+    const Member& m = bucket.members[i];
+    std::size_t first = leaders.size();  // the first leader it matches
+    for (std::size_t l = 0; l < leaders.size(); ++l) {
+      const Member& leader = bucket.members[leaders[l]];
+      if (first < leaders.size() && group(l) == group(first)) continue;  // already joined: no need to compare
+      if (!accepted(rules, b_similarity(leader.sketch, m.sketch), c_similarity(leader.sketch, m.sketch))) continue;
+      if (first == leaders.size()) {
+        first = l;
+        edges.push_back({m.id, leader.id});
+      } else {
+        edges.push_back({leader.id, bucket.members[leaders[first]].id});
+        leader_of[std::max(group(l), group(first))] = std::min(group(l), group(first));
+      }
+    }
+    if (first < leaders.size()) continue;
+    if (leaders.size() < kClusterLeaders) {
+      leader_of.push_back(leaders.size());
+      leaders.push_back(i);
+    } else {
+      ++unlinked;
+    }
+  }
+  return unlinked;
+}
+
+std::size_t member_root(std::vector<std::size_t>& parent, std::size_t a) {
+  while (parent[a] != a) a = parent[a] = parent[parent[a]];
+  return a;
+}
+
+// The pairs kept in buckets of one size, summed over a rank's buckets (--max-pairs).
+struct BucketPairs {
+  std::uint64_t bucket_size = 0;
+  std::uint64_t pairs = 0;
+  std::uint64_t key_bytes = 0;
+};
+
+// The largest bucket size whose pairs, with those of every smaller bucket, stay within max_pairs
+// (`all`: every rank's counts, in any order). The pairs of larger buckets are not kept.
+std::uint64_t kept_bucket_size(const std::vector<BucketPairs>& all, std::uint64_t max_pairs) {
+  std::map<std::uint64_t, std::uint64_t> by_size;
+  for (const BucketPairs& b : all) by_size[b.bucket_size] += b.pairs;
+  std::uint64_t kept = 0, limit = 0;
+  for (const auto& [n, pairs] : by_size) {
+    if (kept + pairs > max_pairs) return limit;
+    kept += pairs;
+    limit = n;
+  }
+  return ~std::uint64_t{0};
+}
+
 }  // namespace
 
 std::uint64_t held_bytes(const SketchedPage& page) {
@@ -80,14 +149,18 @@ std::uint64_t bucket_entries_bytes(const SketchedPage& set, const PairRules& rul
   return bucket_count(set.sketch, rules) * entry;
 }
 
-std::uint64_t held_bytes(const PairRow& pair) { return sizeof(PairRow) + heap_bytes(pair.page_a) + heap_bytes(pair.page_b); }
-
+std::uint64_t held_bytes(const PairRow& pair) {
+  return sizeof(PairRow) + heap_bytes(pair.page_a) + heap_bytes(pair.page_b);
+}
 
 bool accepted(const PairRules& rules, std::uint32_t b_sim, std::uint32_t c_sim) {
   switch (rules.method) {
-    case Method::MinHash: return b_sim >= rules.min_b_similarity;
-    case Method::SimHash: return c_sim >= rules.min_c_similarity;
-    case Method::Combined: return b_sim >= rules.min_b_similarity && c_sim >= rules.combined_c_similarity;
+    case Method::MinHash:
+      return b_sim >= rules.min_b_similarity;
+    case Method::SimHash:
+      return c_sim >= rules.min_c_similarity;
+    case Method::Combined:
+      return b_sim >= rules.min_b_similarity && c_sim >= rules.combined_c_similarity;
   }
   return false;
 }
@@ -117,16 +190,19 @@ std::vector<IdentityRow> identity_rows(const std::vector<SketchedPage>& sets) {
 
 std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<SketchedPage>& sets,
                                 const PairRules& rules, const shuffle::ShuffleConfig& config, BucketCaps& caps,
-                                const std::function<void(const PairVolume&)>& before_comparing) {
+                                const std::function<void(const PairVolume&)>& before_comparing,
+                                std::vector<ClusterEdge>* edges) {
+  const std::uint64_t first_id = set_ids(transport, sets.size())[static_cast<std::size_t>(transport.rank())];
   std::vector<BucketRecord> entries;
-  for (const SketchedPage& s : sets) {
+  for (std::size_t k = 0; k < sets.size(); ++k) {
+    const SketchedPage& s = sets[k];
     const std::uint32_t positions = bucket_count(s.sketch, rules);
     for (std::uint32_t i = 0; i < positions; ++i)
-      entries.push_back({{bucket_value(s.sketch, i, rules), i}, {Member{s.pages.front(), s.sketch}}});
+      entries.push_back({{bucket_value(s.sketch, i, rules), i}, {Member{s.pages.front(), s.sketch, first_id + k}}});
   }
   const auto buckets = shuffle::group_by_key(
-      transport, std::move(entries), [](const BucketRecord& r) { return r.key; }, bucket_owner,
-      &BucketRecord::members, config);
+      transport, std::move(entries), [](const BucketRecord& r) { return r.key; }, bucket_owner, &BucketRecord::members,
+      config);
 
   // Every rank's capped buckets, sorted: a pair is kept in the first bucket it shares that is not one.
   std::vector<BucketKey> capped;
@@ -143,11 +219,19 @@ std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<Sk
   std::sort(all_capped.begin(), all_capped.end());
   capped.clear();
 
-  // Calls emit(a, b, b_sim, c_sim) for every pair this rank keeps.
-  const auto compare = [&](auto&& emit) {
+  // Calls emit(a, b, b_sim, c_sim, bucket size) for every pair this rank keeps; with `forest`, also adds each
+  // bucket's cluster edges to it (capped buckets included).
+  std::vector<std::size_t> joined;
+  const auto compare = [&](auto&& emit, std::vector<ClusterEdge>* forest) {
     for (const BucketRecord& bucket : buckets) {
       const std::uint64_t n = bucket.members.size();
-      if (n < 2 || n > rules.max_bucket) continue;
+      if (n < 2) continue;
+      if (n > rules.max_bucket) {
+        if (forest) caps.unlinked += capped_bucket_edges(bucket, rules, *forest);
+        continue;
+      }
+      joined.resize(n);
+      for (std::size_t x = 0; x < n; ++x) joined[x] = x;
       for (std::size_t x = 0; x < n; ++x) {
         for (std::size_t y = x + 1; y < n; ++y) {
           const Member& a = bucket.members[x];
@@ -155,27 +239,61 @@ std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<Sk
           const std::uint32_t b_sim = b_similarity(a.sketch, b.sketch);
           const std::uint32_t c_sim = c_similarity(a.sketch, b.sketch);
           if (!accepted(rules, b_sim, c_sim)) continue;
+          if (forest) {
+            const std::size_t rx = member_root(joined, x), ry = member_root(joined, y);
+            if (rx != ry) joined[std::max(rx, ry)] = std::min(rx, ry);
+          }
           if (kept_earlier(a.sketch, b.sketch, bucket.key.index, rules, all_capped)) continue;
-          emit(a, b, b_sim, c_sim);
+          emit(a, b, b_sim, c_sim, n);
         }
+      }
+      if (!forest) continue;
+      for (std::size_t x = 1; x < n; ++x) {
+        const std::size_t root = member_root(joined, x);
+        if (root != x) forest->push_back({bucket.members[x].id, bucket.members[root].id});
       }
     }
   };
-  if (before_comparing) {
+  // The pairs are counted first when --memory checks them or --max-pairs bounds them: by the size
+  // of the bucket that keeps them, so the bound drops the largest buckets' pairs first.
+  std::uint64_t pair_limit = ~std::uint64_t{0};  // largest bucket whose pairs are kept
+  if (before_comparing || rules.max_pairs != 0) {
+    std::map<std::uint64_t, BucketPairs> mine;
+    compare(
+        [&](const Member& a, const Member& b, std::uint32_t, std::uint32_t, std::uint64_t n) {
+          BucketPairs& at = mine[n];
+          at.bucket_size = n;
+          ++at.pairs;
+          at.key_bytes += heap_bytes(a.page) + heap_bytes(b.page);
+        },
+        nullptr);
     PairVolume volume;
+    if (rules.max_pairs != 0) {
+      std::vector<BucketPairs> local;
+      for (const auto& kv : mine) local.push_back(kv.second);
+      const auto all = comm::allgather_concat<BucketPairs>(transport, local);
+      pair_limit = kept_bucket_size(all, rules.max_pairs);
+      if (transport.rank() == 0)
+        for (const BucketPairs& b : all) caps.pairs_not_kept += b.bucket_size > pair_limit ? b.pairs : 0;
+    }
+    for (const auto& [n, b] : mine) {
+      if (n > pair_limit) continue;
+      volume.pairs += b.pairs;
+      volume.key_bytes += b.key_bytes;
+    }
     for (const BucketRecord& bucket : buckets)
-      for (const Member& m : bucket.members) volume.bucket_bytes += sizeof(Member) + m.page.capacity() + sketch_bytes(m.sketch);
+      for (const Member& m : bucket.members)
+        volume.bucket_bytes += sizeof(Member) + m.page.capacity() + sketch_bytes(m.sketch);
     volume.bucket_bytes += buckets.capacity() * sizeof(BucketRecord);
-    compare([&](const Member& a, const Member& b, std::uint32_t, std::uint32_t) {
-      ++volume.pairs;
-      volume.key_bytes += heap_bytes(a.page) + heap_bytes(b.page);
-    });
-    before_comparing(volume);
+    if (before_comparing) before_comparing(volume);
   }
   std::vector<PairRow> pairs;
-  compare([&](const Member& a, const Member& b, std::uint32_t b_sim, std::uint32_t c_sim) {
-    pairs.push_back({a.page, b.page, b_sim, c_sim, static_cast<std::uint8_t>(same_site(a.page, b.page))});
-  });
+  compare(
+      [&](const Member& a, const Member& b, std::uint32_t b_sim, std::uint32_t c_sim, std::uint64_t n) {
+        if (n > pair_limit) return;
+        pairs.push_back({a.page, b.page, b_sim, c_sim, static_cast<std::uint8_t>(same_site(a.page, b.page))});
+      },
+      edges);
   return pairs;
 }
 

@@ -21,7 +21,7 @@ std::vector<DatasetSpec> all_datasets() {
   add_datasets(out, kCounters, kResources, kTimings, kErrors, kDiscoveryChunks, kChunkHistogram, kDiscoveryFiles,
                kFileHistogram, kChunkCounts, kFileCounts, kLabels, kLabelsHistogram, kLabelsDocuments, kDetectionLabels, kProvenance, kPages, kNeighborhoods,
                kDetectionPairs, kNeardupPairs, kNeardupDegree,
-               kNeardupIdentical, kConfusion, kQuiltPages, kQuiltSources, kQuiltSweep,
+               kNeardupIdentical, kNeardupClusters, kNeardupRepresentatives, kConfusion, kQuiltPages, kQuiltSources, kQuiltSweep,
                kMergeInputs);
   return out;
 }
@@ -39,7 +39,8 @@ std::vector<Attribute> all_attributes() {
                              kNeighborhoodMad, kMinNeighborhoodLabeled, kChunking,
                              kNeardupMethod,   kNeardupPages,     kNeardupIdentitySets, kNeardupPairCount,
                              kNeardupSameSite, kNeardupDifferentSite, kNeardupCappedBuckets, kNeardupCappedPages,
-                             kNeardupCappedPairs,
+                             kNeardupCappedPairs, kNeardupPairsNotKept, kNeardupClusterCount, kNeardupClusteredPages,
+                             kNeardupUnlinkedEntries, kNeardupRepresentativeRule,
 
                              kComparePages,    kComparePositives, kCompareLabels,     kCompareLabelsWithText,
                              kCompareChunks,   kCompareChunksWithoutTlsh, kCompareExtrapolatePages,

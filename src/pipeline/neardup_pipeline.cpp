@@ -5,11 +5,15 @@
 #include <algorithm>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string_view>
 
 #include "crd/comm/collectives.hpp"
 #include "crd/discover/histogram.hpp"
 #include "crd/hash/sha1.hpp"
+#include "crd/neardup/boilerplate.hpp"
+#include "crd/neardup/clusters.hpp"
+#include "crd/neardup/normalize.hpp"
 #include "crd/text/fingerprint.hpp"
 #include "crd/text/tokenizer.hpp"
 #include "crd/output/schema.hpp"
@@ -76,8 +80,8 @@ std::uint64_t identity_share(comm::Transport& transport, const std::vector<neard
   for (const auto& page : pages) records.push_back({page.identity, neardup::held_bytes(page)});
   std::uint64_t share = 0;
   for (const auto& r : shuffle::reduce_by_key(
-           transport, std::move(records), [](const IdentityBytes& r) -> const Digest& { return r.identity; },
-           shuffle::HashPrefixOwner{}, [](IdentityBytes& into, const IdentityBytes& from) { into.bytes += from.bytes; },
+           transport, std::move(records), [](const IdentityBytes&r) -> const Digest& { return r.identity; },
+           shuffle::HashPrefixOwner{}, [](IdentityBytes&into, const IdentityBytes&from) { into.bytes += from.bytes; },
            config))
     share += r.bytes;
   return share;
@@ -106,15 +110,16 @@ std::function<void(const neardup::PairVolume&)> pair_checks(comm::Transport& tra
     budget.check_peak(transport, "sorting the candidate pairs", held + kReduceCopies * sorted);
     budget.check_peak(transport, "counting the pages' degrees",
                       held + sorted + 2 * sorted_pairs * sizeof(std::string_view) + kReduceCopies * ends_bytes);
-    budget.check_peak(transport, "sorting the identical pages", held + sorted + kReduceCopies * spread(identical_bytes));
+    budget.check_peak(transport, "sorting the identical pages",
+                      held + sorted + kReduceCopies * spread(identical_bytes));
   };
 }
 
 // Collective: /neardup's tables (pairs, degree histogram, identical pages) and its attributes.
-void write_neardup(output::ResultFile& file, comm::Transport& transport,
-                   const std::vector<neardup::SketchedPage>& sets, std::vector<neardup::PairRow>& pairs,
-                   std::vector<discover::HistogramRow>& degree, const neardup::BucketCaps& caps,
-                   std::uint64_t sketched, const NeardupOptions& options, std::size_t round_bytes) {
+void write_neardup(output::ResultFile& file, comm::Transport& transport, const std::vector<neardup::SketchedPage>& sets,
+                   std::vector<neardup::PairRow>& pairs, std::vector<discover::HistogramRow>& degree,
+                   neardup::Clusters& clusters, const neardup::BucketCaps& caps, std::uint64_t sketched,
+                   const NeardupOptions& options, std::size_t round_bytes) {
   namespace schema = output::schema;
   auto identical = shuffle::sort_across_ranks(transport, neardup::identity_rows(sets), FieldLess{}, round_bytes);
   std::uint64_t same = 0;
@@ -124,9 +129,15 @@ void write_neardup(output::ResultFile& file, comm::Transport& transport,
   const std::uint64_t identity_sets = comm::sum(transport, sets.size());
   const std::uint64_t capped[3] = {comm::sum(transport, caps.buckets), comm::sum(transport, caps.pages),
                                    comm::sum(transport, caps.pairs)};
+  const std::uint64_t not_kept = comm::sum(transport, caps.pairs_not_kept);
+  const std::uint64_t unlinked = comm::sum(transport, caps.unlinked);
+  const std::uint64_t cluster_count = comm::sum(transport, clusters.representatives.size());
+  const std::uint64_t clustered = comm::sum(transport, clusters.rows.size());
   output::write_table(file, schema::kNeardupPairs, pairs);
   output::write_table(file, schema::kNeardupDegree, degree);
   output::write_table(file, schema::kNeardupIdentical, identical);
+  output::write_table(file, schema::kNeardupClusters, clusters.rows);
+  output::write_table(file, schema::kNeardupRepresentatives, clusters.representatives);
   schema::set_attribute(file, schema::attr::kNeardupMethod, std::string(name_of(options.rules.method)));
   schema::set_attribute(file, schema::attr::kNeardupPages, sketched);
   schema::set_attribute(file, schema::attr::kNeardupIdentitySets, identity_sets);
@@ -136,7 +147,32 @@ void write_neardup(output::ResultFile& file, comm::Transport& transport,
   schema::set_attribute(file, schema::attr::kNeardupCappedBuckets, capped[0]);
   schema::set_attribute(file, schema::attr::kNeardupCappedPages, capped[1]);
   schema::set_attribute(file, schema::attr::kNeardupCappedPairs, capped[2]);
+  schema::set_attribute(file, schema::attr::kNeardupPairsNotKept, not_kept);
+  schema::set_attribute(file, schema::attr::kNeardupClusterCount, cluster_count);
+  schema::set_attribute(file, schema::attr::kNeardupClusteredPages, clustered);
+  schema::set_attribute(file, schema::attr::kNeardupUnlinkedEntries, unlinked);
+  schema::set_attribute(file, schema::attr::kNeardupRepresentativeRule, std::string(neardup::kRepresentativeRule));
 }
+
+// --boilerplate-pages: the pages of the shard as blocks, held through the scan until the job's
+// block counts say which blocks to leave out (neardup/boilerplate.hpp).
+struct BlockedPages {
+  struct Page {
+    std::string key;
+    neardup::BlockTokens blocks;
+  };
+  std::vector<Page> pages;
+  std::vector<neardup::BlockCount> counts;
+  std::uint64_t bytes = 0;  // what both hold, for --memory
+
+  void add(std::string_view key, neardup::BlockTokens&& blocks) {
+    neardup::count_blocks(blocks, counts);
+    bytes += sizeof(Page) + key.size() + blocks.tokens.capacity() * sizeof(std::uint64_t) +
+             blocks.ends.capacity() * sizeof(std::uint32_t) + blocks.keys.capacity() * sizeof(std::uint64_t) +
+             blocks.keys.size() * sizeof(neardup::BlockCount);
+    pages.push_back({std::string(key), std::move(blocks)});
+  }
+};
 
 }  // namespace
 
@@ -146,35 +182,72 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
   std::uint64_t sketches_bytes = 0;  // what `pages` holds, for --memory
   std::uint64_t without_tokens = 0;
   Sha1 sha1;
-  common.scan.chunk_pages = false;
-  common.scan.on_page = [&](std::string_view key, const io::Document& doc) {
-    const auto tokens = text::tokenize(doc.body, key.substr(0, key.find('/')));
-    if (tokens.empty()) {
-      ++without_tokens;
-      return;
-    }
+  const auto add_page = [&](std::string_view key, std::span<const std::uint64_t> tokens) {
     // The identity of a token sequence: SHA-1 of its tokens' bytes (little-endian words).
     const Digest identity =
         sha1(std::string_view(reinterpret_cast<const char*>(tokens.data()), tokens.size() * sizeof(std::uint64_t)));
     pages.push_back({identity, {std::string(key)}, neardup::sketch(tokens, options.sketch)});
     sketches_bytes += neardup::held_bytes(pages.back());
   };
+  BlockedPages blocked;
+  common.scan.chunk_pages = false;
+  common.scan.on_page = [&](std::string_view key, const io::Document& doc) {
+    const std::string_view host = key.substr(0, key.find('/'));
+    if (options.boilerplate_pages != 0) {
+      neardup::BlockTokens blocks;
+      neardup::tokenize_blocks(doc.body, host, options.normalize_text, blocks);
+      if (blocks.tokens.empty())
+        ++without_tokens;
+      else
+        blocked.add(key, std::move(blocks));
+      return;
+    }
+    const auto tokens =
+        options.normalize_text ? neardup::tokenize_normalized(doc.body, host) : text::tokenize(doc.body, host);
+    if (tokens.empty()) {
+      ++without_tokens;
+      return;
+    }
+    add_page(key, tokens);
+  };
 
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
     const MemoryBudget budget = MemoryBudget::of_job(common, transport);
     ScanRequest request;
-    request.held_bytes = [&] { return sketches_bytes; };
+    request.held_bytes = [&] { return sketches_bytes + blocked.bytes; };
     ScanPhase scan = run_scan_phase(common, request, budget, transport, timer, file);
-    scan.shard.counters.add("neardup.pages.sketched", pages.size());
-    scan.shard.counters.add("neardup.pages.no_tokens", without_tokens);
-    const std::uint64_t sketched = comm::sum(transport, pages.size());
-
     shuffle::ExchangeStats stats;
     const shuffle::ShuffleConfig config{common.round_bytes, &stats};
     // --memory: each step's peak on top of the shard's tables, which stay; a reduce_by_key or a
     // sort across ranks holds its records, their encoded copies and the share it receives
     // (kReduceCopies). Every step up to the output is checked before the first pair is made.
+    if (options.boilerplate_pages != 0) {
+      timer.start("boilerplate");
+      budget.check_peak(transport, "counting boilerplate blocks",
+                        MemoryBudget::tables_bytes(scan.shard) + blocked.bytes +
+                            kReduceCopies * blocked.counts.size() * sizeof(neardup::BlockCount));
+      const auto left_out =
+          neardup::boilerplate_keys(transport, std::move(blocked.counts), options.boilerplate_pages, config);
+      std::uint64_t removed = 0, only_boilerplate = 0;
+      for (auto& page : blocked.pages) {
+        const auto kept = neardup::kept_tokens(page.blocks, left_out);
+        removed += page.blocks.tokens.size() - kept.size();
+        if (kept.empty())
+          ++only_boilerplate;
+        else
+          add_page(page.key, kept);
+        page.blocks = {};
+      }
+      blocked = {};
+      if (transport.rank() == 0) scan.shard.counters.add("neardup.boilerplate.blocks", left_out.size());
+      scan.shard.counters.add("neardup.boilerplate.tokens_removed", removed);
+      scan.shard.counters.add("neardup.pages.only_boilerplate", only_boilerplate);
+    }
+    scan.shard.counters.add("neardup.pages.sketched", pages.size());
+    scan.shard.counters.add("neardup.pages.no_tokens", without_tokens);
+    const std::uint64_t sketched = comm::sum(transport, pages.size());
+
     const std::uint64_t tables = MemoryBudget::tables_bytes(scan.shard);
     if (budget.budget() != 0)
       budget.check_peak(transport, "grouping identical pages",
@@ -192,16 +265,35 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
     budget.check_peak(transport, "finding candidate pairs", held + kReduceCopies * entries_bytes);
     timer.start("pairs");
     neardup::BucketCaps caps;
+    std::vector<neardup::ClusterEdge> edges;
     auto pairs = neardup::find_pairs(
         transport, sets, options.rules, config, caps,
         budget.budget() != 0 ? pair_checks(transport, budget, held, comm::sum(transport, sets_bytes), identical_bytes)
-                             : std::function<void(const neardup::PairVolume&)>{});
+                             : std::function<void(const neardup::PairVolume&)>{},
+        &edges);
     pairs = shuffle::sort_across_ranks(transport, std::move(pairs), FieldLess{}, common.round_bytes);
+
+    timer.start("clusters");
+    const auto offsets = neardup::set_ids(transport, sets.size());
+    if (budget.budget() != 0) {
+      // Rank 0 joins every rank's forest; then each cluster's pages meet at its root's owner (an
+      // even share, as roots are spread over the ranks by identity digest).
+      std::uint64_t pairs_bytes = 0;
+      for (const auto& p : pairs) pairs_bytes += neardup::held_bytes(p);
+      const std::uint64_t edge_bytes = edges.capacity() * sizeof(neardup::ClusterEdge);
+      const std::uint64_t all_edges = comm::sum(transport, edges.size());
+      const std::uint64_t join = transport.rank() == 0 ? neardup::join_bytes(offsets.back(), all_edges) : 0;
+      budget.check_peak(transport, "joining the clusters", held + pairs_bytes + kReduceCopies * edge_bytes + join);
+      const std::uint64_t n = static_cast<std::uint64_t>(transport.size());
+      budget.check_peak(transport, "grouping the clusters",
+                        held + pairs_bytes + kReduceCopies * ((comm::sum(transport, sets_bytes) + n - 1) / n));
+    }
+    auto clusters = neardup::label_clusters(transport, sets, offsets, std::move(edges), config);
     timer.start("degree");
     auto degree = discover::build_histogram(transport, page_degrees(transport, pairs, config), common.round_bytes);
 
     timer.start("write");
-    write_neardup(*file, transport, sets, pairs, degree, caps, sketched, options, common.round_bytes);
+    write_neardup(*file, transport, sets, pairs, degree, clusters, caps, sketched, options, common.round_bytes);
 
     discover::ShuffleTotals shuffled;
     shuffled.add(stats);

@@ -88,9 +88,12 @@ struct NeardupRules {
 };
 
 NeardupRules neardup_rules(const output::ResultReader& r) {
-  return {schema::attribute_string(r, attr::kNeardupMethod), config_u32(r, "min-b-similarity", 2),
-          config_u32(r, "min-c-similarity", 372),     config_u32(r, "combined-c-similarity", 355),
-          config_u32(r, "supershingles", 6),          config_u32(r, "simhash-bits", 384)};
+  return {schema::attribute_string(r, attr::kNeardupMethod),
+          config_u32(r, "min-b-similarity", 2),
+          config_u32(r, "min-c-similarity", 372),
+          config_u32(r, "combined-c-similarity", 355),
+          config_u32(r, "supershingles", 6),
+          config_u32(r, "simhash-bits", 384)};
 }
 
 // The method, its rule and the counts, and the two similarity histograms with the thresholds drawn.
@@ -98,35 +101,36 @@ std::string neardup_summary(const output::ResultReader& r, const NeardupRules& k
                             const std::vector<std::uint32_t>& b_sim, const std::vector<std::uint32_t>& c_sim) {
   const auto u64 = [&](const schema::Attribute& a) { return schema::attribute_u64(r, a); };
   const std::uint64_t nidentical = r.rows(schema::kNeardupIdentical.column(&IdentityRow::page));
-  std::string rule = k.method == "minhash"   ? "B-similar: at least " + std::to_string(k.min_b) + " of " +
-                                                 std::to_string(k.supershingles) + " supershingles agree"
-                     : k.method == "simhash" ? "C-similar: at least " + std::to_string(k.min_c) + " of " +
-                                                 std::to_string(k.bits) + " bits agree"
-                                             : "combined: B-similar (≥ " + std::to_string(k.min_b) +
-                                                 " supershingles) and at least " + std::to_string(k.combined_c) +
-                                                 " of " + std::to_string(k.bits) + " bits agree";
-  std::string html = facts({{"method", k.method},
-                            {"rule", rule},
-                            {"pages", grouped(u64(attr::kNeardupPages))},
-                            {"distinct token sequences", grouped(u64(attr::kNeardupIdentitySets))},
-                            {"pages identical to another", grouped(nidentical)},
-                            {"near-duplicate pairs", grouped(u64(attr::kNeardupPairCount))},
-                            {"same site / different sites", grouped(u64(attr::kNeardupSameSite)) + " / " +
-                                                                grouped(u64(attr::kNeardupDifferentSite))},
-                            {"buckets over --max-bucket (pairs not compared)",
-                             grouped(u64(attr::kNeardupCappedBuckets)) + " (" +
-                                 grouped(u64(attr::kNeardupCappedPairs)) + ")"}});
+  std::string rule =
+      k.method == "minhash" ? "B-similar: at least " + std::to_string(k.min_b) + " of " +
+                                  std::to_string(k.supershingles) + " supershingles agree"
+      : k.method == "simhash"
+          ? "C-similar: at least " + std::to_string(k.min_c) + " of " + std::to_string(k.bits) + " bits agree"
+          : "combined: B-similar (≥ " + std::to_string(k.min_b) + " supershingles) and at least " +
+                std::to_string(k.combined_c) + " of " + std::to_string(k.bits) + " bits agree";
+  std::string html =
+      facts({{"method", k.method},
+             {"rule", rule},
+             {"pages", grouped(u64(attr::kNeardupPages))},
+             {"distinct token sequences", grouped(u64(attr::kNeardupIdentitySets))},
+             {"pages identical to another", grouped(nidentical)},
+             {"near-duplicate pairs", grouped(u64(attr::kNeardupPairCount))},
+             {"same site / different sites",
+              grouped(u64(attr::kNeardupSameSite)) + " / " + grouped(u64(attr::kNeardupDifferentSite))},
+             {"buckets over --max-bucket (pairs not compared)",
+              grouped(u64(attr::kNeardupCappedBuckets)) + " (" + grouped(u64(attr::kNeardupCappedPairs)) + ")"}});
   if (u64(attr::kNeardupCappedPairs) > 0)
-    html += "<p class=\"hint warn\">Some buckets held more pages than --max-bucket: their pairs were not compared, "
-            "so pairs may be missing (docs/neardup.md).</p>";
+    html +=
+        "<p class=\"hint warn\">Some buckets held more pages than --max-bucket: their pairs were not compared, "
+        "so pairs may be missing; their pages still join the clusters (docs/neardup.md).</p>";
 
   // Similarities: B over its supershingles, C near the top of its bits, thresholds drawn.
   std::uint32_t c_lo = std::min(k.min_c, k.combined_c);
   for (auto c : c_sim) c_lo = std::min(c_lo, c);
   c_lo = c_lo > 4 ? c_lo - 4 : 0;
   html += "<div class=\"grid2\">" +
-          similarity_figure(b_sim, "Pairs by B-similarity (agreeing supershingles)", "B-similarity",
-                            -0.5, k.supershingles + 0.5, static_cast<int>(k.supershingles) + 1,
+          similarity_figure(b_sim, "Pairs by B-similarity (agreeing supershingles)", "B-similarity", -0.5,
+                            k.supershingles + 0.5, static_cast<int>(k.supershingles) + 1,
                             {{k.min_b - 0.5, "B ≥ " + std::to_string(k.min_b)}}, true) +
           similarity_figure(c_sim, "Pairs by C-similarity (agreeing simhash bits)", "C-similarity", c_lo, k.bits + 1.0,
                             static_cast<int>(std::min<std::uint32_t>(k.bits + 1 - c_lo, 96)),
@@ -136,7 +140,10 @@ std::string neardup_summary(const output::ResultReader& r, const NeardupRules& k
   return html;
 }
 
-// Clusters: connected components of pairs and identical pages, and each page's pair count.
+// Clusters as the result gives them (/neardup/clusters: each page with its cluster's
+// representative, complete even where buckets were capped), or, in a result written before crd
+// wrote them, the connected components of the pairs and identical pages; and each page's pair count.
+// Either way a cluster's representative is its smallest page key, the first of its members.
 struct PairGraph {
   Components comp;
   std::vector<std::uint64_t> degree;                            // pairs per page
@@ -151,16 +158,24 @@ void build_pair_graph(const output::ResultReader& r, const std::vector<std::stri
     if (g.degree.size() <= i) g.degree.resize(i + 1, 0);
     ++g.degree[i];
   };
+  const bool given = r.has(schema::kNeardupClusters.column(&neardup::ClusterRow::page));
   for (std::uint64_t i = 0; i < page_a.size(); ++i) {
     const auto a = comp.id(page_a[i]), b = comp.id(page_b[i]);
     bump(a);
     bump(b);
-    comp.join(a, b);
+    if (!given) comp.join(a, b);
   }
-  const auto ident_page = r.read_strings(schema::kNeardupIdentical.column(&IdentityRow::page));
-  const auto ident_rep = r.read_strings(schema::kNeardupIdentical.column(&IdentityRow::representative));
-  for (std::uint64_t i = 0; i < ident_page.size() && i < ident_rep.size(); ++i)
-    comp.join(comp.id(ident_page[i]), comp.id(ident_rep[i]));
+  if (given) {
+    const auto page = r.read_strings(schema::kNeardupClusters.column(&neardup::ClusterRow::page));
+    const auto cluster = r.read_strings(schema::kNeardupClusters.column(&neardup::ClusterRow::cluster));
+    for (std::uint64_t i = 0; i < page.size() && i < cluster.size(); ++i)
+      comp.join(comp.id(page[i]), comp.id(cluster[i]));
+  } else {
+    const auto ident_page = r.read_strings(schema::kNeardupIdentical.column(&IdentityRow::page));
+    const auto ident_rep = r.read_strings(schema::kNeardupIdentical.column(&IdentityRow::representative));
+    for (std::uint64_t i = 0; i < ident_page.size() && i < ident_rep.size(); ++i)
+      comp.join(comp.id(ident_page[i]), comp.id(ident_rep[i]));
+  }
   g.degree.resize(comp.size(), 0);
   for (std::uint64_t i = 0; i < comp.size(); ++i) g.members[comp.root(i)].push_back(i);
   for (auto& [root, list] : g.members) {
@@ -177,7 +192,7 @@ TableSpec clusters_table(const ReportInput& in, const PairGraph& g) {
   ct.id = "ndclusters";
   ct.total_rows = clusters.size();
   std::vector<std::uint64_t> sizes, sites;
-  std::vector<std::string> first;
+  std::vector<std::string> kept;
   std::vector<std::vector<std::string>> listed;
   for (auto k : cluster_rows) {
     const auto& list = *clusters[k];
@@ -185,14 +200,15 @@ TableSpec clusters_table(const ReportInput& in, const PairGraph& g) {
     std::set<std::string_view> hosts;
     for (auto i : list) hosts.insert(host_of(g.comp.name(i)));
     sites.push_back(hosts.size());
-    first.push_back(g.comp.name(list.front()));
+    kept.push_back(g.comp.name(list.front()));
     std::vector<std::string> names;
-    for (std::size_t j = 0; j < list.size() && j < kMembersListed; ++j) names.push_back(g.comp.name(list[j]));
+    for (std::size_t j = 0; j < list.size() && j < kMembersListed; ++j)
+      names.push_back(g.comp.name(list[j]) + (j == 0 ? " (representative, kept)" : ""));
     listed.push_back(std::move(names));
   }
   ct.add_uint("pages", "pages", sizes);
   ct.add_uint("sites", "sites", sites);
-  ct.add_text("first", "first page (by URL)", first, "url");
+  ct.add_text("representative", "representative: the page to keep (smallest URL key)", kept, "url");
   ct.add_text_lists("members", "pages (at most 20 listed)", listed);
   ct.sort_key = "pages";
   ct.truncated_note = truncation_note(cluster_rows.size(), clusters.size(), "clusters", "size");
@@ -220,7 +236,8 @@ TableSpec pairs_table(const ReportInput& in, const std::vector<std::string>& pag
   }
   pt.add_uint("b_sim", "B-similarity", bs);
   pt.add_uint("c_sim", "C-similarity", cs);
-  pt.add_flag("same_site", "same site", gather(in.reader.read_u8(schema::kNeardupPairs.column(&PairRow::same_site)), pair_rows));
+  pt.add_flag("same_site", "same site",
+              gather(in.reader.read_u8(schema::kNeardupPairs.column(&PairRow::same_site)), pair_rows));
   pt.sort_key = "c_sim";
   pt.truncated_note = truncation_note(pair_rows.size(), npairs, "pairs", "C- then B-similarity");
   if (!pt.truncated_note.empty()) pt.inspect_command = inspect_command(in.path, npairs);
@@ -230,7 +247,8 @@ TableSpec pairs_table(const ReportInput& in, const std::vector<std::string>& pag
 // Pages in pairs, for review: mark the original of a cluster, or a page that is not a copy.
 TableSpec review_table(const ReportInput& in, const PairGraph& g) {
   const Components& comp = g.comp;
-  const auto page_rows = top_rows(comp.size(), in.options.top, [&](auto a, auto b) { return g.degree[a] > g.degree[b]; });
+  const auto page_rows =
+      top_rows(comp.size(), in.options.top, [&](auto a, auto b) { return g.degree[a] > g.degree[b]; });
   TableSpec nt;
   nt.id = "ndpages";
   nt.total_rows = comp.size();

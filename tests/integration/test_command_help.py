@@ -18,7 +18,8 @@ RUN_CONTROL = {"output", "shuffle-buffer", "work-dir", "resume", "memory", "prog
 SCORING = {"page-threshold", "min-labeled", "min-neighborhood-labeled", "neighborhood-threshold", "badness", "max-neighborhood-depth",
            "provenance-samples"}
 NEARDUP = {"method", "shingle-tokens", "minvalues", "supershingles", "min-b-similarity", "simhash-bits",
-           "simhash-pieces", "min-c-similarity", "combined-c-similarity", "max-bucket"}
+           "simhash-pieces", "min-c-similarity", "combined-c-similarity", "max-bucket", "max-pairs", "normalize-text",
+           "boilerplate-pages"}
 QUILTS = {"gram-words", "max-gram-documents", "min-sources", "min-patch-fraction", "min-source-share",
           "foreign-sourced", "max-page-grams", "sweep-m", "sweep-c", "sweep-theta", "exclude-pages"}
 COMPARE = {"labels", "truth", "page-threshold", "min-labeled", "extrapolate-pages", "nilsimsa-threshold",
@@ -127,6 +128,9 @@ class CommandHelp(unittest.TestCase):
             "combined-c-similarity": (["--combined-c-similarity", "-1"], "combined-c-similarity"),
             "max-bucket": (["--max-bucket", "-5"], "max-bucket"),
             "max-sentence-bucket": (["--max-sentence-bucket", "-5"], "max-sentence-bucket"),
+            "max-pairs": (["--max-pairs", "-1"], "max-pairs"),
+            "normalize-text": (["--normalize-text=yes"], "normalize-text"),
+            "boilerplate-pages": (["--boilerplate-pages", "x"], "boilerplate-pages"),
             "gram-words": (["--gram-words", "0"], "gram-words"),
             "max-gram-documents": (["--max-gram-documents", "1"], "max-gram-documents"),
             "min-sources": (["--min-sources", "-1"], "min-sources"),

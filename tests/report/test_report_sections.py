@@ -165,6 +165,20 @@ class NeardupSection(SectionsCase):
         self.assertEqual(sizes, sorted(sizes, reverse=True))
         sites = self.table_column("ndclusters", self.column_index("ndclusters", "sites"))
         self.assertIn("2", sites)
+        # They are the result's clusters (/neardup/representatives), each marked with its
+        # representative, the page to keep: the cluster's smallest page key.
+        with h5py.File(result, "r") as f:
+            reps = strings(f, "neardup/representatives/representative")
+            rep_sizes = [int(v) for v in f["neardup/representatives/pages"][:]]
+            members = dict(zip(strings(f, "neardup/clusters/page"), strings(f, "neardup/clusters/cluster")))
+        self.assertEqual(self.count_label("ndclusters"), "%s rows" % format(len(reps), ","))
+        shown = self.table_column("ndclusters", self.column_index("ndclusters", "representative"))
+        self.assertEqual([dict(zip(reps, rep_sizes))[r] for r in shown], sizes)
+        for rep in shown:
+            self.assertEqual(rep, min(p for p, c in members.items() if c == rep))
+        listed = self.table_column("ndclusters", self.column_index("ndclusters", "members"))
+        for rep, text in zip(shown, listed):
+            self.assertTrue(text.startswith(rep + " (representative, kept)"), text[:200])
 
         # Marks: one original, one "not a copy"; they survive a reload and export as CSV.
         a, b = cross[0]

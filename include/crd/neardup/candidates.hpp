@@ -18,13 +18,14 @@
 #include <tuple>
 #include <vector>
 
+#include "crd/base/enum_names.hpp"
+#include "crd/base/fields.hpp"
 #include "crd/base/heap_bytes.hpp"
 #include "crd/comm/transport.hpp"
 #include "crd/hash/digest.hpp"
+#include "crd/neardup/clusters.hpp"
 #include "crd/neardup/neardup_rows.hpp"
-#include "crd/base/enum_names.hpp"
 #include "crd/neardup/sketch.hpp"
-#include "crd/base/fields.hpp"
 #include "crd/shuffle/reduce_by_key.hpp"
 
 namespace crd::neardup {
@@ -36,11 +37,12 @@ constexpr std::array<EnumName<Method>, 3> enum_names(Method) {
 
 struct PairRules {
   Method method = Method::MinHash;
-  std::uint32_t min_b_similarity = 2;    // B-similar: at least this many supershingles agree
-  std::uint32_t min_c_similarity = 372;  // C-similar: at least this many bits agree
+  std::uint32_t min_b_similarity = 2;         // B-similar: at least this many supershingles agree
+  std::uint32_t min_c_similarity = 372;       // C-similar: at least this many bits agree
   std::uint32_t combined_c_similarity = 355;  // combined: B-similar and at least this many bits
-  std::uint64_t max_bucket = 1000;       // pages in one bucket compared pairwise, at most
-  std::uint32_t piece_bits = 32;         // simhash piece width (SketchParams::piece_bits)
+  std::uint64_t max_bucket = 1000;            // pages in one bucket compared pairwise, at most
+  std::uint64_t max_pairs = 0;                // pairs kept, at most (0: all); clusters are complete regardless
+  std::uint32_t piece_bits = 32;              // simhash piece width (SketchParams::piece_bits)
 };
 
 // A page as the scan leaves it: its key, the SHA-1 of its token sequence, its sketch. After
@@ -55,9 +57,11 @@ struct SketchedPage {
 };
 
 struct BucketCaps {
-  std::uint64_t buckets = 0;  // buckets over max_bucket (this rank's; sum over ranks for totals)
-  std::uint64_t pages = 0;    // bucket entries in them
-  std::uint64_t pairs = 0;    // pairs they would have given
+  std::uint64_t buckets = 0;         // buckets over max_bucket (this rank's; sum over ranks for totals)
+  std::uint64_t pages = 0;           // bucket entries in them
+  std::uint64_t pairs = 0;           // pairs they would have given
+  std::uint64_t unlinked = 0;        // their entries that matched none of the bucket's cluster leaders
+  std::uint64_t pairs_not_kept = 0;  // found but over --max-pairs (the job's, on rank 0)
 };
 
 // Collective. Returns this rank's identity sets (ascending by identity digest).
@@ -78,9 +82,12 @@ struct PairVolume {
 // `before_comparing` is given, the buckets are first swept to count the pairs they give (the
 // comparisons run twice), and it is called on every rank with this rank's volume before any pair
 // is made: it may throw (a FatalError every rank raises alike) to stop before the pairs exist.
+// If `edges` is given, each bucket's cluster edges are added to it (clusters.hpp), capped buckets
+// included: the input of label_clusters.
 std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<SketchedPage>& sets,
                                 const PairRules& rules, const shuffle::ShuffleConfig& config, BucketCaps& caps,
-                                const std::function<void(const PairVolume&)>& before_comparing = {});
+                                const std::function<void(const PairVolume&)>& before_comparing = {},
+                                std::vector<ClusterEdge>* edges = nullptr);
 
 // Bytes held, for --memory (docs/memory.md): a sketched page or identity set (its keys and
 // sketch words); the bucket entries find_pairs makes of a set (one per bucket it is routed to,

@@ -1,4 +1,4 @@
-// The rows crd neardup writes (/neardup/pairs, /neardup/identical), declared by their field lists
+// The rows crd neardup writes (/neardup/pairs, /identical, /clusters, /representatives), declared by their field lists
 // so their wire encoding, columns and order come from one place.
 #pragma once
 
@@ -30,6 +30,27 @@ struct IdentityRow {
   std::string representative;
   static constexpr auto fields() {
     return std::tuple(field("page", &IdentityRow::page), field("representative", &IdentityRow::representative));
+  }
+};
+
+// /neardup/clusters: a page of a cluster (a connected set of near-duplicate and identical pages, of
+// at least two pages) and the cluster's id, its representative's key: the page to keep.
+struct ClusterRow {
+  std::string page;
+  std::string cluster;
+  static constexpr auto fields() {
+    return std::tuple(field("page", &ClusterRow::page), field("cluster", &ClusterRow::cluster));
+  }
+};
+
+// /neardup/representatives: one per cluster, the page to keep (the smallest page key of the
+// cluster), and how many pages the cluster has (the others are the ones to remove).
+struct RepresentativeRow {
+  std::string representative;
+  std::uint64_t pages = 0;
+  static constexpr auto fields() {
+    return std::tuple(field("representative", &RepresentativeRow::representative),
+                      field("pages", &RepresentativeRow::pages));
   }
 };
 

@@ -54,6 +54,8 @@ inline constexpr Table<ConfusionRow> kConfusion{"/compare_hashing/confusion"};
 inline constexpr Table<neardup::PairRow> kNeardupPairs{"/neardup/pairs"};
 inline constexpr Table<discover::HistogramRow> kNeardupDegree{"/neardup/degree"};
 inline constexpr Table<neardup::IdentityRow> kNeardupIdentical{"/neardup/identical"};
+inline constexpr Table<neardup::ClusterRow> kNeardupClusters{"/neardup/clusters"};
+inline constexpr Table<neardup::RepresentativeRow> kNeardupRepresentatives{"/neardup/representatives"};
 
 inline constexpr Table<quilts::PageRow> kQuiltPages{"/quilts/pages"};
 inline constexpr Table<quilts::SourceRow> kQuiltSources{"/quilts/sources"};
@@ -129,6 +131,11 @@ inline constexpr Attribute kNeardupDifferentSite{kNeardup, "different_site_pairs
 inline constexpr Attribute kNeardupCappedBuckets{kNeardup, "capped_buckets", "uint64"};
 inline constexpr Attribute kNeardupCappedPages{kNeardup, "capped_pages", "uint64"};
 inline constexpr Attribute kNeardupCappedPairs{kNeardup, "capped_pairs", "uint64"};
+inline constexpr Attribute kNeardupPairsNotKept{kNeardup, "pairs_not_kept", "uint64"};
+inline constexpr Attribute kNeardupClusterCount{kNeardup, "clusters", "uint64"};
+inline constexpr Attribute kNeardupClusteredPages{kNeardup, "clustered_pages", "uint64"};
+inline constexpr Attribute kNeardupUnlinkedEntries{kNeardup, "unlinked_entries", "uint64"};
+inline constexpr Attribute kNeardupRepresentativeRule{kNeardup, "representative_rule", "str"};
 
 // /quilts.
 inline constexpr Attribute kQuiltK{kQuilts, "k", "uint64"};

@@ -2,6 +2,7 @@
 // reading, cleaning and sharding the corpus exactly as discover does.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "crd/comm/transport.hpp"
@@ -14,6 +15,8 @@ namespace crd::pipeline {
 struct NeardupOptions {
   neardup::SketchParams sketch;
   neardup::PairRules rules;
+  bool normalize_text = false;          // --normalize-text: terms lower-cased, punctuation out, digits as 0
+  std::uint64_t boilerplate_pages = 0;  // --boilerplate-pages: blocks on this many pages of a host left out (0: off)
 
   // "" if the options fit together, else why not (names the option): checked before any input is read.
   std::string problem() const;

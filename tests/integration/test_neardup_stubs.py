@@ -1,0 +1,89 @@
+# 2×10^4 generated pages that share a navigation block and a footer and differ in one
+# class name (tests/support/stub_pages.py, like OpenJDK's "No usage of X" stubs) come out of crd
+# neardup as ONE cluster, without their pairs: with the high-recall parameters every page shares
+# several band buckets with the others, each far over --max-bucket, so no pair of them is compared
+# (today's crd reported 0 pairs and no cluster), yet /neardup/clusters holds every page under one
+# representative, the smallest URL key. Within a stated budget: --memory 600M (crd fails rather
+# than exceed its estimate), a peak RSS under 400 MB and 60 CPU seconds at 1 rank (about 170 MB and
+# 2 s here); the same cluster at 2 ranks.
+import os
+import resource
+import sys
+import time
+import unittest
+
+import crd_integ as ci
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import stub_pages  # noqa: E402
+
+PAGES = 20000
+HIGH_RECALL = ["--shingle-tokens", "5", "--minvalues", "112", "--supershingles", "14", "--min-b-similarity", "1"]
+
+
+class NeardupStubs(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = ci.TempDir("neardup-stubs")
+        cls.warc = cls.tmp("stubs.warc")
+        stub_pages.write(PAGES, cls.warc)
+        cls.keys = sorted(stub_pages.url(i).split("://", 1)[1] for i in range(PAGES))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def run_neardup(self, name, nranks, extra=()):
+        out = self.tmp(name)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.time()
+        ci.run_crd(ci.quiet(["neardup", self.warc, "-o", out, "--memory", "600M"] + list(extra)), nranks=nranks)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        print("%s: %.1f CPU s, %.1f s wall" % (name, cpu, time.time() - start), flush=True)
+        return out, cpu
+
+    def clusters(self, path):
+        """(pages, their clusters, representatives, cluster sizes, /neardup's attributes, pairs)."""
+        text = lambda column: [bytes(x).decode("utf-8") for x in column]
+        with ci.h5py.File(path, "r") as f:
+            nd = f["neardup"]
+            return (text(nd["clusters/page"]), text(nd["clusters/cluster"]), text(nd["representatives/representative"]),
+                    [int(v) for v in nd["representatives/pages"]], {k: ci._plain(v) for k, v in nd.attrs.items()},
+                    len(nd["pairs/page_a"]))
+
+    def test_one_cluster_without_pairs_at_1_and_2_ranks(self):
+        out1, cpu = self.run_neardup("np1.h5", None, HIGH_RECALL)
+        pages, cluster, reps, sizes, attrs, npairs = self.clusters(out1)
+        self.assertEqual(reps, [self.keys[0]])
+        self.assertEqual(sizes, [PAGES])
+        self.assertEqual(pages, self.keys)
+        self.assertEqual(set(cluster), {self.keys[0]})
+        self.assertGreater(int(attrs["capped_buckets"]), 0)
+        self.assertGreater(int(attrs["capped_pairs"]), 10 ** 7)  # the pairs a pairwise method would compare
+        self.assertLess(npairs, 1000)
+        self.assertEqual(int(attrs["clusters"]), 1)
+        self.assertEqual(int(attrs["clustered_pages"]), PAGES)
+        self.assertEqual(attrs["representative_rule"], "smallest page key")
+        if not ci.SANITIZED:
+            self.assertLess(cpu, 60)
+            self.assertLess(ci.open_results(out1).resources["memory.peak_rss_max"], 400e6)
+        # crd inspect prints the cluster and the page to keep.
+        shown = ci.run_crd(["inspect", out1]).stdout
+        self.assertIn("clusters: 1 of %d pages (the page kept: the smallest page key" % PAGES, shown)
+        self.assertIn("%6d  %s" % (PAGES, self.keys[0]), shown)
+        out2, _ = self.run_neardup("np2.h5", 2, HIGH_RECALL)
+        self.assertEqual(self.clusters(out2)[:4], (pages, cluster, reps, sizes))
+
+    def test_default_parameters_cluster_alike_at_1_and_2_ranks(self):
+        out1, _ = self.run_neardup("default-np1.h5", None)
+        out2, _ = self.run_neardup("default-np2.h5", 2)
+        one = self.clusters(out1)
+        self.assertEqual(one[:4], self.clusters(out2)[:4])
+        # The buckets over --max-bucket give no pairs, but their pages are clustered.
+        self.assertGreater(int(one[4]["capped_buckets"]), 0)
+        self.assertGreater(len(one[0]), PAGES // 2)
+
+
+if __name__ == "__main__":
+    ci.main()

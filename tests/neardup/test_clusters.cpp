@@ -1,0 +1,271 @@
+// Clusters and representatives on the thread transport (1–4 ranks) against a serial reference
+// written here: union–find over every pair of identity sets that share a bucket and that the
+// method accepts, plus each set's identical pages; the representative is a cluster's smallest page
+// key. Capped buckets still join their near-identical members (without their pairs), and
+// --max-pairs bounds the pairs, the largest buckets' first, while the clusters stay complete.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <mutex>
+#include <numeric>
+#include <set>
+#include <sstream>
+
+#include "crd/comm/collectives.hpp"
+#include "crd/comm/local_transport.hpp"
+#include "crd/hash/sha1.hpp"
+#include "crd/neardup/candidates.hpp"
+#include "crd/neardup/clusters.hpp"
+#include "crd/text/fingerprint.hpp"
+
+namespace crd::neardup {
+namespace {
+
+std::vector<std::uint64_t> tokens_of(const std::string& text) {
+  std::vector<std::uint64_t> out;
+  std::istringstream in(text);
+  for (std::string w; in >> w;) out.push_back(text::term_token(w));
+  return out;
+}
+
+SketchedPage page_of(const std::string& key, const std::string& text) {
+  const auto tokens = tokens_of(text);
+  const Digest id = sha1(std::string_view(reinterpret_cast<const char*>(tokens.data()), tokens.size() * 8));
+  return {id, {key}, sketch(tokens, SketchParams{})};
+}
+
+// Families of near-copies (a word or two appended), chained families (each page near its
+// neighbours only, so the cluster is one through a chain of pairs), exact copies, unrelated pages.
+std::vector<SketchedPage> make_pages() {
+  std::vector<SketchedPage> pages;
+  for (int f = 0; f < 4; ++f) {
+    std::string base;
+    for (int i = 0; i < 300; ++i) base += "f" + std::to_string(f) + "w" + std::to_string(i * 7 % 1009) + " ";
+    for (int v = 0; v < 9; ++v) {
+      std::string text = base;
+      if (v > 0) text += "variant" + std::to_string(v) + " extra" + std::to_string(v * v);
+      // Keys out of order against the variants, so the representative is not always v0.
+      pages.push_back(page_of("www.site" + std::to_string(f) + ".org/p" + std::to_string((v * 5) % 9), text));
+      if (v == 3) pages.push_back(page_of("a-mirror" + std::to_string(f) + ".net/v3", text));
+    }
+  }
+  // A chain: page c is a 400-word window of one long text, starting 2c words in, so neighbours
+  // are near-duplicates and the chain's ends are not (their windows share 362 of 438 words).
+  for (int c = 0; c < 20; ++c) {
+    std::string text;
+    for (int i = 2 * c; i < 2 * c + 400; ++i) text += "chain" + std::to_string(i * 37 % 1009) + " ";
+    pages.push_back(page_of("chain.org/c" + std::to_string(100 + c), text));
+  }
+  for (int u = 0; u < 10; ++u) {
+    std::string text;
+    for (int i = 0; i < 200; ++i) text += "u" + std::to_string(u) + "t" + std::to_string(i) + " ";
+    pages.push_back(page_of("other.org/u" + std::to_string(u), text));
+  }
+  // Two pages identical to each other and near nothing else: a cluster of identical pages only.
+  pages.push_back(page_of("twin.org/b", "alpha beta gamma delta epsilon zeta eta theta iota kappa"));
+  pages.push_back(page_of("twin.org/a", "alpha beta gamma delta epsilon zeta eta theta iota kappa"));
+  return pages;
+}
+
+struct ClusterSet {
+  std::vector<ClusterRow> rows;
+  std::vector<RepresentativeRow> representatives;
+};
+
+std::uint32_t positions(const Sketch& s, const PairRules& rules) {
+  return rules.method == Method::SimHash ? static_cast<std::uint32_t>(s.bits.size() * 64 / rules.piece_bits)
+                                         : static_cast<std::uint32_t>(s.super.size());
+}
+std::uint64_t value_at(const Sketch& s, std::uint32_t i, const PairRules& rules) {
+  return rules.method == Method::SimHash ? simhash_piece(s, i, rules.piece_bits) : s.super[i];
+}
+
+ClusterSet serial_clusters(const std::vector<SketchedPage>& all, const PairRules& rules) {
+  std::map<Digest, std::vector<std::string>> members;
+  std::map<Digest, Sketch> sketches;
+  for (const auto& p : all) {
+    members[p.identity].push_back(p.pages[0]);
+    sketches[p.identity] = p.sketch;
+  }
+  std::vector<Digest> ids;
+  for (const auto& kv : members) ids.push_back(kv.first);
+  std::vector<std::size_t> parent(ids.size());
+  std::iota(parent.begin(), parent.end(), 0);
+  const auto root = [&](std::size_t a) {
+    while (parent[a] != a) a = parent[a];
+    return a;
+  };
+  for (std::size_t x = 0; x < ids.size(); ++x) {
+    for (std::size_t y = x + 1; y < ids.size(); ++y) {
+      const Sketch& a = sketches[ids[x]];
+      const Sketch& b = sketches[ids[y]];
+      bool share = false;
+      for (std::uint32_t i = 0; i < positions(a, rules); ++i)
+        share = share || value_at(a, i, rules) == value_at(b, i, rules);
+      if (!share || !accepted(rules, b_similarity(a, b), c_similarity(a, b))) continue;
+      parent[std::max(root(x), root(y))] = std::min(root(x), root(y));
+    }
+  }
+  std::map<std::size_t, std::vector<std::string>> clusters;
+  for (std::size_t x = 0; x < ids.size(); ++x) {
+    auto& list = clusters[root(x)];
+    list.insert(list.end(), members[ids[x]].begin(), members[ids[x]].end());
+  }
+  ClusterSet out;
+  for (auto& [r, pages] : clusters) {
+    if (pages.size() < 2) continue;
+    std::sort(pages.begin(), pages.end());
+    out.representatives.push_back({pages.front(), pages.size()});
+    for (const auto& p : pages) out.rows.push_back({p, pages.front()});
+  }
+  std::sort(out.rows.begin(), out.rows.end(), FieldLess{});
+  std::sort(out.representatives.begin(), out.representatives.end(), FieldLess{});
+  return out;
+}
+
+struct Found {
+  ClusterSet clusters;
+  std::vector<PairRow> pairs;
+  BucketCaps caps;
+};
+
+Found distributed(int nranks, const std::vector<SketchedPage>& all, const PairRules& rules) {
+  Found run;
+  std::mutex lock;
+  comm::run_local(nranks, [&](comm::Transport& t) {
+    std::vector<SketchedPage> mine;
+    // Dealt from the end, so the input order differs from the reference's.
+    for (std::size_t i = all.size(); i-- > 0;)
+      if (static_cast<int>(i % static_cast<std::size_t>(t.size())) == t.rank()) mine.push_back(all[i]);
+    const shuffle::ShuffleConfig config{4096};
+    const auto sets = group_identical(t, std::move(mine), config);
+    BucketCaps caps;
+    std::vector<ClusterEdge> edges;
+    auto pairs = find_pairs(t, sets, rules, config, caps, {}, &edges);
+    const Clusters c = label_clusters(t, sets, set_ids(t, sets.size()), std::move(edges), config);
+    // Each rank's rows follow the previous rank's (sorted across ranks): concatenated by rank.
+    const auto rows = comm::allgather(t, c.rows);
+    const auto reps = comm::allgather(t, c.representatives);
+    std::lock_guard guard(lock);
+    if (t.rank() == 0) {
+      for (const auto& part : rows) run.clusters.rows.insert(run.clusters.rows.end(), part.begin(), part.end());
+      for (const auto& part : reps)
+        run.clusters.representatives.insert(run.clusters.representatives.end(), part.begin(), part.end());
+    }
+    run.pairs.insert(run.pairs.end(), pairs.begin(), pairs.end());
+    run.caps.buckets += caps.buckets, run.caps.unlinked += caps.unlinked,
+        run.caps.pairs_not_kept += caps.pairs_not_kept;
+  });
+  std::sort(run.pairs.begin(), run.pairs.end(), FieldLess{});
+  return run;
+}
+
+void expect_same(const ClusterSet& got, const ClusterSet& want, const std::string& what) {
+  ASSERT_EQ(got.rows.size(), want.rows.size()) << what;
+  for (std::size_t i = 0; i < want.rows.size(); ++i) {
+    EXPECT_EQ(got.rows[i].page, want.rows[i].page) << what << " row " << i;
+    EXPECT_EQ(got.rows[i].cluster, want.rows[i].cluster) << what << " row " << i;
+  }
+  ASSERT_EQ(got.representatives.size(), want.representatives.size()) << what;
+  for (std::size_t i = 0; i < want.representatives.size(); ++i) {
+    EXPECT_EQ(got.representatives[i].representative, want.representatives[i].representative) << what;
+    EXPECT_EQ(got.representatives[i].pages, want.representatives[i].pages) << what;
+  }
+}
+
+std::string cluster_of(const ClusterSet& c, const std::string& page) {
+  for (const auto& r : c.rows)
+    if (r.page == page) return r.cluster;
+  return "";
+}
+
+class Clusters : public ::testing::TestWithParam<int> {};
+
+TEST_P(Clusters, EqualTheSerialReferenceForEveryMethod) {
+  const auto pages = make_pages();
+  for (const Method method : {Method::MinHash, Method::SimHash, Method::Combined}) {
+    PairRules rules;
+    rules.method = method;
+    const std::string what = "method " + std::to_string(static_cast<int>(method));
+    const ClusterSet want = serial_clusters(pages, rules);
+    const Found run = distributed(GetParam(), pages, rules);
+    expect_same(run.clusters, want, what);
+    // Rows are sorted (by page), and every page of a cluster names its smallest page key.
+    EXPECT_TRUE(std::is_sorted(run.clusters.rows.begin(), run.clusters.rows.end(), FieldLess{})) << what;
+    EXPECT_EQ(cluster_of(run.clusters, "www.site1.org/p8"), "a-mirror1.net/v3") << what;
+    EXPECT_EQ(cluster_of(run.clusters, "twin.org/b"), "twin.org/a") << what;
+    EXPECT_EQ(cluster_of(run.clusters, "other.org/u3"), "") << what;
+  }
+  // Broder's rule joins the chain end to end through pairs of neighbours, without a pair of its ends.
+  const Found minhash = distributed(GetParam(), pages, PairRules{});
+  EXPECT_EQ(cluster_of(minhash.clusters, "chain.org/c119"), "chain.org/c100");
+  for (const auto& p : minhash.pairs) EXPECT_FALSE(p.page_a == "chain.org/c100" && p.page_b == "chain.org/c119");
+}
+
+TEST_P(Clusters, CappedBucketsStillJoinTheirNearIdenticalPages) {
+  const auto pages = make_pages();
+  PairRules rules;
+  rules.max_bucket = 3;  // every family's buckets are capped: no family pair is compared
+  const Found run = distributed(GetParam(), pages, rules);
+  ASSERT_GT(run.caps.buckets, 0u);
+  for (const auto& p : run.pairs) EXPECT_EQ(p.page_a.find("site"), std::string::npos) << p.page_a;
+  expect_same(run.clusters, serial_clusters(pages, PairRules{}), "capped");
+  EXPECT_EQ(run.caps.unlinked, 0u);
+}
+
+// The size of the bucket that keeps each pair (its first agreeing supershingle; none is capped
+// here), from the pages alone.
+std::map<std::pair<std::string, std::string>, std::uint64_t> keeping_bucket_sizes(const std::vector<SketchedPage>& all,
+                                                                                  const std::vector<PairRow>& pairs) {
+  std::map<std::string, Sketch> by_key;
+  std::map<std::pair<std::uint32_t, std::uint64_t>, std::set<Digest>> buckets;
+  for (const auto& p : all) {
+    by_key[p.pages[0]] = p.sketch;
+    for (std::uint32_t j = 0; j < p.sketch.super.size(); ++j) buckets[{j, p.sketch.super[j]}].insert(p.identity);
+  }
+  std::map<std::pair<std::string, std::string>, std::uint64_t> out;
+  for (const auto& p : pairs) {
+    const Sketch& a = by_key.at(p.page_a);
+    const Sketch& b = by_key.at(p.page_b);
+    std::uint32_t j = 0;
+    while (a.super[j] != b.super[j]) ++j;
+    out[{p.page_a, p.page_b}] = buckets.at({j, a.super[j]}).size();
+  }
+  return out;
+}
+
+TEST_P(Clusters, MaxPairsKeepsTheSmallestBucketsPairsAndTheClustersComplete) {
+  const auto pages = make_pages();
+  const Found all = distributed(GetParam(), pages, PairRules{});
+  const auto size_of = keeping_bucket_sizes(pages, all.pairs);
+  // The reference: the largest bucket size whose pairs, with every smaller bucket's, fit in 60.
+  std::map<std::uint64_t, std::uint64_t> by_size;
+  for (const auto& [pair, n] : size_of) ++by_size[n];
+  std::uint64_t kept = 0, limit = 0;
+  for (const auto& [n, count] : by_size) {
+    if (kept + count > 60) break;
+    kept += count;
+    limit = n;
+  }
+  ASSERT_GT(kept, 0u);
+  ASSERT_LT(kept, all.pairs.size());
+  std::vector<PairRow> want;
+  for (const auto& p : all.pairs)
+    if (size_of.at({p.page_a, p.page_b}) <= limit) want.push_back(p);
+
+  PairRules rules;
+  rules.max_pairs = 60;
+  const Found bounded = distributed(GetParam(), pages, rules);
+  ASSERT_EQ(bounded.pairs.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(bounded.pairs[i].page_a, want[i].page_a);
+    EXPECT_EQ(bounded.pairs[i].page_b, want[i].page_b);
+  }
+  EXPECT_EQ(bounded.caps.pairs_not_kept, all.pairs.size() - want.size());
+  expect_same(bounded.clusters, all.clusters, "max-pairs");
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, Clusters, ::testing::Values(1, 2, 3, 4));
+
+}  // namespace
+}  // namespace crd::neardup

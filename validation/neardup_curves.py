@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""The probability that crd neardup finds a pair of pages, against their shingle Jaccard
+similarity J, for each preset in configs/ (Broder's banding; Henzinger 2006, §2, for the rule):
+one min-value agrees with probability J, a supershingle of l min-values agrees with probability
+J^l, and a pair is B-similar when at least t of the m' supershingles agree:
+
+    P(found | J) = sum over i = t … m' of C(m', i) · (J^l)^i · (1 − J^l)^(m' − i)
+
+(for t = 1 this is datatrove's 1 − (1 − J^r)^b with r = l and b = m'). Prints a Markdown table and,
+with --png, draws the curves (matplotlib; /usr/bin/python3 on Debian).
+  /usr/bin/python3 validation/neardup_curves.py [--png docs/images/neardup_curves.png]
+"""
+import argparse
+import configparser
+import math
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CONFIGS = os.path.join(HERE, "..", "configs")
+PRESETS = ("neardup-henzinger.ini", "neardup-high-recall.ini")
+JACCARDS = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.98)
+
+
+def preset(name):
+    """(m', l, t, k) of a preset file; crd's defaults where it leaves one out."""
+    cp = configparser.ConfigParser()
+    with open(os.path.join(CONFIGS, name), encoding="utf-8") as f:
+        cp.read_string("[crd]\n" + f.read())
+    c = cp["crd"]
+    m = int(c.get("minvalues", 84))
+    m_prime = int(c.get("supershingles", 6))
+    return m_prime, m // m_prime, int(c.get("min-b-similarity", 2)), int(c.get("shingle-tokens", 8))
+
+
+def p_found(j, m_prime, l, t):
+    q = j ** l
+    return sum(math.comb(m_prime, i) * q ** i * (1 - q) ** (m_prime - i) for i in range(t, m_prime + 1))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--png", help="also draw the curves into this PNG file")
+    args = ap.parse_args()
+    rows = [(name,) + preset(name) for name in PRESETS]
+    print("| preset | k | m′ × l | t | " + " | ".join("J = %.2f" % j for j in JACCARDS) + " |")
+    print("|---|---:|---:|---:|" + "---:|" * len(JACCARDS))
+    for name, m_prime, l, t, k in rows:
+        cells = " | ".join("%.3f" % p_found(j, m_prime, l, t) for j in JACCARDS)
+        print("| `%s` | %d | %d × %d | %d | %s |" % (name, k, m_prime, l, t, cells))
+    if args.png:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots(figsize=(6.4, 4.0))
+        xs = [i / 200 for i in range(201)]
+        for name, m_prime, l, t, k in rows:
+            ax.plot(xs, [p_found(x, m_prime, l, t) for x in xs],
+                    label="%s (k=%d, %d×%d, ≥%d)" % (name[:-4], k, m_prime, l, t))
+        ax.axvline(0.8, color="grey", lw=0.8, ls=":")
+        ax.set_xlabel("Jaccard similarity of the pages' k-word shingle sets")
+        ax.set_ylabel("probability the pair is found")
+        ax.set_title("crd neardup presets: P(found) against Jaccard (banding formula)")
+        ax.grid(alpha=0.3)
+        ax.legend(loc="upper left", fontsize=8)
+        fig.tight_layout()
+        fig.savefig(args.png, dpi=110)
+
+
+if __name__ == "__main__":
+    main()

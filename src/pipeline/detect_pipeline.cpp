@@ -151,9 +151,10 @@ void run_discover_detect(const CommonOptions& common, const DiscoverOptions& dis
       labels.lengths.push_back(row.length);
       labels.samples.push_back(row.sample);
     }
-    const auto label_of = [&] {
+    // The binding is captured by name: clang 14 (the fuzz build) cannot capture a structured binding.
+    const auto label_of = [&, &labeled = chunks.labeled_local] {
       std::vector<std::uint64_t> out(p.shard.chunks.distinct(), detect::kNoLabel);
-      for (const auto& t : chunks.labeled_local) out[t.local_id] = t.tag;
+      for (const auto& t : labeled) out[t.local_id] = t.tag;
       return out;
     };
 

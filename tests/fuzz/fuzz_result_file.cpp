@@ -9,7 +9,8 @@
 //   3 (n, 3); 4 one row short; 5 scalar; 6 an integer value becomes huge; 7 an integer column is
 //   reversed (row starts decrease); 8 a type gets an unusual bit layout (precision 16 at offset 8);
 //   9 an attribute changes class (string <-> number);
-//   header[1] the object (the n-th dataset or attribute found), header[2..3] a parameter;
+//   header[1] the object (the n-th of the schema's datasets or attributes the file holds),
+//   header[2..3] a parameter;
 //   header[0] / kOps % 4 which command reads it.
 #include <fcntl.h>
 #include <hdf5.h>
@@ -27,6 +28,7 @@
 
 #include "crd/cli/main.hpp"
 #include "crd/comm/local_transport.hpp"
+#include "crd/output/schema.hpp"
 
 namespace {
 
@@ -59,30 +61,30 @@ const Workspace& workspace() {
   return w;
 }
 
-// The n-th dataset or attribute of the file (visited in name order), as (object path, attribute name).
+// The n-th dataset or attribute of the schema, as (object path, attribute name). Taken from the
+// schema rather than by iterating the file: HDF5's own iteration (H5Aiterate) crashes on some
+// byte-corrupted headers, and the schema's objects are the ones crd reads.
 struct Target {
   std::string object;
   std::string attribute;  // empty: the dataset itself
 };
 
-struct Visit {
-  std::vector<Target> datasets;
-  std::vector<Target> attributes;
-};
-
-herr_t on_attribute(hid_t, const char* name, const H5A_info_t*, void* data) {
-  auto* v = static_cast<std::pair<Visit*, std::string>*>(data);
-  v->first->attributes.push_back({v->second, name});
-  return 0;
+const std::vector<Target>& schema_datasets() {
+  static const std::vector<Target> all = [] {
+    std::vector<Target> out;
+    for (const auto& d : crd::output::schema::all_datasets()) out.push_back({d.path, ""});
+    return out;
+  }();
+  return all;
 }
 
-herr_t on_object(hid_t root, const char* name, const H5O_info_t* info, void* data) {
-  auto* visit = static_cast<Visit*>(data);
-  const std::string path = std::string(name) == "." ? "/" : "/" + std::string(name);
-  if (info->type == H5O_TYPE_DATASET) visit->datasets.push_back({path, ""});
-  std::pair<Visit*, std::string> ctx{visit, path};
-  H5Aiterate_by_name(root, path.c_str(), H5_INDEX_NAME, H5_ITER_INC, nullptr, on_attribute, &ctx, H5P_DEFAULT);
-  return 0;
+const std::vector<Target>& schema_attributes() {
+  static const std::vector<Target> all = [] {
+    std::vector<Target> out;
+    for (const auto& a : crd::output::schema::all_attributes()) out.push_back({a.object, a.name});
+    return out;
+  }();
+  return all;
 }
 
 // Recreates dataset `path` with `type` and `dims` (rank 0 = scalar) holding `bytes` (zero-padded).
@@ -216,12 +218,26 @@ void mutate(const std::string& path, unsigned op, unsigned which, std::uint16_t 
   if (op == 0) return;
   const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
   if (file < 0) return;
-  Visit visit;
-  H5Ovisit(file, H5_INDEX_NAME, H5_ITER_INC, on_object, &visit);
-  if (op == 1 || op == 9) {
-    if (!visit.attributes.empty()) mutate_attribute(file, visit.attributes[which % visit.attributes.size()], op);
-  } else if (!visit.datasets.empty()) {
-    mutate_dataset(file, visit.datasets[which % visit.datasets.size()].object, op, param);
+  // Only objects the file holds (the schema's lists are long; most results hold a few groups).
+  std::vector<Target> present;
+  const bool attributes = op == 1 || op == 9;
+  for (const Target& t : attributes ? schema_attributes() : schema_datasets()) {
+    const std::string& object = t.object;
+    bool there = true;  // every path component, in turn (H5Lexists fails on a missing group)
+    for (std::size_t slash = 0; there && object != "/" && slash != std::string::npos;) {
+      slash = object.find('/', slash + 1);
+      there = H5Lexists(file, object.substr(0, slash).c_str(), H5P_DEFAULT) > 0;
+    }
+    if (!there) continue;
+    if (attributes && H5Aexists_by_name(file, object.c_str(), t.attribute.c_str(), H5P_DEFAULT) <= 0) continue;
+    present.push_back(t);
+  }
+  if (!present.empty()) {
+    const Target& t = present[which % present.size()];
+    if (attributes)
+      mutate_attribute(file, t, op);
+    else
+      mutate_dataset(file, t.object, op, param);
   }
   H5Fclose(file);
   H5Eclear2(H5E_DEFAULT);

@@ -84,6 +84,9 @@ Page read_page(const std::string& path, std::uint64_t limit) {
 }  // namespace
 
 void check_check(const Settings& s) {
+  // The combined rule weighs a page's two parts apart; check's rule sees one count per page.
+  if (s.common.scan.chunker == chunk::ChunkerKind::WinnowScan)
+    throw UsageError("option --chunker: winnow+scan's combined rule is crd detect's and crd run's; check with winnow");
   if (s.check.threshold.automatic)
     throw UsageError("option --page-threshold: check scores single pages; give a number or binomial");
 }

@@ -7,6 +7,7 @@
 
 #include "command_parse.hpp"
 #include "commands.hpp"
+#include "dependent_defaults.hpp"
 #include "crd/base/error.hpp"
 #include "crd/base/printable.hpp"
 #include "crd/cli/main.hpp"
@@ -48,6 +49,7 @@ int run_job(const Command& command, comm::Transport& transport, int argc, char**
   const bool print = transport.rank() == 0;
   return run_reporting_errors(command.name, print, &transport, [&] {
     auto parsed = parse_command(argc, argv, options, command.no_inputs);
+    s.detect.detect.page_threshold_chosen = option_given(parsed.vm, "page-threshold");
     say_ignored(command, s, parsed, print);
     if (s.common.resume && s.common.work_dir.empty()) throw UsageError("--resume needs --work-dir");
     if (command.check != nullptr) command.check(s);

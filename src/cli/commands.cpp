@@ -38,12 +38,12 @@ const std::vector<Command> kCommands = {
      Frame::Job,
      {sets::input, sets::reading, sets::chunking, sets::stop_items, sets::detect_labels, sets::scoring,
       sets::checkpoints, sets::output, sets::config},
-     {"output", "labels"}, kNoCorpus, nullptr, nullptr, &run_detect},
+     {"output", "labels"}, kNoCorpus, nullptr, &check_scoring, &run_detect},
     {"run", "discover then detect, reading the corpus once", "crd run [options] INPUT… -o OUT.h5",
      "Blind discovery then detection in one job, reading the corpus once", Frame::Job,
      {sets::input, sets::samples, sets::reading, sets::chunking, sets::keep_counts, sets::thresholds, sets::stop_items,
       sets::scoring, sets::checkpoints, sets::output, sets::config},
-     {"output"}, kNoCorpus, nullptr, nullptr, &run_run},
+     {"output"}, kNoCorpus, nullptr, &check_scoring, &run_run},
     // Thresholds, top-N and stop items apply to the summed counts; the chunking is the inputs'.
     // It reads results, not a corpus: nothing to resume.
     {"merge", "sum discover --keep-counts results (months, batches) and label the sum (docs/merge.md)",

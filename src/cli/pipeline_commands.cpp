@@ -1,5 +1,6 @@
 // crd discover / label / detect / run / merge: parsed options → pipeline (commands.cpp has their entries).
 #include "commands.hpp"
+#include "crd/base/error.hpp"
 #include "crd/pipeline/detect_pipeline.hpp"
 #include "crd/pipeline/discover_pipeline.hpp"
 #include "crd/pipeline/merge_pipeline.hpp"
@@ -14,6 +15,12 @@ int run_discover(Invocation& in) {
 int run_label(Invocation& in) {
   pipeline::run_label(in.settings.common, in.settings.discover, *in.transport);
   return 0;
+}
+
+void check_scoring(const Settings& s) {
+  if (s.common.scan.chunker == chunk::ChunkerKind::WinnowScan && !s.detect.detect.page_threshold.binomial)
+    throw UsageError("option --page-threshold: --chunker winnow+scan flags pages by the binomial rule of each part; "
+                     "give binomial[:R[:ALPHA]] (the default)");
 }
 
 int run_detect(Invocation& in) {

@@ -5,6 +5,7 @@
 
 #include "crd/base/error.hpp"
 #include "crd/detect/chance_floor.hpp"
+#include "crd/detect/combined_rule.hpp"
 #include "exact_median.hpp"
 #include "exact_moments.hpp"
 #include "crd/comm/collectives.hpp"
@@ -51,6 +52,9 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
   DetectionStats& s = out.stats;
   if (options.neighborhood_threshold.binomial)
     throw UsageError("option --neighborhood-threshold: binomial is a page rule; use auto, robust or a number");
+  if (options.combined && !options.page_threshold.binomial)
+    throw UsageError("option --page-threshold: --chunker winnow+scan flags pages by the binomial rule of each part; "
+                     "give binomial[:R[:ALPHA]] (the default)");
 
   // Pages and neighborhoods alike: the population's statistics over all ranks, and its threshold
   // rule resolved over them.
@@ -73,8 +77,11 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
     row.chunks = scores.chunks[i];
     row.labeled = scores.labeled[i];
     row.containment = scores.containment[i];
-    row.flagged = page_flagged(row.containment, row.labeled, s.page_threshold,
-                               required_labeled(floor, options.min_labeled, row.chunks)) ? 1 : 0;
+    row.flagged = (options.combined ? combined_flagged(scores, i, s.page_threshold, *floor, options.min_labeled)
+                                    : page_flagged(row.containment, row.labeled, s.page_threshold,
+                                                   required_labeled(floor, options.min_labeled, row.chunks)))
+                      ? 1
+                      : 0;
     row.positions.assign(scores.positions.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i]),
                          scores.positions.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i + 1]));
     row.label_ids.assign(scores.label_ids.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i]),

@@ -12,7 +12,7 @@ std::string chunking_identity(const scan::ScanOptions& options) {
                          " boundary-match=" + name_of(options.chunking.boundary_match) +
                          " normalization=" + std::to_string(kNormalizationVersion);
   // Winnowed grams depend on K and W; the other chunkers' identities stay as they were written.
-  if (options.chunker == chunk::ChunkerKind::Winnow)
+  if (options.chunker == chunk::ChunkerKind::Winnow || options.chunker == chunk::ChunkerKind::WinnowScan)
     identity += " gram-words=" + std::to_string(options.chunking.gram_words) +
                 " window=" + std::to_string(options.chunking.window);
   return identity;

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "crd/base/error.hpp"
+#include "crd/detect/combined_rule.hpp"
 #include "crd/detect/page_scores.hpp"
 #include "agreed_errors.hpp"
 #include "crd/output/schema.hpp"
@@ -26,6 +27,12 @@ std::vector<std::uint8_t> stop_flags(const discover::LocalTally& chunks, const d
   return stop;
 }
 
+std::vector<std::uint8_t> exact_flags(const discover::LocalTally& chunks) {
+  std::vector<std::uint8_t> exact(chunks.distinct(), 0);
+  for (std::uint32_t id = 0; id < chunks.distinct(); ++id) exact[id] = chunk::is_marked_gram(chunks.sample(id)) ? 0 : 1;
+  return exact;
+}
+
 namespace {
 
 // Scores this rank's pages against label_of (computed on demand) — or, out of core, against
@@ -34,9 +41,14 @@ void detect_and_write(output::ResultFile& file, comm::Transport& transport, cons
                       ScanPhase& p, const std::function<std::vector<std::uint64_t>()>& label_of,
                       const LabelSet& joined, discover::ShuffleTotals& shuffled,
                       const detect::LabelSlice& labels, std::uint64_t label_total,
-                      const detect::DetectOptions& options, const std::string& join_mode, PhaseTimer& timer,
+                      const detect::DetectOptions& given, const std::string& join_mode, PhaseTimer& timer,
                       const LabeledDocuments* documents = nullptr, std::uint64_t pairs = 0) {
   timer.start("detect");
+  detect::DetectOptions options = given;
+  options.combined = common.scan.chunker == chunk::ChunkerKind::WinnowScan;
+  // The passes replace the chunks of other passes by markers without a kind (the same on every rank).
+  if (options.combined && p.passes > 1)
+    throw FatalError("--chunker winnow+scan scores pages in memory only: the tables need more than --memory");
   // Label ids are stored as uint32 per page match (docs/schema.md); the same test on every rank.
   if (label_total > 0xFFFFFFFFull) throw FatalError("more than 2^32 - 1 labels: split the labeled set");
   detect::DetectionResult result;
@@ -47,7 +59,12 @@ void detect_and_write(output::ResultFile& file, comm::Transport& transport, cons
     const auto score = [&] {
       if (p.passes > 1) return score_in_passes(transport, p, common, joined, p.stop.chunk_rules(), shuffled);
       const auto stop = stop_flags(p.shard.chunks, p.stop.chunk_rules());
-      return detect::score_pages(p.shard.page_offsets, p.shard.page_chunk_ids, label_of(), stop);
+      const std::vector<std::uint64_t> labels_of = label_of();
+      detect::PageScores scores = detect::score_pages(p.shard.page_offsets, p.shard.page_chunk_ids, labels_of, stop);
+      if (options.combined)
+        detect::score_exact_part(scores, p.shard.page_offsets, p.shard.page_chunk_ids, labels_of, stop,
+                                 exact_flags(p.shard.chunks));
+      return scores;
     };
     const detect::PageScores scores = score();
     result = detect::detect(transport, p.shard.keys, scores, labels, options, common.round_bytes);

@@ -24,6 +24,12 @@ struct DetectOptions {
   BadnessMode badness = BadnessMode::Pages;
   int max_neighborhood_depth = -1;  // < 0: unlimited; 0: hosts only
   std::uint64_t provenance_samples = 5;
+  // Whether the user gave page_threshold (else it is the default of the command and chunker); only
+  // recorded (/detection@page_threshold_chosen).
+  bool page_threshold_chosen = false;
+  // --chunker winnow+scan: pages are flagged by the combined rule (combined_rule.hpp), which needs
+  // a binomial page rule and the scores' exact part.
+  bool combined = false;
 };
 
 // Count, mean and population σ of values in [0, 1] over every rank, bit-identical for any rank

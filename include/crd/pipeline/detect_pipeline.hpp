@@ -30,4 +30,8 @@ void write_detection(output::ResultFile& file, detect::DetectionResult&& result,
 // detection leaves out of a page's chunks.
 std::vector<std::uint8_t> stop_flags(const discover::LocalTally& chunks, const discover::LabelRules& rules);
 
+// By local chunk id: 1 for an exact chunk, 0 for a winnowed gram of --chunker winnow+scan (its sample
+// starts with chunk::kGramMark). The samples must be kept (sample_bytes >= 1).
+std::vector<std::uint8_t> exact_flags(const discover::LocalTally& chunks);
+
 }  // namespace crd::pipeline

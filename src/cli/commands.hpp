@@ -77,6 +77,7 @@ int run_compare_hashing(Invocation& in);
 int run_inspect(Invocation& in);
 int run_check(Invocation& in);
 void check_check(const Settings& s);
+void check_compare_hashing(const Settings& s);
 // detect and run: --chunker winnow+scan needs a binomial page rule (refused before the corpus is read).
 void check_scoring(const Settings& s);
 int run_report(Invocation& in);

@@ -98,7 +98,8 @@ constexpr OptionSpec kOptions[] = {
    "from crd label)"},
   {"page-threshold", 0, K::Threshold, kAny, kDetection, R, "",
    "flag pages whose containment exceeds this (auto = mean + σ over all pages; binomial[:R[:ALPHA]] = more "
-   "labeled chunks than a chance rate R explains at level ALPHA, docs/winnow.md; crd check: a number or binomial); "
+   "labeled chunks than a chance rate R explains at level ALPHA, binomial:fit[:ALPHA] = R measured from the crawl, "
+   "docs/winnow.md; crd check: a number or binomial); "
    "with --chunker winnow or winnow+scan and no --page-threshold, binomial"},
   {"min-labeled", 0, K::Count, kAny, kDetection, R, "", "flag a page only with at least this many labeled chunks"},
   {"min-neighborhood-labeled", 0, K::Count, kAny, kDetection, R, "",

@@ -47,6 +47,11 @@ std::optional<ChanceFloor> chance_floor(const Threshold& page_rule) {
   return ChanceFloor(page_rule.value, page_rule.alpha);
 }
 
+std::optional<ChanceFloor> chance_floor(const Threshold& page_rule, double resolved_rate) {
+  if (!page_rule.binomial) return std::nullopt;
+  return ChanceFloor(resolved_rate, page_rule.alpha);
+}
+
 std::uint64_t required_labeled(std::optional<ChanceFloor>& floor, std::uint64_t min_labeled, std::uint64_t chunks) {
   return floor ? std::max(min_labeled, floor->min_labeled(chunks)) : min_labeled;
 }

@@ -68,7 +68,7 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
   summarize(scores.containment, options.page_threshold, s.pages, s.page_mean, s.page_sigma, s.page_median, s.page_mad,
             s.page_threshold, s.page_threshold_clamped);
 
-  std::optional<ChanceFloor> floor = chance_floor(options.page_threshold);
+  std::optional<ChanceFloor> floor = chance_floor(options.page_threshold, s.page_threshold);
   std::vector<PageRow> page_rows;
   page_rows.reserve(scores.size());
   for (std::size_t i = 0; i < scores.size(); ++i) {

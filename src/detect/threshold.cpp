@@ -1,6 +1,7 @@
 // Threshold parsing, and the resolution of a threshold rule over a population.
 #include "crd/detect/threshold.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -26,6 +27,13 @@ double parse_number(const std::string& text) {
 // "binomial", "binomial:R" or "binomial:R:ALPHA".
 Threshold parse_binomial(const std::string& text, const std::string& option) {
   Threshold t{false, Threshold::kDefaultChanceRate, false, true, Threshold::kDefaultChanceAlpha};
+  if (text == "binomial:fit" || text.rfind("binomial:fit:", 0) == 0) {
+    t.fitted = true;
+    if (text.size() > 12) t.alpha = parse_number(text.substr(13));
+    if (!(t.alpha > 0 && t.alpha < 0.5))
+      throw UsageError("option --" + option + ": expected binomial:fit[:ALPHA] with 0 < ALPHA < 0.5, got '" + text + "'");
+    return t;
+  }
   if (text.size() > 8) {
     const std::string rest = text.substr(9);
     const std::size_t colon = rest.find(':');
@@ -56,6 +64,10 @@ Threshold Threshold::parse(const std::string& text, const std::string& option) {
 }
 
 ResolvedThreshold Threshold::resolve(const Population& p) const {
+  if (fitted) {
+    const double rate = std::max(value, p.median + kDefaultRobustK * kMadToSigma * p.mad);
+    return rate >= kMaxFittedRate ? ResolvedThreshold{kMaxFittedRate, true} : ResolvedThreshold{rate, false};
+  }
   if (!automatic) return {value, false};
   const double raw = robust ? p.median + value * kMadToSigma * p.mad : p.mean + p.sigma;
   if (raw >= 1) return {kClampedThreshold, true};
@@ -65,6 +77,10 @@ ResolvedThreshold Threshold::resolve(const Population& p) const {
 std::string Threshold::to_string() const {
   if (automatic && !robust) return "auto";
   std::ostringstream out;
+  if (fitted) {
+    out << "binomial:fit:" << alpha;
+    return out.str();
+  }
   if (robust) out << "robust:";
   if (binomial) out << "binomial:";
   out << value;

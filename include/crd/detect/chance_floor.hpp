@@ -32,6 +32,8 @@ class ChanceFloor {
 // The page rule's floor when it is binomial, else none. Page flag with it (detect, check, compare):
 // page_flagged(containment, labeled, threshold, max(min_labeled, floor->min_labeled(chunks))).
 std::optional<ChanceFloor> chance_floor(const Threshold& page_rule);
+// The same at a resolved rate: binomial:fit's R is known only after the population's statistics.
+std::optional<ChanceFloor> chance_floor(const Threshold& page_rule, double resolved_rate);
 std::uint64_t required_labeled(std::optional<ChanceFloor>& floor, std::uint64_t min_labeled, std::uint64_t chunks);
 
 }  // namespace crd::detect

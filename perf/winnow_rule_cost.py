@@ -12,6 +12,7 @@ makes them.
 import argparse
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import tempfile
@@ -57,6 +58,7 @@ def main():
     for name, _ in jobs:
         cpu = statistics.median(seconds[name])
         print("| `%s` | %.2f | %.1f |" % (name, cpu, cpu / base))
+    shutil.rmtree(work)
     return 0
 
 

@@ -125,7 +125,7 @@ GROUP_ATTRS = {
                 "neighborhood_threshold": "f8", "badness_mode": STR, "join_mode": STR,
                 "min_labeled": "u8", "labels": "u8", "pages_flagged": "u8",
                 "neighborhoods_flagged": "u8", "page_threshold_rule": STR,
-                "page_threshold_clamped": "u8", "page_median": "f8", "page_mad": "f8",
+                "page_threshold_clamped": "u8", "page_threshold_chosen": "u8", "page_median": "f8", "page_mad": "f8",
                 "neighborhood_threshold_rule": STR, "neighborhood_threshold_clamped": "u8",
                 "neighborhood_median": "f8", "neighborhood_mad": "f8",
                 "min_neighborhood_labeled": "u8"},

@@ -12,7 +12,7 @@ std::string chunking_identity(ChunkerKind kind, const ChunkerOptions& options) {
                          " boundary-match=" + name_of(options.boundary_match) +
                          " normalization=" + std::to_string(kNormalizationVersion);
   // Winnowed grams depend on K and W; the other chunkers' identities stay as they were written.
-  if (kind == ChunkerKind::Winnow)
+  if (kind == ChunkerKind::Winnow || kind == ChunkerKind::WinnowScan)
     identity += " gram-words=" + std::to_string(options.gram_words) + " window=" + std::to_string(options.window);
   return identity;
 }

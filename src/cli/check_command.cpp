@@ -76,6 +76,12 @@ Page read_page(const std::string& path, std::uint64_t limit) {
 void check_defaults(Settings& s) { s.detect.detect.page_threshold = {false, 0}; }
 
 void check_check(const Settings& s) {
+  // The combined rule weighs a page's two parts apart; check's rule sees one count per page.
+  if (s.common.scan.chunker == chunk::ChunkerKind::WinnowScan)
+    throw UsageError("option --chunker: winnow+scan's combined rule is crd detect's and crd run's; check with winnow");
+  if (s.detect.detect.page_threshold.fitted)
+    throw UsageError(
+        "option --page-threshold: binomial:fit measures R over a crawl's pages; check scores single pages");
   if (s.detect.detect.page_threshold.automatic)
     throw UsageError("option --page-threshold: check scores single pages; give a number or binomial");
 }

@@ -15,6 +15,7 @@
 #include "crd/pipeline/output_check.hpp"
 #include "crd/pipeline/run_report.hpp"
 #include "crd/pipeline/shared_paths.hpp"
+#include "dependent_defaults.hpp"
 
 namespace crd::cli {
 namespace {
@@ -57,6 +58,9 @@ int run_job(const Command& command, comm::Transport& transport, int argc, char**
   const bool print = transport.rank() == 0;
   return run_reporting_errors(command.name, print, &transport, [&] {
     auto parsed = parse_command(argc, argv, options, command.no_inputs);
+    s.detect.detect.page_threshold_chosen = option_given(parsed.vm, "page-threshold");
+    // --chunker winnow+scan flags pages by the combined rule (detect's problem() needs to know).
+    s.detect.detect.combined = s.common.scan.chunker == chunk::ChunkerKind::WinnowScan;
     say_ignored(command, s, parsed, print);
     check_options(command, s);
     start_job(transport, argc, argv, parsed, options, s.common);

@@ -10,6 +10,7 @@
 #include "crd/base/error.hpp"
 #include "crd/base/human_bytes.hpp"
 #include "crd/base/printable.hpp"
+#include "dependent_defaults.hpp"
 #include "preset_lookup.hpp"
 
 namespace crd::cli {
@@ -185,6 +186,7 @@ ParsedCommand parse_command(int argc, char** argv, const OptionBinder& options, 
         parsed.vm);
     // The file names options only: inputs are given on the command line.
     if (options.has("config") && parsed.vm.count("config") != 0) read_config(parsed, options.all(), options);
+    parsed.dependent_defaults = apply_dependent_defaults(parsed.vm);
     po::notify(parsed.vm);
   } catch (const po::error& e) {
     throw UsageError(e.what());
@@ -198,6 +200,8 @@ ParsedCommand parse_command(int argc, char** argv, const OptionBinder& options, 
     // --config and --verbose say how the options were given, not what they are.
     if (name == "config" || name == "verbose" || parsed.vm.count(name) == 0) continue;
     const std::string line = name + " = " + render_value(parsed.vm[name]) + "\n";
+    for (const auto& d : parsed.dependent_defaults)
+      if (d.option == name) ini << "# " << name << " not given: " << d.value << " is " << d.reason << "\n";
     ini << line;
     if (b.spec->effect == Effect::ChangesResults) results << line;
   }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "dependent_defaults.hpp"
 #include "option_binder.hpp"
 
 namespace crd::cli {
@@ -18,6 +19,7 @@ struct ParsedCommand {
   std::string results_config;        // its lines of options that change results (checkpoint identity)
   std::string config_file;           // the --config file read ("" = none)
   std::vector<std::string> ignored;  // options of other crd commands in the config file, in file order
+  std::vector<DependentDefault> dependent_defaults;  // defaults set by another option's value
 };
 
 // Throws UsageError with a one-line message; UsageError(no_inputs) when there is no positional

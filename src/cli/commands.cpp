@@ -97,7 +97,7 @@ const std::vector<Command> kCommands = {
      "truth (paper §6.5, Table 1): confusion matrices, false-positive rates, and a sweep of each LSH\n"
      "threshold; printed, and written to /compare_hashing",
      Frame::Job, {sets::input, sets::reading, sets::chunking, sets::stop_items, sets::hashing, sets::output, sets::config},
-     {"output", "labels", "truth"}, kNoCorpus, nullptr, nullptr, &run_compare_hashing},
+     {"output", "labels", "truth"}, kNoCorpus, nullptr, &check_compare_hashing, &run_compare_hashing},
 };
 // clang-format on
 

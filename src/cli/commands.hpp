@@ -81,6 +81,7 @@ void check_check(const Settings& s);
 void check_defaults(Settings& s);
 void report_defaults(Settings& s);
 void quilts_defaults(Settings& s);
+void check_compare_hashing(const Settings& s);
 int run_report(Invocation& in);
 int run_compare(Invocation& in);
 

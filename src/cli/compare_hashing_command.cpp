@@ -1,8 +1,15 @@
 // crd compare-hashing: parsed options → the comparison job (compare/compare_hashing.hpp).
 #include "commands.hpp"
+#include "crd/base/error.hpp"
 #include "crd/compare/compare_hashing.hpp"
 
 namespace crd::cli {
+
+void check_compare_hashing(const Settings& s) {
+  // Its methods' confusion matrices are made at one fixed page rule per run; a fitted rate is detect's.
+  if (s.detect.detect.page_threshold.fitted)
+    throw UsageError("option --page-threshold: binomial:fit is crd detect's and crd run's; give binomial[:R[:ALPHA]]");
+}
 
 int run_compare_hashing(Invocation& in) {
   // --labels, --page-threshold and --min-labeled are bound once (command_settings.hpp).

@@ -64,7 +64,8 @@ constexpr OptionSpec kOptions[] = {
 
   {"chunker", 0, K::Choice, kAny, kChunking, R, "",
    "scan: split raw markup (fast); dom: split the gumbo HTML5 tree's visible text; sentence: that text's sentences "
-   "(ICU); winnow: winnowed word grams of the text (survive edits; docs/winnow.md)"},
+   "(ICU); winnow: winnowed word grams of the text (survive edits; docs/winnow.md); winnow+scan: scan's chunks and "
+   "winnow's grams, each part tested apart (also catches deleted paragraphs)"},
   {"gram-words", 0, K::Count, kGramWords, kChunking, R, "",
    "words per gram: --chunker winnow's K; crd quilts' k"},
   {"window", 0, K::Count, {1, chunk::kMaxWindow}, kChunking, R, "",
@@ -97,8 +98,9 @@ constexpr OptionSpec kOptions[] = {
    "from crd label)"},
   {"page-threshold", 0, K::Threshold, kAny, kDetection, R, "auto|robust[:K]|binomial[:R[:ALPHA]]|X",
    "flag pages whose containment exceeds this (auto = mean + σ over all pages; binomial[:R[:ALPHA]] = more "
-   "labeled chunks than a chance rate R explains at level ALPHA, the rule for --chunker winnow: docs/winnow.md; "
-   "crd check: a number or binomial)"},
+   "labeled chunks than a chance rate R explains at level ALPHA, binomial:fit[:ALPHA] = R measured from the crawl, "
+   "docs/winnow.md; crd check: a number or binomial); "
+   "with --chunker winnow or winnow+scan and no --page-threshold, binomial"},
   {"min-labeled", 0, K::Count, kAny, kDetection, R, "", "flag a page only with at least this many labeled chunks"},
   {"min-neighborhood-labeled", 0, K::Count, kAny, kDetection, R, "",
    "flag a neighborhood only with at least this many labeled chunks (paper §8.1: 1001)"},

@@ -5,6 +5,7 @@
 
 #include "crd/base/error.hpp"
 #include "crd/comm/collectives.hpp"
+#include "crd/detect/combined_rule.hpp"
 #include "crd/detect/page_rule.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
 #include "exact_median.hpp"
@@ -44,9 +45,8 @@ GlobalMoments global_moments(comm::Transport& transport, std::span<const double>
   return {all.count(), all.mean(), all.sigma()};
 }
 
-DetectionResult detect(comm::Transport& transport, const std::vector<std::string>& keys,
-                       const PageScores& scores, const LabelSlice& labels, const DetectOptions& options,
-                       std::size_t round_bytes) {
+DetectionResult detect(comm::Transport& transport, const std::vector<std::string>& keys, const PageScores& scores,
+                       const LabelSlice& labels, const DetectOptions& options, std::size_t round_bytes) {
   DetectionResult out;
   DetectionStats& s = out.stats;
   if (const std::string_view problem = options.problem(); !problem.empty()) throw UsageError(std::string(problem));
@@ -63,7 +63,7 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
   summarize(scores.containment, options.page_threshold, s.pages, s.page_mean, s.page_sigma, s.page_median, s.page_mad,
             s.page_threshold, s.page_threshold_clamped);
 
-  PageRule page_rule(options.page_threshold, s.page_threshold, options.min_labeled);
+  PageRule page_rule(options.page_threshold, s.page_threshold, options.min_labeled, options.combined);
   std::vector<PageRow> page_rows;
   page_rows.reserve(scores.size());
   for (std::size_t i = 0; i < scores.size(); ++i) {
@@ -72,7 +72,7 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
     row.chunks = scores.chunks[i];
     row.labeled = scores.labeled[i];
     row.containment = scores.containment[i];
-    row.flagged = page_rule.judge({row.chunks, row.labeled}).flagged ? 1 : 0;
+    row.flagged = page_rule.judge(page_counts(scores, i)).flagged ? 1 : 0;
     row.positions.assign(scores.positions.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i]),
                          scores.positions.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i + 1]));
     row.label_ids.assign(scores.label_ids.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i]),

@@ -1,16 +1,33 @@
 // The page rule (page_rule.hpp).
 #include "crd/detect/page_rule.hpp"
 
+#include <algorithm>
+
 #include "crd/detect/page_scores.hpp"
 
 namespace crd::detect {
 
-PageRule::PageRule(const Threshold& rule, double threshold, std::uint64_t min_labeled)
-    : threshold_(threshold), min_labeled_(min_labeled) {
-  if (rule.binomial) floor_.emplace(rule.value, rule.alpha);
+PageRule::PageRule(const Threshold& rule, double threshold, std::uint64_t min_labeled, bool combined)
+    : threshold_(threshold), combined_(combined), min_labeled_(min_labeled) {
+  // threshold is a binomial rule's own R, or binomial:fit's R resolved over the pages.
+  if (rule.binomial) floor_.emplace(threshold, rule.alpha);
 }
 
 PageVerdict PageRule::judge(const PageCounts& page) {
+  if (!combined_) return judge_counts(page.chunks, page.labeled);
+  // Each part at its own floor: an unrelated page is flagged by either with probability at most
+  // 2α (combined_level). Not flagged, the page gives the reason of the part that came further.
+  const PageVerdict exact = judge_counts(page.exact_chunks, page.exact_labeled);
+  const PageVerdict grams = judge_counts(page.chunks - page.exact_chunks, page.labeled - page.exact_labeled);
+  PageVerdict v;
+  v.containment = containment(page.labeled, page.chunks);
+  v.flagged = exact.flagged || grams.flagged;
+  v.reason = std::max(exact.reason, grams.reason);
+  return v;
+}
+
+PageVerdict PageRule::judge_counts(std::uint64_t chunks, std::uint64_t labeled) {
+  const PageCounts page{chunks, labeled};
   PageVerdict v;
   v.containment = containment(page.labeled, page.chunks);
   // Strictly above: a threshold of 0 still needs one labeled chunk, and a page without chunks

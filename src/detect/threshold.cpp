@@ -1,6 +1,7 @@
 // Threshold parsing, and the resolution of a threshold rule over a population.
 #include "crd/detect/threshold.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -28,6 +29,14 @@ double parse_number(const std::string& text) {
 // "binomial", "binomial:R" or "binomial:R:ALPHA".
 Threshold parse_binomial(const std::string& text, const std::string& option) {
   Threshold t{false, Threshold::kDefaultChanceRate, false, true, Threshold::kDefaultChanceAlpha};
+  if (text == "binomial:fit" || text.rfind("binomial:fit:", 0) == 0) {
+    t.fitted = true;
+    if (text.size() > 12) t.alpha = parse_number(text.substr(13));
+    if (!(t.alpha > 0 && t.alpha < 0.5))
+      throw UsageError("option --" + option + ": expected binomial:fit[:ALPHA] with 0 < ALPHA < 0.5, got '" + text +
+                       "'");
+    return t;
+  }
   if (text.size() > 8) {
     const std::string rest = text.substr(9);
     const std::size_t colon = rest.find(':');
@@ -35,7 +44,8 @@ Threshold parse_binomial(const std::string& text, const std::string& option) {
     if (colon != std::string::npos) t.alpha = parse_number(rest.substr(colon + 1));
   }
   if (!(t.value > 0 && t.value < 1) || !(t.alpha > 0 && t.alpha < 0.5))
-    throw UsageError("option --" + option + ": expected binomial:R[:ALPHA] with 0 < R < 1 and 0 < ALPHA < 0.5, got '" + text + "'");
+    throw UsageError("option --" + option + ": expected binomial:R[:ALPHA] with 0 < R < 1 and 0 < ALPHA < 0.5, got '" +
+                     text + "'");
   return t;
 }
 
@@ -46,7 +56,8 @@ Threshold Threshold::parse(const std::string& text, const std::string& option) {
   if (text == "robust") return {true, kDefaultRobustK, true};
   if (text.rfind("robust:", 0) == 0) {
     const double k = parse_number(text.substr(7));
-    if (!(k > 0)) throw UsageError("option --" + option + ": expected robust:K with a number K > 0, got '" + text + "'");
+    if (!(k > 0))
+      throw UsageError("option --" + option + ": expected robust:K with a number K > 0, got '" + text + "'");
     return {true, k, true};
   }
   if (text == "binomial" || text.rfind("binomial:", 0) == 0) return parse_binomial(text, option);
@@ -61,6 +72,10 @@ Threshold Threshold::parse(const std::string& text, const std::string& option) {
 }
 
 ResolvedThreshold Threshold::resolve(const Population& p) const {
+  if (fitted) {
+    const double rate = std::max(value, p.median + kDefaultRobustK * kMadToSigma * p.mad);
+    return rate >= kMaxFittedRate ? ResolvedThreshold{kMaxFittedRate, true} : ResolvedThreshold{rate, false};
+  }
   if (!automatic) return {value, false};
   const double raw = robust ? p.median + value * kMadToSigma * p.mad : p.mean + p.sigma;
   if (raw >= 1) return {kClampedThreshold, true};
@@ -84,6 +99,7 @@ std::string exact(double v) {
 
 std::string Threshold::to_string() const {
   if (automatic && !robust) return "auto";
+  if (fitted) return "binomial:fit:" + exact(alpha);
   std::string out;
   if (robust) out += "robust:";
   if (binomial) out += "binomial:";

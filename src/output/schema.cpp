@@ -34,7 +34,7 @@ std::vector<Attribute> all_attributes() {
                              kPageSigma,       kPageThreshold,    kNeighborhoodMean,  kNeighborhoodSigma,
                              kNeighborhoodThreshold, kBadnessMode, kJoinMode,         kMinLabeled,
                              kLabelCount,      kPagesFlagged,     kNeighborhoodsFlagged,
-                             kPageThresholdRule, kPageThresholdClamped, kPageMedian, kPageMad,
+                             kPageThresholdRule, kPageThresholdClamped, kPageThresholdChosen, kPageMedian, kPageMad,
                              kNeighborhoodThresholdRule, kNeighborhoodThresholdClamped, kNeighborhoodMedian,
                              kNeighborhoodMad, kMinNeighborhoodLabeled, kChunking,
                              kNeardupMethod,   kNeardupPages,     kNeardupIdentitySets, kNeardupPairCount,

@@ -5,15 +5,16 @@
 #include <optional>
 
 #include "agreed_errors.hpp"
+#include "checkpoint/checkpoint_codec.hpp"
 #include "crd/base/error.hpp"
 #include "crd/chunk/chunking_identity.hpp"
+#include "crd/detect/combined_rule.hpp"
 #include "crd/detect/page_scores.hpp"
 #include "crd/output/schema.hpp"
 #include "crd/pipeline/discover_pipeline.hpp"
 #include "crd/pipeline/label_set.hpp"
-#include "checkpoint/checkpoint_codec.hpp"
-#include "detection_writer.hpp"
 #include "crd/pipeline/scan_phase.hpp"
+#include "detection_writer.hpp"
 #include "hash_passes.hpp"
 #include "labels/labeled_documents.hpp"
 #include "memory_budget.hpp"
@@ -22,15 +23,27 @@ namespace crd::pipeline {
 
 namespace {
 
+// By local chunk id: 1 for an exact chunk, 0 for a winnowed gram of --chunker winnow+scan (its sample
+// starts with chunk::kGramMark). The samples must be kept (sample_bytes >= 1).
+std::vector<std::uint8_t> exact_flags(const discover::LocalTally& chunks) {
+  std::vector<std::uint8_t> exact(chunks.distinct(), 0);
+  for (std::uint32_t id = 0; id < chunks.distinct(); ++id) exact[id] = chunk::is_marked_gram(chunks.sample(id)) ? 0 : 1;
+  return exact;
+}
+
 // Scores this rank's pages against label_of (computed on demand) — or, out of core, against
 // `joined` in passes — and runs distributed detection, or loads its checkpoint; writes /detection.
-void detect_and_write(output::ResultFile& file, comm::Transport& transport, const CommonOptions& common,
-                      ScanPhase& p, const std::function<std::vector<std::uint64_t>()>& label_of,
-                      const LabelSet& joined, discover::ShuffleTotals& shuffled,
-                      const detect::LabelSlice& labels, std::uint64_t label_total,
-                      const detect::DetectOptions& options, const std::string& join_mode, PhaseTimer& timer,
+void detect_and_write(output::ResultFile& file, comm::Transport& transport, const CommonOptions& common, ScanPhase& p,
+                      const std::function<std::vector<std::uint64_t>()>& label_of, const LabelSet& joined,
+                      discover::ShuffleTotals& shuffled, const detect::LabelSlice& labels, std::uint64_t label_total,
+                      const detect::DetectOptions& given, const std::string& join_mode, PhaseTimer& timer,
                       const LabeledDocuments* documents = nullptr, std::uint64_t pairs = 0) {
   timer.start("detect");
+  detect::DetectOptions options = given;
+  options.combined = common.scan.chunker == chunk::ChunkerKind::WinnowScan;
+  // The passes replace the chunks of other passes by markers without a kind (the same on every rank).
+  if (options.combined && p.passes > 1)
+    throw FatalError("--chunker winnow+scan scores pages in memory only: the tables need more than --memory");
   // Label ids are stored as uint32 per page match (docs/schema.md); the same test on every rank.
   if (label_total > 0xFFFFFFFFull) throw FatalError("more than 2^32 - 1 labels: split the labeled set");
   detect::DetectionResult result;
@@ -41,7 +54,12 @@ void detect_and_write(output::ResultFile& file, comm::Transport& transport, cons
     const auto score = [&] {
       if (p.passes > 1) return score_in_passes(transport, p, common, joined, p.stop.chunk_rules(), shuffled);
       const auto stop = discover::stop_flags(p.shard.chunks, p.stop.chunk_rules());
-      return detect::score_pages(p.shard.page_offsets, p.shard.page_chunk_ids, label_of(), stop);
+      const std::vector<std::uint64_t> labels_of = label_of();
+      detect::PageScores scores = detect::score_pages(p.shard.page_offsets, p.shard.page_chunk_ids, labels_of, stop);
+      if (options.combined)
+        detect::score_exact_part(scores, p.shard.page_offsets, p.shard.page_chunk_ids, labels_of, stop,
+                                 exact_flags(p.shard.chunks));
+      return scores;
     };
     const detect::PageScores scores = score();
     result = detect::detect(transport, p.shard.keys, scores, labels, options, common.round_bytes);
@@ -91,8 +109,8 @@ void run_label(const CommonOptions& common, const DiscoverOptions& options, comm
   });
 }
 
-void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options,
-                const DetectPipelineOptions& options, comm::Transport& transport) {
+void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options, const DetectPipelineOptions& options,
+                comm::Transport& transport) {
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
     const MemoryBudget budget = MemoryBudget::of_job(common, transport);
@@ -113,7 +131,8 @@ void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options
       documents = load_labeled_documents(transport, options.labels, budget.budget());
     }
     const std::uint64_t held = held_bytes(labels) + (documents ? held_bytes(*documents) : 0);
-    budget.check_held(transport, documents ? "the labeled set and the labeled documents of --pairs" : "the labeled set", held);
+    budget.check_held(transport, documents ? "the labeled set and the labeled documents of --pairs" : "the labeled set",
+                      held);
     ScanRequest request = scan_request(stop_options);
     request.keep_pages = true;
     request.out_of_core = true;
@@ -121,8 +140,8 @@ void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options
     ScanPhase p = run_scan_phase(common, request, budget, transport, timer, file);
     discover::ShuffleTotals shuffled;
     const auto label_of = [&] { return join_labels(transport, labels, p.shard.chunks, common.round_bytes, shuffled); };
-    detect_and_write(*file, transport, common, p, label_of, labels, shuffled, labels.owned, labels.total, options.detect,
-                     name_of(labels.replicated ? JoinMode::Replicated : JoinMode::Partitioned), timer,
+    detect_and_write(*file, transport, common, p, label_of, labels, shuffled, labels.owned, labels.total,
+                     options.detect, name_of(labels.replicated ? JoinMode::Replicated : JoinMode::Partitioned), timer,
                      documents ? &*documents : nullptr, options.pairs);
     finish_run(*file, transport, common, p, shuffled, timer);
   });
@@ -167,8 +186,8 @@ void run_discover_detect(const CommonOptions& common, const DiscoverOptions& dis
       joined.owned = labels;
       joined.total = chunks.table.labeled;
     }
-    detect_and_write(*file, transport, common, p, label_of, joined, shuffled, labels, chunks.table.labeled, options.detect,
-                     name_of(JoinMode::Partitioned), timer);
+    detect_and_write(*file, transport, common, p, label_of, joined, shuffled, labels, chunks.table.labeled,
+                     options.detect, name_of(JoinMode::Partitioned), timer);
     finish_run(*file, transport, common, p, shuffled, timer);
   });
 }

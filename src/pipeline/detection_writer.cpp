@@ -47,6 +47,7 @@ void write_detection(output::ResultFile& file, detect::DetectionResult&& result,
   set(attr::kNeighborhoodsFlagged, s.flagged_neighborhoods);
   set(attr::kPageThresholdRule, options.page_threshold.to_string());
   set(attr::kPageThresholdClamped, std::uint64_t{s.page_threshold_clamped});
+  set(attr::kPageThresholdChosen, std::uint64_t{options.page_threshold_chosen ? 1u : 0u});
   set(attr::kPageMedian, s.page_median);
   set(attr::kPageMad, s.page_mad);
   set(attr::kNeighborhoodThresholdRule, options.neighborhood_threshold.to_string());

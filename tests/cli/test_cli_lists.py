@@ -116,7 +116,7 @@ class Lists(unittest.TestCase):
         self.assertEqual(complete("crd", "dis"), {"discover"})
         self.assertEqual(complete("crd", "compare"), {"compare", "compare-hashing"})
         self.assertEqual(complete("crd", "discover", "--chunk-t"), {"--chunk-threshold", "--chunk-top"})
-        self.assertEqual(complete("crd", "discover", "--chunker", "w"), {"winnow"})
+        self.assertEqual(complete("crd", "discover", "--chunker", "w"), {"winnow", "winnow+scan"})
         self.assertEqual(complete("crd", "neardup", "--method", ""), {"minhash", "simhash", "combined"})
         self.assertEqual(complete("crd", "neardup", "--chunk"), set())  # neardup does not chunk
         self.assertEqual(complete("crd", "quilts", "--sweep-"), {"--sweep-m", "--sweep-c", "--sweep-theta"})

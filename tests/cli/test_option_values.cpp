@@ -40,8 +40,8 @@ TEST(ParseBytes, AcceptsSuffixesInPowersOf1024) {
 }
 
 TEST(ParseBytes, RefusesNegativeMalformedAndOverflowingSizes) {
-  for (const char* bad : {"-1", "-1G", "+1G", " 1G", "1 G", "G", "", "1X", "1i", "1.5G", "16777216T",
-                          "18446744073709551616", "1GG"})
+  for (const char* bad :
+       {"-1", "-1G", "+1G", " 1G", "1 G", "G", "", "1X", "1i", "1.5G", "16777216T", "18446744073709551616", "1GG"})
     EXPECT_FALSE(parse_bytes(bad).has_value()) << bad;
 }
 
@@ -76,9 +76,9 @@ std::string usage_error(std::vector<std::string> args) {
 }
 
 TEST(Options, EveryNumberOptionRefusesNegativeAndMalformedValues) {
-  for (const char* option : {"--chunk-threshold", "--file-threshold", "--min-chunk-length", "--min-labeled",
-                             "--provenance-samples", "--sample-bytes", "--max-record-bytes", "--shuffle-buffer",
-                             "--memory"}) {
+  for (const char* option :
+       {"--chunk-threshold", "--file-threshold", "--min-chunk-length", "--min-labeled", "--provenance-samples",
+        "--sample-bytes", "--max-record-bytes", "--shuffle-buffer", "--memory"}) {
     for (const char* value : {"-5", "-1G", "5x", "1e3", "", "99999999999999999999"}) {
       const std::string error = usage_error({option, value});
       EXPECT_NE(error.find(std::string(option)), std::string::npos) << option << " " << value << ": '" << error << "'";
@@ -86,8 +86,7 @@ TEST(Options, EveryNumberOptionRefusesNegativeAndMalformedValues) {
     }
   }
   EXPECT_EQ(usage_error({"--chunk-threshold", "-5"}), "option '--chunk-threshold': '-5' is not a whole number ≥ 0");
-  EXPECT_EQ(usage_error({"--memory", "-1G"}),
-            "option '--memory': '-1G' is not a size ≥ 0 (e.g. 4096, 512K, 64M, 2G)");
+  EXPECT_EQ(usage_error({"--memory", "-1G"}), "option '--memory': '-1G' is not a size ≥ 0 (e.g. 4096, 512K, 64M, 2G)");
   EXPECT_NE(usage_error({"--max-neighborhood-depth", "-2"}).find("max-neighborhood-depth"), std::string::npos);
   EXPECT_NE(usage_error({"--progress-interval", "nan"}).find("progress-interval"), std::string::npos);
   EXPECT_NE(usage_error({"--progress-interval", "-1"}).find("progress-interval"), std::string::npos);
@@ -95,9 +94,9 @@ TEST(Options, EveryNumberOptionRefusesNegativeAndMalformedValues) {
 
 TEST(Options, ValidNumbersLandInTheOptions) {
   Parsed p;
-  parse(p, {"--chunk-threshold", "18446744073709551615", "--min-chunk-length", "0", "--memory", "8G",
-            "--max-record-bytes", "1M", "--shuffle-buffer", "4K", "--max-neighborhood-depth", "-1", "--sample-bytes",
-            "65536"});
+  parse(p,
+        {"--chunk-threshold", "18446744073709551615", "--min-chunk-length", "0", "--memory", "8G", "--max-record-bytes",
+         "1M", "--shuffle-buffer", "4K", "--max-neighborhood-depth", "-1", "--sample-bytes", "65536"});
   EXPECT_EQ(p.discover.chunk_threshold, kMax);
   EXPECT_EQ(p.discover.file_threshold, 10u);  // the default
   EXPECT_EQ(p.discover.min_chunk_length, 0u);
@@ -122,6 +121,14 @@ TEST(Options, WinnowGramWordsAndWindowLandInTheChunkingIdentity) {
   parse(other, {"--chunker", "winnow", "--gram-words", "7", "--window", "10"});
   EXPECT_NE(chunk::chunking_identity(other.common.scan.chunker, other.common.scan.chunking),
             chunk::chunking_identity(p.common.scan.chunker, p.common.scan.chunking));
+  // winnow+scan's grams depend on K and W too, and its exact chunks on the tags: both are kept.
+  Parsed combined;
+  parse(combined, {"--chunker", "winnow+scan", "--gram-words", "7", "--window", "9"});
+  const std::string combined_identity =
+      chunk::chunking_identity(combined.common.scan.chunker, combined.common.scan.chunking);
+  EXPECT_EQ(combined_identity,
+            "chunker=winnow+scan tags=p,div boundary-match=tag normalization=1 gram-words=7 window=9");
+  EXPECT_EQ(chunk::chunking_used(combined_identity), combined_identity);
   // The other chunkers' identities are those written before winnow existed.
   Parsed scan;
   parse(scan, {"--window", "3"});

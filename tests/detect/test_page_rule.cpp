@@ -39,6 +39,34 @@ TEST(PageRule, BinomialNeedsMoreLabeledChunksThanChanceExplains) {
   EXPECT_EQ(r.judge({1000, 5}).reason, PageReason::BelowThreshold);
 }
 
+// binomial:fit: the floor is at the R resolved over the pages, not at the fixed rate it starts from.
+TEST(PageRule, FittedRuleFloorsAtTheResolvedRate) {
+  const Threshold fit = Threshold::parse("binomial:fit", "page-threshold");
+  PageRule r(fit, 0.2, 1);
+  EXPECT_EQ(r.threshold(), 0.2);
+  // 25 of 100 is above R = 0.2 but well within Binomial(100, 0.2)'s chance (P ≈ 0.13).
+  EXPECT_EQ(r.judge({100, 25}).reason, PageReason::BelowChanceFloor);
+  ChanceFloor floor(0.2, Threshold::kDefaultChanceAlpha);
+  EXPECT_TRUE(r.judge({100, floor.min_labeled(100)}).flagged);
+  EXPECT_FALSE(r.judge({100, floor.min_labeled(100) - 1}).flagged);
+}
+
+// The combined rule (--chunker winnow+scan): each part at its own floor, either one flags.
+TEST(PageRule, CombinedFlagsWhenEitherPartPasses) {
+  const Threshold rule = Threshold::parse("binomial", "page-threshold");
+  PageRule combined(rule, 0.01, 1, true);
+  PageRule single(rule, 0.01, 1);
+  // 3 exact chunks all labeled, 40 grams none: the totals (3 of 43) are chance, the exact part is not.
+  const PageCounts cut{43, 3, 3, 3};
+  EXPECT_TRUE(combined.judge(cut).flagged);
+  EXPECT_FALSE(single.judge(cut).flagged);
+  // 3 of 43 labeled again, but spread: 1 of 3 exact, 2 of 40 grams — neither part passes.
+  EXPECT_FALSE(combined.judge({43, 3, 3, 1}).flagged);
+  // The gram part alone: 12 of 20 grams labeled, no exact chunk labeled.
+  EXPECT_TRUE(combined.judge({26, 12, 6, 0}).flagged);
+  EXPECT_EQ(combined.judge(cut).containment, 3.0 / 43) << "the page's containment over both parts";
+}
+
 TEST(PageRule, ReasonsHaveNames) {
   EXPECT_EQ(std::string(name_of(PageReason::BelowChanceFloor)), "below_chance_floor");
   EXPECT_EQ(std::string(name_of(PageReason::Flagged)), "flagged");

@@ -15,14 +15,23 @@ namespace crd::chunk {
 
 // scan: raw markup (the contract in docs/chunking.md); dom: the gumbo HTML5 tree's visible text;
 // sentence: that visible text split into sentences by ICU (docs/sentences.md); winnow: winnowed
-// K-word grams of the text (docs/winnow.md).
-enum class ChunkerKind { Scan, Dom, Sentence, Winnow };
-constexpr std::array<EnumName<ChunkerKind>, 4> enum_names(ChunkerKind) {
+// K-word grams of the text (docs/winnow.md); winnow+scan: a page's scan chunks, then its winnowed
+// grams, each marked by kGramMark (docs/winnow.md, "Deletions: the combined mode").
+enum class ChunkerKind { Scan, Dom, Sentence, Winnow, WinnowScan };
+constexpr std::array<EnumName<ChunkerKind>, 5> enum_names(ChunkerKind) {
   return {{{"scan", ChunkerKind::Scan},
            {"dom", ChunkerKind::Dom},
            {"sentence", ChunkerKind::Sentence},
-           {"winnow", ChunkerKind::Winnow}}};
+           {"winnow", ChunkerKind::Winnow},
+           {"winnow+scan", ChunkerKind::WinnowScan}}};
 }
+
+// winnow+scan emits each gram as this byte and the gram's text, so a gram and an exact chunk are
+// never the same item (domain separation) and each chunk's kind is its first byte. Only the first
+// chunk of a page could start with it as an exact chunk (every later one starts with '<'), and
+// only in a page that starts with the control byte 0x1F; such a chunk counts as a gram.
+inline constexpr char kGramMark = '\x1f';
+inline bool is_marked_gram(std::string_view normalized) { return !normalized.empty() && normalized[0] == kGramMark; }
 
 // --boundary-match. tag: a boundary is a whole tag name (<p>, not <pre>); prefix: '<' + a tag name
 // as a mere prefix (so "p" also splits at <pre, <param, <path), as the paper's released Hadoop

@@ -25,12 +25,21 @@ struct DetectOptions {
   BadnessMode badness = BadnessMode::Pages;
   int max_neighborhood_depth = -1;  // < 0: unlimited; 0: hosts only
   std::uint64_t provenance_samples = 5;
+  // Whether the user gave page_threshold (else it is the default of the command and chunker); only
+  // recorded (/detection@page_threshold_chosen).
+  bool page_threshold_chosen = false;
+  // --chunker winnow+scan: pages are flagged by the combined rule (combined_rule.hpp), which needs
+  // a binomial page rule and the scores' exact part.
+  bool combined = false;
 
   // "" if the options fit together, else why not (names the option). crd detect and run check it
   // before reading any input; detect() refuses options with a problem.
   std::string_view problem() const {
     if (neighborhood_threshold.binomial)
       return "option --neighborhood-threshold: binomial is a page rule; use auto, robust or a number";
+    if (combined && !page_threshold.binomial)
+      return "option --page-threshold: --chunker winnow+scan flags pages by the binomial rule of each part; "
+             "give binomial[:R[:ALPHA]] (the default)";
     return {};
   }
 };
@@ -118,22 +127,20 @@ struct DetectionResult {
 };
 
 // Collective. keys: this rank's page keys; scores: its pages' scores.
-DetectionResult detect(comm::Transport& transport, const std::vector<std::string>& keys,
-                       const PageScores& scores, const LabelSlice& labels, const DetectOptions& options,
-                       std::size_t round_bytes);
+DetectionResult detect(comm::Transport& transport, const std::vector<std::string>& keys, const PageScores& scores,
+                       const LabelSlice& labels, const DetectOptions& options, std::size_t round_bytes);
 
 // Pieces of detect(), exposed for tests.
 // Neighborhood totals on their owner ranks (unsorted, badness set, flags not yet). With
 // labels_out, also the distinct label ids occurring in each returned neighborhood (parallel).
-std::vector<NeighborhoodRow> aggregate_neighborhoods(comm::Transport& transport,
-                                                     const std::vector<std::string>& keys,
+std::vector<NeighborhoodRow> aggregate_neighborhoods(comm::Transport& transport, const std::vector<std::string>& keys,
                                                      const PageScores& scores, const DetectOptions& options,
                                                      std::size_t round_bytes,
                                                      std::vector<std::vector<std::uint32_t>>* labels_out = nullptr);
 // hood_labels: this rank's neighborhoods' distinct label ids, from aggregate_neighborhoods.
 std::vector<LabelUse> label_provenance(comm::Transport& transport, const std::vector<std::string>& keys,
-                                       const PageScores& scores, const LabelSlice& labels,
-                                       const DetectOptions& options, std::size_t round_bytes,
+                                       const PageScores& scores, const LabelSlice& labels, const DetectOptions& options,
+                                       std::size_t round_bytes,
                                        const std::vector<std::vector<std::uint32_t>>& hood_labels);
 
 }  // namespace crd::detect

@@ -13,11 +13,15 @@
 
 namespace crd::detect {
 
-// What the rule knows of one page, both counted after stop-chunk removal. A rule needing more of a
-// page (say exact and gram matches apart) adds its count here and its test in PageRule::judge.
+// What the rule knows of one page, all counted after stop-chunk removal. A rule needing more of a
+// page adds its count here and its test in PageRule::judge.
 struct PageCounts {
   std::uint64_t chunks = 0;
   std::uint64_t labeled = 0;
+  // The combined rule only (--chunker winnow+scan, combined_rule.hpp): how many of chunks and of
+  // labeled are exact chunks; the rest are winnowed grams.
+  std::uint64_t exact_chunks = 0;
+  std::uint64_t exact_labeled = 0;
 };
 
 // Why a page is or is not flagged, in the order judge() tests them.
@@ -39,8 +43,11 @@ class PageRule {
  public:
   // rule: --page-threshold as parsed; threshold: its value resolved over all pages
   // (Threshold::resolve: a fixed rule's own value, binomial's chance rate R); min_labeled:
-  // --min-labeled.
-  PageRule(const Threshold& rule, double threshold, std::uint64_t min_labeled);
+  // --min-labeled. binomial:fit's floor is at the resolved R. combined: the combined rule of
+  // --chunker winnow+scan (combined_rule.hpp): the page's exact part and its gram part are each
+  // judged by this rule on their own counts, and the page is flagged when either part is; it needs
+  // a binomial rule (DetectOptions::problem refuses any other).
+  PageRule(const Threshold& rule, double threshold, std::uint64_t min_labeled, bool combined = false);
   // A rule that needs no population (fixed or binomial), as crd check scores single pages.
   static PageRule unresolved(const Threshold& rule, std::uint64_t min_labeled) {
     return PageRule(rule, rule.resolve(Population{}).value, min_labeled);
@@ -51,7 +58,11 @@ class PageRule {
   double threshold() const { return threshold_; }
 
  private:
+  // The one-count rule on chunks and labeled; judge() applies it to the page or to each part.
+  PageVerdict judge_counts(std::uint64_t chunks, std::uint64_t labeled);
+
   double threshold_;
+  bool combined_;
   std::uint64_t min_labeled_;
   std::optional<ChanceFloor> floor_;  // binomial rule only
 };

@@ -21,6 +21,10 @@ struct PageScores {
   std::vector<std::uint64_t> match_offsets{0};
   std::vector<std::uint32_t> positions;
   std::vector<std::uint32_t> label_ids;
+  // --chunker winnow+scan only (combined_rule.hpp), else empty: how many of each page's chunks and
+  // labeled chunks are exact chunks; the rest are grams.
+  std::vector<std::uint32_t> exact_chunks;
+  std::vector<std::uint32_t> exact_labeled;
 
   std::size_t size() const { return page.size(); }
 };

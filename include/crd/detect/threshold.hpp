@@ -27,11 +27,18 @@ struct Threshold {
   bool robust = false;    // median + K · 1.4826 · MAD instead of mean + σ
   bool binomial = false;  // pages only: value is the chance rate R; flag when P[Bin(chunks, R) ≥ labeled] < alpha
   double alpha = 0;
+  // binomial:fit[:ALPHA]: R is measured from the crawl's page containments, max(value, median +
+  // kDefaultRobustK · 1.4826 · MAD), at most kMaxFittedRate (docs/winnow.md, "A chance rate
+  // measured from the crawl").
+  bool fitted = false;
 
   // binomial's defaults (docs/winnow.md, "Choosing the page threshold"): unrelated text shares
   // about 1 % of its winnowed grams with a labeled site at most, and α is the false-positive goal.
   static constexpr double kDefaultChanceRate = 0.01;
   static constexpr double kDefaultChanceAlpha = 1e-4;
+  // A fitted rate above this is clamped (and `clamped` set): half of every unrelated page matching
+  // by chance leaves no room to tell a copy.
+  static constexpr double kMaxFittedRate = 0.5;
 
   // 1.4826 · MAD estimates σ for normally distributed values, so robust:1 is the analogue of auto.
   static constexpr double kMadToSigma = 1.4826;
@@ -44,10 +51,11 @@ struct Threshold {
   static constexpr double kClampedThreshold = 0.99999999999999989;  // nextafter(1.0, 0.0)
 
   // "auto", "robust", "robust:K" (K > 0), "binomial", "binomial:R", "binomial:R:ALPHA"
-  // (0 < R < 1, 0 < ALPHA < 1/2) or a number ≥ 0. Throws UsageError naming the option.
+  // (0 < R < 1, 0 < ALPHA < 1/2), "binomial:fit", "binomial:fit:ALPHA" or a number ≥ 0. Throws
+  // UsageError naming the option.
   static Threshold parse(const std::string& text, const std::string& option);
-  ResolvedThreshold resolve(const Population& p) const;  // binomial: R, which every flagged page exceeds
-  std::string to_string() const;  // the rule as parse() reads it: "auto", "robust:3", "binomial:0.01:0.0001", "0.25"
+  ResolvedThreshold resolve(const Population& p) const;  // binomial: R (fitted: from p), which every flagged page exceeds
+  std::string to_string() const;  // the rule as parse() reads it: "auto", "robust:3", "binomial:0.01:0.0001", "binomial:fit:0.0001", "0.25"
 };
 
 enum class BadnessMode { Pages, Chunks };

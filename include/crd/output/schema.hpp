@@ -113,6 +113,9 @@ inline constexpr Attribute kNeighborhoodsFlagged{kDetection, "neighborhoods_flag
 // The threshold rules and the robust statistics (docs/method.md, "Thresholds").
 inline constexpr Attribute kPageThresholdRule{kDetection, "page_threshold_rule", "str"};
 inline constexpr Attribute kPageThresholdClamped{kDetection, "page_threshold_clamped", "uint64"};
+// 1 when --page-threshold was given (command line or config file), 0 when the rule is the default
+// (binomial under --chunker winnow, else auto; /config says which).
+inline constexpr Attribute kPageThresholdChosen{kDetection, "page_threshold_chosen", "uint64"};
 inline constexpr Attribute kPageMedian{kDetection, "page_median", "float64"};
 inline constexpr Attribute kPageMad{kDetection, "page_mad", "float64"};
 inline constexpr Attribute kNeighborhoodThresholdRule{kDetection, "neighborhood_threshold_rule", "str"};

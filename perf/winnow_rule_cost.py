@@ -1,0 +1,66 @@
+#!/usr/bin/python3
+"""Cost per byte of the winnow page rules against scan discover (docs/winnow.md): CPU seconds (user +
+system, median of --repeat runs, the commands alternated within each repeat so that a slow spell of
+a shared machine hits them all) of discover (scan), detect with scan, winnow (the binomial rule by
+default) and winnow+scan (the combined rule) labels, and run with each winnow chunker, at 1 rank.
+The labels are `crd label` of the corpus's first shard with the same chunker, as perf/cost_table.py
+makes them.
+
+    /usr/bin/python3 perf/synth_corpus.py /tmp/synth48x2 --size 48M --shards 2 --level 1 --seed 1
+    /usr/bin/python3 perf/winnow_rule_cost.py --crd build/crd --corpus /tmp/synth48x2/warc [--repeat 3]
+"""
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import tempfile
+
+
+def cpu_seconds(cmd):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--crd", required=True)
+    ap.add_argument("--corpus", required=True, help="a directory of .warc.gz shards (perf/synth_corpus.py OUT/warc)")
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    crd = os.path.abspath(args.crd)
+    shards = sorted(os.path.join(args.corpus, n) for n in os.listdir(args.corpus) if n.endswith(".warc.gz"))
+    work = tempfile.mkdtemp(prefix="crd-winnow-cost-")
+    quiet = ["--progress-interval", "0"]
+    labels = {}
+    for chunker in ("scan", "winnow", "winnow+scan"):
+        labels[chunker] = os.path.join(work, "L-%s.h5" % chunker)
+        subprocess.run([crd, "label", shards[0], "--chunker", chunker, "-o", labels[chunker]] + quiet, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    jobs = [("discover (scan)", ["discover", args.corpus])]
+    for chunker in ("scan", "winnow", "winnow+scan"):
+        jobs.append(("detect --chunker %s" % chunker, ["detect", args.corpus, "--chunker", chunker, "--labels", labels[chunker]]))
+    for chunker in ("winnow", "winnow+scan"):
+        jobs.append(("run --chunker %s" % chunker, ["run", args.corpus, "--chunker", chunker]))
+    seconds = {name: [] for name, _ in jobs}
+    out = os.path.join(work, "out.h5")
+    for _ in range(args.repeat):
+        for name, job in jobs:
+            if os.path.exists(out):
+                os.unlink(out)
+            seconds[name].append(cpu_seconds([crd] + job + ["-o", out] + quiet))
+    base = statistics.median(seconds["discover (scan)"])
+    print("| command | CPU s (median of %d) | × scan discover |" % args.repeat)
+    print("|---|---:|---:|")
+    for name, _ in jobs:
+        cpu = statistics.median(seconds[name])
+        print("| `%s` | %.2f | %.1f |" % (name, cpu, cpu / base))
+    shutil.rmtree(work)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

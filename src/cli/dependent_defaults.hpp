@@ -1,0 +1,28 @@
+// Defaults that depend on another option's value. They are applied after parsing (command line,
+// then config file) and before the values reach their fields, so the effective configuration
+// (/config), the checkpoint identity and the run all see the same value.
+#pragma once
+
+#include <boost/program_options.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace crd::cli {
+
+struct DependentDefault {
+  std::string option;  // the option whose default was replaced
+  std::string value;   // its value now
+  std::string reason;  // why, for the comment line in /config
+};
+
+// With --chunker winnow (or winnow+scan), a --page-threshold left at its default becomes `binomial` (docs/winnow.md,
+// "The page threshold"): mean + σ over winnowed grams misses diluted copies, and the binomial rule
+// is the one the chunker was validated with. Returns the defaults replaced.
+std::vector<DependentDefault> apply_dependent_defaults(boost::program_options::variables_map& vm);
+
+// True when the user gave `option` (command line or config file), false when it took a default or
+// is not an option of the command.
+bool option_given(const boost::program_options::variables_map& vm, std::string_view option);
+
+}  // namespace crd::cli

@@ -58,10 +58,25 @@ def replace_attribute(f, obj, name, value):
     attrs[name] = value
 
 
+def as_earliest_format(path):
+    """Rewrites the HDF5 file at path in the library's earliest format (object headers without
+    checksums), every dataset and attribute with its own datatype."""
+    tmp = path + ".earliest"
+    with h5py.File(path, "r") as src, h5py.File(tmp, "w", libver="earliest") as dst:
+        for key in src:
+            src.copy(src[key], dst, name=key)
+        for name in src.attrs:
+            dst.attrs.create(name, src.attrs[name], dtype=src.attrs.get_id(name).dtype)
+    os.replace(tmp, path)
+
+
 def corrupt_schema_version_type(path):
     """Gives /@schema_version an integer type with a bit offset of 65,024 (the byte-flipped file of
     the issue): written with a rare but valid layout (precision 16 at offset 8) that h5py can make,
-    then the offset bytes of its datatype message patched in the file."""
+    then the offset bytes of its datatype message patched in the file. crd writes HDF5's 1.8 format,
+    whose object headers carry a checksum that catches a flipped byte; a result file from elsewhere
+    may be in the earliest format, which has none, so the file is first copied into that format."""
+    as_earliest_format(path)
     with h5py.File(path, "r+") as f:
         del f.attrs["schema_version"]
         tid = h5py.h5t.STD_I64LE.copy()

@@ -107,7 +107,7 @@ TEST(SentenceChunker, SentencesWithControlCharactersAreNamedForThem) {
   // Whitespace controls are whitespace, as before; UTF-16 pages are marked after decoding.
   EXPECT_EQ(crd::chunk::test::run(*chunker, "<p>Tab\there. New\nline."), (Chunks{"Tab here.", "New line."}));
   EXPECT_EQ(chunker->dropped_parts()[1].count, 0u);
-  const std::string utf16 = std::string("\xff\xfe") + std::string("<\0p\0>\0A\0\x07\0.\0 \0B\0.\0", 20);
+  const std::string utf16 = std::string("\xff\xfe") + std::string("<\0p\0>\0A\0\x07\0.\0 \0B\0.\0", 18);
   EXPECT_EQ(crd::chunk::test::run(*chunker, utf16), (Chunks{"B."}));
   EXPECT_EQ(chunker->dropped_parts()[1].count, 1u);
 }

@@ -102,8 +102,8 @@ void BM_SentenceChunkHash(benchmark::State& state) { run_chunker(state, "sentenc
 
 }  // namespace
 
-// crd neardup's per-page work on the same pages, next to the chunk pipeline's (issue 13): the
-// seed 002 tokenizer, then Alg. B's supershingles or Alg. C's simhash from the tokens, and the
+// crd neardup's per-page work on the same pages, next to the chunk pipeline's: the
+// Henzinger 2006 (§2) tokenizer, then Alg. B's supershingles or Alg. C's simhash from the tokens, and the
 // whole per-page step of the neardup scan (tokens, SHA-1 identity, both sketches).
 const std::vector<std::vector<std::uint64_t>>& corpus_tokens() {
   static const auto tokens = [] {

@@ -1,4 +1,4 @@
-// Resynchronisation cost of the archive readers on garbage built to defeat it (issue 36, item 5):
+// Resynchronisation cost of the archive readers on garbage built to defeat it:
 // a good record, N lines of "WARC/1.0" (each starts a record with no blank line within 256 KiB),
 // a good record, as a raw .warc and as one gzip member. Linear resynchronisation keeps the time
 // per line constant as N grows (the fitted complexity is reported); the quadratic version took

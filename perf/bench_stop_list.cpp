@@ -1,4 +1,4 @@
-// bench_stop_list: --stop-chunks at scale (issue 15). Writes a stop list of N random SHA-1 lines,
+// bench_stop_list: --stop-chunks at scale. Writes a stop list of N random SHA-1 lines,
 // loads it with crd's StopList::load, and reports the load time, the peak resident memory it took
 // and the cost of one lookup (half hits, half misses). One list per process, so the peak RSS is the
 // list's own: bench_stop_list [N=10000000] [DIR=/tmp]. Numbers in perf/RESULTS.md.

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""One cost table for every corpus command (issue 31): each command on the same synthetic
+"""One cost table for every corpus command: each command on the same synthetic
 Common-Crawl-shaped corpus, at 1 and 2 ranks, as MB/s per core, peak RSS per input MB and the
 ratio of its CPU cost per byte to discover's. Input MB are the pages' HTML bytes from
 synth_corpus.py's manifest.json beside the warc directory (else the .warc.gz files' bytes).

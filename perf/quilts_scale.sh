@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 31's goal for crd quilts, as a benchmark: on a synthetic Common-Crawl-shaped corpus
+# The memory budget's goal for crd quilts, as a benchmark: on a synthetic Common-Crawl-shaped corpus
 # (perf/synth_corpus.py), quilts' wall time ≤ 5× discover's and its peak RSS (/run/resources
 # memory.peak_rss_max, the busiest rank) ≤ 4× discover's, at each rank count. Prints one markdown
 # row per rank count (wall s, peak MB, the ratios, the load average) and exits 1 if a goal is missed.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # --reader-thread off / auto / on, for each input kind, in paired alternating runs (perf/paired.py),
 # run directly (no mpirun: a singleton may use both CPUs, where auto used to choose the thread on
-# directories too). Issue 18: auto must never be slower than off on a directory, a plain WARC or
+# directories too). The goal: auto must never be slower than off on a directory, a plain WARC or
 # a .warc.gz; "off / auto" ≥ 1 (within the noise) says so, "off / on" shows what the thread does.
 #
 #   perf/reader_thread.sh [-c CRD] [-r REPS] [-o CSV_PREFIX] CORPUS_DIR WARC_PREFIX

@@ -8,7 +8,7 @@
 #   crd_np2         scripts/mpirun.sh -np 2 crd discover DIR
 #   crd_tiny        scripts/mpirun.sh -np 1 crd discover ONE_SMALL_FILE: the fixed costs alone
 # Prints medians, each phase of the crd jobs (/run/timings) and the paired ratios: crd against
-# sha1sum (issue 18 asks ≥ 0.8 both ways), the yardstick's speedup, crd's, and crd's over it.
+# sha1sum (the goal is ≥ 0.8 both ways), the yardstick's speedup, crd's, and crd's over it.
 #
 #   perf/side_by_side.sh [-c CRD] [-r REPS] [-o CSV] [-x "EXTRA CRD ARGS"] CORPUS_DIR
 set -euo pipefail

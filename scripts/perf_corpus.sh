@@ -5,7 +5,7 @@
 #              HTML of docs/ as WARC response records (perf/make_warc.py)
 #   weak/uK    K = 1..4: hard-linked copies of one unit (openjdk-17-doc, 279 MB) under distinct
 #              paths, the per-rank unit for weak scaling (N ranks read u1..uN)
-#   docs28k/   hard links to 28,460 files of docs/, the file count of issue 18's corpus (fixed
+#   docs28k/   hard links to 28,460 files of docs/, the file count of the fixed-costs study's corpus (fixed
 #              costs grow with files): four packages whole, then rust-doc's first files by path
 # Idempotent. Usage: scripts/perf_corpus.sh [DIR]
 set -euo pipefail

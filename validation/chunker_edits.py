@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Exact paragraphs, sentences and winnowed grams on the same edited copies (issue 35): the
+"""Exact paragraphs, sentences and winnowed grams on the same edited copies: the
 paper's §6.3 mutations (add, modify) run once per chunker, on the same pages, against a background
 of real sites large enough to measure false-positive pages near 10⁻⁴.
 

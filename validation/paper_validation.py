@@ -8,7 +8,7 @@ documentation corpus (scripts/fetch_corpus.sh). docs/validation.md has the numbe
 The site S is the sphinx-doc HTML (the paper's blog.archive.org); the background, into which copies
 of S are injected, is debian-reference (one host) and the Python documentation (one host per top
 directory). Both are real sites, and Python's documentation is built with Sphinx too, so it shares
-template chunks with S: the template problem of issue 15 is part of the experiment.
+template chunks with S: the template problem (docs/validation.md, "Templates") is part of the experiment.
 
 - injection (§6.2): d exact copies of S (file-level discovery, Fig. 1) and d copies with a unique
   first and last paragraph per page (chunk-level, Figs. 2-3), each copy its own host, discovered
@@ -18,7 +18,7 @@ template chunks with S: the template problem of issue 15 is part of the experime
   replacement); each (kind, x, seed) is one host of one corpus, detected with L_expert (every chunk
   of S) and L_blind (the injection run at d = T + 1), at fixed thresholds taken from a baseline run
   (background + one unmutated copy, automatic thresholds), as the paper fixes its thresholds.
-- templates (issue 15): the same baseline with L_expert, with and without the 100-byte rule, and
+- templates: the same baseline with L_expert, with and without the 100-byte rule, and
   the badness it gives the unrelated Sphinx hosts.
 
 Writes injection.csv, mutations.csv, templates.csv, summary.json and (with matplotlib) the figures.

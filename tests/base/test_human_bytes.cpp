@@ -21,7 +21,7 @@ TEST(HumanBytes, PicksTheLargestUnitReached) {
   EXPECT_EQ(human_bytes(std::numeric_limits<std::uint64_t>::max()), "15.99 EiB");
 }
 
-// Issue 36: a budget under 1 GiB read "0.00 GiB".
+// A budget under 1 GiB read "0.00 GiB".
 TEST(HumanBytes, BudgetsUnderAGibibyteAreNotZero) {
   EXPECT_EQ(human_bytes(4u << 20), "4 MiB");
   EXPECT_EQ(human_bytes(20000000), "19.07 MiB");

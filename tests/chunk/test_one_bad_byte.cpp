@@ -1,4 +1,4 @@
-// One undecodable byte never hides a page (issue 35): with a byte that is not UTF-8 (or not in
+// One undecodable byte never hides a page: with a byte that is not UTF-8 (or not in
 // the declared Latin-1 charset) put into the first, a middle and the last word of a page's text,
 // or before and after all its markup, the sentence chunker still emits every other sentence of
 // the page, byte for byte (so the same SHA-1 chunk digests), and counts the ones it left out.

@@ -145,7 +145,7 @@ TEST(ScanChunker, ReusableAcrossPages) {
 namespace {
 
 // --boundary-match prefix (configs/released-code.ini): the paper's released code splits at every
-// "<p", so <pre>, <param> and <path> start chunks too; the contract's tag mode does not (issue 15).
+// "<p", so <pre>, <param> and <path> start chunks too; the contract's tag mode does not.
 Chunks scan_prefix(std::string_view page) {
   crd::chunk::ChunkerOptions options;
   options.boundary_match = crd::chunk::BoundaryMatch::Prefix;

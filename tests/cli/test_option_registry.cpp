@@ -1,4 +1,4 @@
-// Issue 32: the option registry and the command table. Every option is defined once and read by
+// The option registry and the command table. Every option is defined once and read by
 // some command; every command binds its options (a kind that does not fit its field is a
 // logic_error); a config file may hold any crd option: the command's own are read, other
 // commands' are ignored and listed, unknown names are refused with the closest match.

@@ -108,7 +108,7 @@ TEST(Options, ValidNumbersLandInTheOptions) {
 }
 
 // --chunker winnow's K and W land in the chunker options, are bounded, and are part of the chunking
-// identity (labels and counts of another K or W are other items; issue 35).
+// identity (labels and counts of another K or W are other items).
 TEST(Options, WinnowGramWordsAndWindowLandInTheChunkingIdentity) {
   Parsed p;
   parse(p, {"--chunker", "winnow", "--gram-words", "7", "--window", "9"});

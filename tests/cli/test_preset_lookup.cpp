@@ -1,4 +1,4 @@
-// --config NAME finds an installed preset through CRD_HOME or the executable's own prefix (issue 30).
+// --config NAME finds an installed preset through CRD_HOME or the executable's own prefix.
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -71,7 +71,7 @@ TEST(TruthPrefixes, ComponentBoundaries) {
   }
 }
 
-// Issue 36: a file of only whitespace named one prefix, " ", that no page starts with.
+// A file of only whitespace named one prefix, " ", that no page starts with.
 TEST(TruthPrefixes, WhitespaceIsNotAPrefix) {
   for (const char* text : {" ", "\t\n  \r\n", " \n\f\v\n", "  # indented comment\n \t \n"}) {
     EXPECT_THROW(TruthPrefixes::parse(text, "t.txt"), UsageError) << '"' << text << '"';

@@ -1,4 +1,4 @@
-// The binomial page rule (--page-threshold binomial[:R[:ALPHA]], issue 35): the tail and floor
+// The binomial page rule (--page-threshold binomial[:R[:ALPHA]]): the tail and floor
 // arithmetic against exact sums, parsing, and detect() flagging an edited copy but not pages that
 // share a few chunks by chance, at 1 and 2 ranks.
 #include <gtest/gtest.h>

@@ -119,7 +119,7 @@ TEST(DetectExample, BadnessByChunksFixedThresholds) {
   });
 }
 
-// Issue 15: more than half the pages have containment 1 (an informed run over a mirror-heavy crawl).
+// More than half the pages have containment 1 (an informed run over a mirror-heavy crawl).
 // Mirrors m1, m2, m3 (two pages each, every chunk labeled), c1 (one page, nothing labeled), c2 (one
 // page with nothing labeled, one with 1 of 4). Pages: six at 1, two at 0, one at 0.25: mean 0.694,
 // σ 0.437, mean + σ = 1.13. Neighborhoods (the hosts): 1, 1, 1, 0, 0.125: mean + σ = 1.086. Unclamped,

@@ -71,7 +71,7 @@ TEST(Threshold, RobustIsMedianPlusKScaledMad) {
 }
 
 // Scores lie in [0, 1] and flags need score > threshold: an automatic threshold ≥ 1 would flag
-// nothing, so it is clamped to the largest double below 1 (issue 15).
+// nothing, so it is clamped to the largest double below 1.
 TEST(Threshold, AutomaticThresholdsAtOrAboveOneAreClamped) {
   EXPECT_EQ(Threshold::kClampedThreshold, std::nextafter(1.0, 0.0));
   EXPECT_GT(1.0, Threshold::kClampedThreshold);

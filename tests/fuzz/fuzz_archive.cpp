@@ -107,7 +107,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string path = "/proc/self/fd/" + std::to_string(fd);
   for (crd::io::InputKind kind : {crd::io::InputKind::Warc, crd::io::InputKind::Arc}) {
     // Each input is read with production buffers and with the 64-byte test buffers that move on
-    // every refill (issue 11: records crossing the buffer's end), and both must agree.
+    // every refill (records crossing the buffer's end), and both must agree.
     Outcome normal = read(path, image.size(), kind, 0);
     Outcome tiny = read(path, image.size(), kind, 64);
     check(normal.docs == tiny.docs, "documents differ between production and tiny buffers");

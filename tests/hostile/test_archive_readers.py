@@ -1,5 +1,5 @@
-# Whole-program hostile-input tests of the archive readers, round 3 (issue 36; docs/hostile-input.md,
-# "Round 3 (issue 36): readers"): a length whose declared end lies past the end of the file costs
+# Whole-program hostile-input tests of the archive readers, round 3 (docs/hostile-input.md,
+# "Round 3: readers"): a length whose declared end lies past the end of the file costs
 # one record in every layout, at 1 and 2 ranks; an ARC written without separators with wrong
 # lengths keeps the true URLs; 10^6 lines of "WARC/1.0" are read in linear time.
 # Run: python3 test_archive_readers.py [TestClass…]  (CRD_BINARY set, as ctest does)
@@ -67,7 +67,7 @@ def run(args, nranks):
 
 
 class LengthPastEndOfFile(unittest.TestCase):
-    """issue 36 (1): one record of 300 declares an end past the end of its file (record 0, 55 or
+    """One record of 300 declares an end past the end of its file (record 0, 55 or
     290 by 9,000,000 bytes; 298 by 10; 55 by 100,000,000, over the record limit): only that record
     is lost, counted as bad_length, in raw WARC, per-record and one-member .warc.gz, ARC and
     .arc.gz. Before the fix every record after it was dropped as one `truncated` (or, over the
@@ -126,7 +126,7 @@ class LengthPastEndOfFile(unittest.TestCase):
 
 
 class ArcWithoutSeparators(unittest.TestCase):
-    """issue 36 (8): an ARC written without '\\n' after each record's content, where one length is
+    """An ARC written without '\\n' after each record's content, where one length is
     7 bytes short and one 3 bytes long. The next header then starts inside a line ("</html>http://",
     or "p://" after the long one); before the fix it was read with that URL and nothing counted."""
 
@@ -158,7 +158,7 @@ class ArcWithoutSeparators(unittest.TestCase):
 
 
 class QuadraticResync(unittest.TestCase):
-    """issue 36 (5): a good record, 10^6 lines of "WARC/1.0", a good record. Every line starts a
+    """A good record, 10^6 lines of "WARC/1.0", a good record. Every line starts a
     record whose header has no blank line within 256 KiB; each made the header search rescan the
     whole read buffer (110,000 lines: 28.8 s; 10^6 lines: over 60 s). Now each byte is scanned once:
     about a second. The timeout (well above that, far below the quadratic time) is the check."""

@@ -1,4 +1,4 @@
-# Hostile input, round 3 (issue 36; docs/hostile-input.md "Round 3 (issue 36): charsets and option
+# Hostile input, round 3 (docs/hostile-input.md "Round 3: charsets and option
 # ranges"): pages whose encoding is declared only inside the document are decoded by the dom and
 # sentence chunkers (HTML5 sniffing: byte-order mark, HTTP header, <meta> prescan), at 1 and 2
 # ranks; numeric options out of range are usage errors. Run: python3 test_charsets_and_option_ranges.py [TestClass…]
@@ -113,7 +113,7 @@ class InDocumentCharsets(unittest.TestCase):
         self.check("sentence")
         counters, _, pages, _ = ci.run_summary(self.runs["sentence", 2][1])
         undecodable = [name for name, _, _, decoded in PAGES if not decoded]
-        # A page the sniffing cannot decode loses only its sentences holding U+FFFD (issue 35: the
+        # A page the sniffing cannot decode loses only its sentences holding U+FFFD (the
         # counter counts sentences), never a declared page.
         self.assertGreaterEqual(counters.get("skipped.sentence.invalid_utf8", 0), len(undecodable))
         for name, _, _, decoded in PAGES:

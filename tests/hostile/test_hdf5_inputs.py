@@ -1,4 +1,4 @@
-# Hostile HDF5 inputs (issue 36, round 3; docs/hostile-input.md "Round 3 (issue 36): HDF5
+# Hostile HDF5 inputs (round 3; docs/hostile-input.md "Round 3: HDF5
 # inputs"): result files read by detect/run --labels, merge, check, compare --labels, report and
 # inspect whose datasets declare more rows than they store, more than --memory, counters one
 # short, counts of 2^64 - 1, chunk lengths of 2^63, the same file merged twice. Each must end in

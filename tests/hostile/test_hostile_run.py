@@ -31,7 +31,7 @@ class HostileCorpus(unittest.TestCase):
         cls.corpus = make_corpus.build(cls.tmp("corpus"), MAX_RECORD_BYTES)
         cls.results = {}
         # scan-tiny: archive streams with 64-byte buffers and reads, moved on every refill (the
-        # ByteStream test knob), so every record crosses the buffer's end (issue 11).
+        # ByteStream test knob), so every record crosses the buffer's end.
         for variant, env in (("scan", None), ("dom", None), ("scan-tiny", {"CRD_TEST_STREAM_BYTES": "64"})):
             chunker = variant.split("-")[0]
             out = cls.tmp(variant + ".h5")

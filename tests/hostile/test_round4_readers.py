@@ -1,4 +1,4 @@
-# Whole-program hostile-input tests of the readers, round 4 (issue 41; docs/hostile-input.md "Round
+# Whole-program hostile-input tests of the readers, round 4 (docs/hostile-input.md "Round
 # 4", "Records beside a bad neighbour"): crd run over archives where good records sit beside bad
 # ones and pages that warcio reads, at 1 and 2 ranks; a UTF-16 page under winnow gives the grams of
 # its UTF-8 twin. Run: python3 test_round4_readers.py [TestClass…]  (CRD_BINARY set, as ctest does)

@@ -1,4 +1,4 @@
-# Issue 36 (items 2 and 8): every command that writes a file refuses an output that is a device,
+# Every command that writes a file refuses an output that is a device,
 # a FIFO or a symbolic link (to anything), with one line and exit 2, and leaves the node as it was
 # and no temporary beside it (crd report replaced /dev/null with a regular file); -o naming a
 # checkpoint (anything inside --work-dir) or an @LIST nested in another list is refused; a

@@ -1,4 +1,4 @@
-# Issue 30: crd installs like HPC software. `cmake --install BUILD --prefix P` lays out bin/, the
+# crd installs like HPC software. `cmake --install BUILD --prefix P` lays out bin/, the
 # presets, the Slurm templates, the Python reader and notebook, the docs and an Lmod modulefile;
 # the installed crd gives the build tree's result; a reinstall keeps the user's own files; a moved
 # prefix still finds its presets; the .deb unpacks and runs; `module load crd` twice puts one
@@ -89,7 +89,7 @@ class Installed(unittest.TestCase):
         self.assertRegex(modulefiles[0], r"^\d+\.\d+\.\d+\.lua$")
 
     def test_bash_completion_is_installed_and_completes_commands_and_options(self):
-        # Issue 32: generated from the command table by the crd built; bash-completion finds it here.
+        # Generated from the command table by the crd built; bash-completion finds it here.
         path = self.p("share/bash-completion/completions/crd")
         with open(path) as f:
             self.assertEqual(f.read(), run([self.p("bin/crd"), "--completion", "bash"]).stdout)

@@ -1,6 +1,6 @@
 # Builds, from the Debian documentation corpus (scripts/fetch_corpus.sh), the same web pages three
 # ways: a .warc.gz and an .arc.gz written as crawlers write them (one gzip member per record), and
-# a directory tree whose paths give the same URL keys. Used by test_large_archives.py (issue 11:
+# a directory tree whose paths give the same URL keys. Used by test_large_archives.py (before the fix,
 # records crossing ByteStream's 4 MiB buffer got wrong URLs or crashed crd).
 #
 # Pages: every documentation page small enough, and one page per section of every page (the
@@ -136,7 +136,7 @@ def write_warc(pages, path, level):
 def write_arc(pages, path, level):
     """filedesc, then one record per page. Every third page and every big one carries no HTTP
     Content-Type, so crd takes the type from the ARC header line (kept from before the record was
-    buffered: the case issue 11 found in the ARC reader)."""
+    buffered: the case the read-buffer tests found in the ARC reader)."""
     with archives.ArchiveFile(path, gzip_level=level) as f:
         f.write(archives.arc_filedesc(os.path.basename(path)))
         for i, key in enumerate(pages.order):

@@ -1,4 +1,4 @@
-# Issue 6, end to end: a real crd run result goes through analysis/plot_results.py and the
+# Analysis, end to end: a real crd run result goes through analysis/plot_results.py and the
 # analysis/explore.ipynb notebook (executed headless with nbconvert); the figures must be real
 # images, not blank canvases.
 import os

@@ -1,4 +1,4 @@
-# Command-line hazards (issue 19): -o naming something the job reads or something that is not a
+# Command-line hazards: -o naming something the job reads or something that is not a
 # regular file; reads without a bound (check of /dev/zero or an endless stdin, --config /dev/zero);
 # negative numbers that wrapped around; --config DIR and check DIR; terminal escape sequences from
 # crawled URLs and samples reaching the terminal. Every crd run has a timeout: none may hang.

@@ -1,4 +1,4 @@
-# Each command's --help lists exactly the options that command reads (issue 12: check listed
+# Each command's --help lists exactly the options that command reads (check listed
 # --reader-thread and --max-depth, which did nothing there), and each listed option is really
 # parsed by it: a bad value is a usage error (exit 2, one stderr line naming the option or value;
 # a --work-dir that cannot be created is, as ever, a fatal error: exit 1).
@@ -12,7 +12,7 @@ CHUNKING = {"chunker", "tags", "boundary-match", "gram-words", "window"}
 CORPUS = {"skip-missing", "max-depth", "max-repeat", "max-record-bytes", "reader-thread"} | CHUNKING
 STOP = {"stop-chunks", "min-chunk-length"}
 THRESHOLDS = {"chunk-threshold", "file-threshold", "chunk-top", "file-top"}
-# Every command reads --config (a config may hold any crd option) and --verbose (issue 32).
+# Every command reads --config (a config may hold any crd option) and --verbose.
 CONFIG = {"config", "verbose", "help"}
 RUN_CONTROL = {"output", "shuffle-buffer", "work-dir", "resume", "memory", "progress-interval"} | CONFIG
 SCORING = {"page-threshold", "min-labeled", "min-neighborhood-labeled", "neighborhood-threshold", "badness", "max-neighborhood-depth",

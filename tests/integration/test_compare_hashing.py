@@ -1,4 +1,4 @@
-# Issue 13: crd compare-hashing on a corpus with known truth (truth_corpus.py): L = crd label of the
+# crd compare-hashing on a corpus with known truth (truth_corpus.py): L = crd label of the
 # original site; positives = its six clones (two exact copies, add, delete, modify, mixed), negatives
 # = unrelated real documentation. Asserts SHA-1's confusion matrix exactly — zero false positives,
 # every page of the exact copies found — checks the LSH rows' consistency, records the LSH figures

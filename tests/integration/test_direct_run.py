@@ -1,4 +1,4 @@
-# Issue 18 (fixed costs): crd run directly, without an MPI launcher, or as a one-process launch
+# Fixed costs: crd run directly, without an MPI launcher, or as a one-process launch
 # (`mpirun -np 1`), skips MPI_Init and runs the one-rank job in process (comm::JobTransport). It must be the same job as before: the same result
 # (every dataset and attribute but what describes the particular job), the same stdout and stderr
 # lines, and MPI must really not start. CRD_MPI=1 (the documented escape hatch) gives the old

@@ -1,4 +1,4 @@
-# Issue 12: a whole crd discover, then a whole crd detect against its labels, run in one process on
+# A whole crd discover, then a whole crd detect against its labels, run in one process on
 # 1, 2, 3 and 4 thread ranks (comm::run_local through in_process_crd; ResultFile gathers to rank 0
 # and writes with serial HDF5) give the same results as `mpirun -np 2 crd` (parallel HDF5) on the
 # same inputs. Every dataset and attribute is compared, /run/counters and /run/errors included;

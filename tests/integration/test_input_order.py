@@ -1,4 +1,4 @@
-# Issue 5: results are deterministic for any input order — the same inputs given in reverse order,
+# Results are deterministic for any input order — the same inputs given in reverse order,
 # through an @LIST, and split differently over ranks give identical datasets.
 import unittest
 

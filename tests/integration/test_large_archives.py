@@ -1,4 +1,4 @@
-# Issue 11: archive records that cross ByteStream's 4 MiB read buffer got garbage URLs, or crashed
+# Archive records that cross ByteStream's 4 MiB read buffer got garbage URLs, or crashed
 # crd (a header view kept over a fill that moved or reallocated the buffer). No small test file
 # crossed the buffer. Here ~3,000 real pages and big records (5-20 MB, larger than the buffer) are
 # written as a .warc.gz, an .arc.gz (gzip per record) and a directory tree with the same URL keys
@@ -87,7 +87,7 @@ class LargeArchives(unittest.TestCase):
         cls.tmp.cleanup()
 
     def test_corpus_crosses_the_read_buffer(self):
-        """What issue 11 needs of the corpus: ≥ 3,000 pages, records larger than the 4 MiB read
+        """What the read-buffer tests need of the corpus: ≥ 3,000 pages, records larger than the 4 MiB read
         buffer (5-20 MB, under --max-record-bytes 64M), and small records crossing the buffer's end
         many times (a 4 MiB stretch of the decoded WARC holds one such crossing)."""
         self.assertGreaterEqual(len(self.pages.order), MIN_PAGES)

@@ -1,4 +1,4 @@
-# Issue 31: --memory counts the tables a command keeps beside the scan's, at 1 and 2 ranks:
+# --memory counts the tables a command keeps beside the scan's, at 1 and 2 ranks:
 # - detect --pairs: the labeled set and the label → documents list, which every rank holds whole;
 #   they stay beside the tables in every pass, so a budget that fits the tables alone counts out of
 #   core, and one that cannot hold the list fails before anything is read, naming the memory;
@@ -77,8 +77,8 @@ class MemoryTables(unittest.TestCase):
     def test_detect_pairs_counts_the_labeled_documents(self):
         """3,000 expert documents sharing most paragraphs (93,000 labeled positions, 9,000 labels)
         and a site of 2,000 pages. At 10 MiB (6 MiB at 2 ranks) the tables alone fit in memory (crd
-        before issue 31 ran one pass), but not beside the labeled set and the documents' list: it
-        counts in passes."""
+        ran one pass before the budget counted them), but not beside the labeled set and the
+        documents' list: it counts in passes."""
         root = self.tmp("pairs")
         shared = ["Shared paragraph number %d explains the same topic in the same words every time." % k
                   for k in range(30)]
@@ -108,8 +108,8 @@ class MemoryTables(unittest.TestCase):
 
     def test_compare_hashing_counts_the_sketches(self):
         """4,000 pages of 10 paragraphs (40,000 distinct chunks, each sketched three ways) against
-        500 labels. crd before issue 31 completed at 24 MiB with ~40 MB over its base at 1 rank:
-        the sketches were not counted. Now 24 MiB fails with one line before the comparisons, and
+        500 labels. Before the budget counted the sketches, crd completed at 24 MiB with ~40 MB over
+        its base at 1 rank. Now 24 MiB fails with one line before the comparisons, and
         80 MiB completes within its budget."""
         root = self.tmp("compare")
         rnd = random.Random(7)

@@ -1,4 +1,4 @@
-# crd merge (issue 17): the count tables of discover results made with --keep-counts, summed,
+# crd merge: the count tables of discover results made with --keep-counts, summed,
 # relabeled and written, equal one discover over the union of their inputs, dataset by dataset,
 # at 1-3 ranks; inputs that cannot be merged are refused in one line with no result left behind;
 # a merged result is a labels file for crd detect like any other.
@@ -181,7 +181,7 @@ class Merge(unittest.TestCase):
         tags = self.tmp("a-tags.h5")
         ci.run_crd(ci.quiet(["discover", self.tmp("a"), "--keep-counts", "--tags", "p", "-o", tags]), nranks=1)
         self.assert_refused([a, tags], "%s was chunked with 'chunker=scan tags=p boundary-match" % tags)
-        # Winnowed grams of another window are other items (issue 35).
+        # Winnowed grams of another window are other items.
         w8, w12 = self.tmp("a-w8.h5"), self.tmp("a-w12.h5")
         for out, w in ((w8, "8"), (w12, "12")):
             ci.run_crd(ci.quiet(["discover", self.tmp("a"), "--keep-counts", "--chunker", "winnow", "--window", w,

@@ -1,4 +1,4 @@
-# Issue 13: crd neardup under mpirun at 1–4 ranks on real pages of the documentation corpus, with
+# crd neardup under mpirun at 1–4 ranks on real pages of the documentation corpus, with
 # near-duplicates made here (a few words changed, on another host and on the same host), an exact
 # copy (one identity set) and unrelated pages. Asserts the exact pairs each method finds among
 # them, that unrelated pages pair with nothing, and that every result file is identical for any
@@ -165,7 +165,7 @@ class Neardup(unittest.TestCase):
             os.makedirs(os.path.join(tree, "h%d.example" % (i % 7)), exist_ok=True)
             with open(os.path.join(tree, "h%d.example" % (i % 7), "p%d.html" % i), "w") as f:
                 f.write("<p>page %d %s</p>" % (i, " ".join("w%d" % (i * 13 + k * k) for k in range(24))))
-        # Sizes in the unit that fits (issue 36: these read "0.00 GiB").
+        # Sizes in the unit that fits (they read "0.00 GiB" before).
         line = (r"^crd neardup: fatal: --memory %s per rank is too small: %s; run with at least \d+ ranks "
                 r"or raise --memory$")
         size = r"\d+(\.\d\d)? (KiB|MiB)"
@@ -194,7 +194,7 @@ class Neardup(unittest.TestCase):
         self.assertGreater(ci.open_results(os.path.join(self.tmp("memory-1"), "out.h5")).neardup_attrs["pages"], 1999)
 
     def test_memory_counts_the_pairs_before_they_are_made(self):
-        """Issue 31: a cluster of 400 near-identical pages (~78,000 pairs) beside 1,500 identical
+        """A cluster of 400 near-identical pages (~78,000 pairs) beside 1,500 identical
         pages. Every pair used to be made once per bucket it shares (up to six times) before a
         reduce kept one, and --memory counted the pairs only after: a 40 MiB budget completed at
         ~61 MB over the process's base, a 16 MiB one failed only after the pairs existed. Now
@@ -248,7 +248,7 @@ class Neardup(unittest.TestCase):
                 self.assertFalse(os.path.exists(os.path.join(cwd, "tiny.h5")))
 
     def test_memory_counts_a_large_identity_set_on_its_owner(self):
-        """Issue 31: 20,000 identical pages with 230-byte keys at 4 ranks. The set and its
+        """20,000 identical pages with 230-byte keys at 4 ranks. The set and its
         /neardup/identical rows all land on one rank, whatever the rank count; --memory counted
         grouping as three times each rank's own sketches and the rows not at all, so 8 MiB completed
         29 MB over the process's base (58 MB peak). Now each owner's share is counted before

@@ -1,4 +1,4 @@
-# Issue 17: out-of-core counting. Under a --memory budget 20 times smaller than the tables of an
+# Out-of-core counting. Under a --memory budget 20 times smaller than the tables of an
 # in-memory run, discover, run and detect count in passes over the hash space and give the same
 # result file, dataset by dataset (all but /run/timings, /run/resources and the root attributes
 # that name the job), at 1–3 ranks (each command at one or two rank counts, together all three:

@@ -1,4 +1,4 @@
-# Issue 15: the paper's own settings, run as users run them (under mpirun, results read back through
+# The paper's own settings, run as users run them (under mpirun, results read back through
 # analysis/crd_results.py): --chunk-top/--file-top at 1-4 ranks, the released code's chunking
 # (configs/released-code.ini), the clamp of automatic thresholds when most pages are copies,
 # --page-threshold robust, --min-neighborhood-labeled and crd inspect --rank.
@@ -130,7 +130,7 @@ class PaperSettings(unittest.TestCase):
             self.assertEqual(a["page_median"], 1.0)
             self.assertEqual(a["page_mad"], 0.0)
             if rule == "auto":
-                self.assertGreater(a["page_mean"] + a["page_sigma"], 1.0, "the failing case of issue 15")
+                self.assertGreater(a["page_mean"] + a["page_sigma"], 1.0, "the mirror-heavy case (mean + sigma > 1)")
             self.assertEqual(a["page_threshold_clamped"], 1)
             self.assertEqual(a["page_threshold"], 0.9999999999999999)
             self.assertEqual(a["neighborhood_threshold_clamped"], 1)

@@ -1,4 +1,4 @@
-# Issue 3: the paper's validation (§6.2–6.4) on real pages. A real site (50 sphinx-doc pages) is
+# The paper's validation (§6.2–6.4) on real pages. A real site (50 sphinx-doc pages) is
 # copied under D = 8 fake hosts, each copy of each page with its own leading and trailing paragraph
 # (the "unique advertisements" of §6.2), next to unrelated real sites (debian-reference and the
 # Python documentation, one host per top directory) that share no pages with it.

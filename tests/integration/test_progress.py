@@ -1,4 +1,4 @@
-# Issue 4: long phases report progress on stderr from rank 0 only — the job's bytes and documents
+# Long phases report progress on stderr from rank 0 only — the job's bytes and documents
 # done / total, rate and ETA, as timestamped lines when stderr is not a terminal — and the numbers
 # are the whole job's (gathered from every rank), not an estimate.
 import re

@@ -1,9 +1,9 @@
-# Issue 14: crd quilts under mpirun at 1–4 ranks. A page stitched from one plain paragraph of each
+# crd quilts under mpirun at 1–4 ranks. A page stitched from one plain paragraph of each
 # of five real pages of the Python documentation (copied under five hosts) is found with exactly
 # those five sources and the grams each covered; a page of three paragraphs of one real page is
 # not a quilt; empty, short and huge pages are skipped and counted by reason; the result files are
 # identical at every rank count. On the whole debian-reference package plus these pages, the sweep
-# obeys seed 003's Theorems 1–3 (monotone in θ, c and m), and the pages quilted at m = 50 are
+# obeys Najork 2012's Theorems 1–3 (monotone in θ, c and m), and the pages quilted at m = 50 are
 # among those quilted at m = 100.
 import os
 import re

@@ -1,4 +1,4 @@
-# Issue 31: crd quilts under --memory. On the python3.11-doc package at 1 and 2 ranks, a budget
+# crd quilts under --memory. On the python3.11-doc package at 1 and 2 ranks, a budget
 # well below an unbudgeted run's peak makes stages 2–5 run in passes over the gram space; the
 # /quilts datasets are identical to the unbudgeted run's, and the peak RSS stays within the budget
 # plus the shuffle round and the process's own base (the RSS of a run over one page), as for

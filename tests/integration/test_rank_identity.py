@@ -1,4 +1,4 @@
-# Issue 2: the same corpus under mpirun -np 1, 2, 3, 4 gives the same result file, for crd discover
+# The same corpus under mpirun -np 1, 2, 3, 4 gives the same result file, for crd discover
 # and crd run. Everything is compared except what legitimately depends on the job: root attributes
 # nranks and created, /run/timings, and /run/resources (bytes moved by the shuffle and memory used
 # depend on how the hashes are spread over ranks). /run/counters must be identical in full.

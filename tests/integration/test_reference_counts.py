@@ -1,4 +1,4 @@
-# Issue 2: crd discover's /discovery tables equal an independent Python count (reference_chunker.py)
+# crd discover's /discovery tables equal an independent Python count (reference_chunker.py)
 # over a directory corpus: the sphinx-doc HTML and images plus hand-made pages that hit the
 # contract's corner cases (comments, raw text, case, a final "<p", whitespace kinds, repeats).
 import os

@@ -1,4 +1,4 @@
-# Issue 30: every kind of file the real samples under ../shared show (wget- and wpull-style WARCs,
+# Every kind of file the real samples under ../shared show (wget- and wpull-style WARCs,
 # revisits, URL-agnostic revisits, a missing separator, POST captures, resource records, gzip
 # content encoding, a status line without reason text, a bad status line, a wrong Content-Length,
 # one gzip member for a whole file, ARC and ARC.gz, a bad ARC, a site crawl) is also built by

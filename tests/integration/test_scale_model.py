@@ -1,4 +1,4 @@
-# Issue 17, the scale model: perf/synth_corpus.py writes the same bytes for the same seed, and crd
+# The scale model: perf/synth_corpus.py writes the same bytes for the same seed, and crd
 # discover measures on its corpus the shape that was asked for (chunks per page, the fraction of
 # chunk occurrences seen once, the Zipf head, realistic URLs); perf/scale_model.py runs end to end
 # on a tiny sweep, its fit is sane, and its projection table is produced (and reproduced by --refit).

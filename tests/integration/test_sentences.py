@@ -1,4 +1,4 @@
-# Sentences (issue 14, seed 004): --chunker sentence in every corpus command, and crd compare on the
+# Sentences (Campbell, Chen & Smith 2000): --chunker sentence in every corpus command, and crd compare on the
 # paper's examples in kind — a document inside a 100x larger one gives <0.99, 0.01>, successive
 # revisions of a real page give a falling overlap — with real documentation text, labels, and the
 # pages the sentence chunker skips.
@@ -274,7 +274,7 @@ class Sentences(unittest.TestCase):
                           for p in out["pairs"]], [(0, 1, [0.5, 0.5], 0, 1), (0, 2, [0.5, 0.5], 0, 1), (1, 2, [0.5, 0.5], 1, 1)])
 
     def test_check_scores_a_page_without_its_undecodable_sentence(self):
-        """One Latin-1 byte in an undeclared page costs its sentence only (issue 35): crd check
+        """One Latin-1 byte in an undeclared page costs its sentence only: crd check
         still scores the page, on the sentences left, and says how many it left out."""
         d = self.tmp("check")
         write(os.path.join(d, "site", "a.html"), "<p>First labeled sentence. Second labeled sentence. Third one.</p>")

@@ -1,4 +1,4 @@
-# Issue 32: one config file shared by a whole pipeline. A config may hold any crd option: each
+# One config file shared by a whole pipeline. A config may hold any crd option: each
 # command reads its own, ignores those of other commands (said once, under --verbose, by rank 0)
 # and refuses a name that is no crd option, naming the closest one. Before the registry, discover
 # refused `min-sources` (quilts') and neardup refused `keep-counts`, while `method` and

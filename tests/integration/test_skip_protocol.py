@@ -1,4 +1,4 @@
-# Issue 30: crd_integ's skip protocol. A test that calls ci.skip() inside a test method or
+# crd_integ's skip protocol. A test that calls ci.skip() inside a test method or
 # setUpClass is reported skipped (not an error), and the program exits 77 (CTest's
 # SKIP_RETURN_CODE) only when nothing ran to completion; a failure still exits 1.
 import os

@@ -1,4 +1,4 @@
-# Issue 15: the small version of validation/paper_validation.py (the paper's §6.2-6.4 on the Debian
+# The small version of validation/paper_validation.py (the paper's §6.2-6.4 on the Debian
 # documentation corpus), asserting the paper's qualitative claims: every injected mirror host is
 # flagged, no unrelated host is, and the fraction of flagged pages falls as mutations grow.
 # The full run and its numbers are in docs/validation.md.

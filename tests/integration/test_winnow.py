@@ -1,4 +1,4 @@
-# --chunker winnow end to end (issue 35): every chunker-aware command accepts it (label, discover,
+# --chunker winnow end to end: every chunker-aware command accepts it (label, discover,
 # detect, run, check, compare); a copy of a site with a one-character edit every ~12 words, which
 # exact paragraph chunks no longer find, is flagged page by page while unrelated hosts are not; the
 # result is identical at 1 and 2 ranks; inspect and report name the chunker.

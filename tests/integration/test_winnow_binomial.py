@@ -1,4 +1,4 @@
-# The binomial page rule with winnowed grams (issue 35), as users run it: configs/winnow-edits.ini
+# The binomial page rule with winnowed grams, as users run it: configs/winnow-edits.ini
 # serves label, detect and check; an edited copy is flagged page by page, while short unrelated
 # pages that share one common phrase with the site (containment above 0.05, which a containment
 # threshold low enough for diluted copies would flag) are not; identical at 1 and 2 ranks.

@@ -281,7 +281,7 @@ TEST_F(HostileArchives, ArcWrongLengthIsCaught) {
   EXPECT_EQ(r.get("skipped.arc.bad_length"), 1u);
 }
 
-// issue 19 (2): one corrupted digit in Content-Length must cost that record only, not the rest of
+// One corrupted digit in Content-Length must cost that record only, not the rest of
 // the file, in plain files (the declared end is no record boundary) and in per-record gzip (the
 // member ends long before the declared length).
 TEST_F(HostileArchives, CorruptedLongLengthCostsOneRecord) {
@@ -343,7 +343,7 @@ TEST_F(HostileArchives, ArcCorruptedLongLengthCostsOneRecord) {
   }
 }
 
-// issue 19 (4): older crawlers wrote no '\n' after an ARC record's content. With exact lengths
+// Older crawlers wrote no '\n' after an ARC record's content. With exact lengths
 // and a header right after, every record is read.
 TEST_F(HostileArchives, ArcWithoutSeparatorsIsRead) {
   std::string plain = "filedesc://t.arc 0.0.0.0 20240101000000 text/plain 4\n1 0 ";
@@ -367,7 +367,7 @@ TEST_F(HostileArchives, ArcWithoutSeparatorsIsRead) {
   }
 }
 
-// issue 19 (3): a record whose gzip member fails its CRC is not used, in ARC as in WARC.
+// A record whose gzip member fails its CRC is not used, in ARC as in WARC.
 TEST_F(HostileArchives, ArcCrcErrorDropsOnlyThatRecord) {
   std::vector<std::string> m;
   for (int i = 0; i < 3; ++i) {
@@ -500,7 +500,7 @@ TEST_F(HostileArchives, EmptyAndRandomFilesNeverCrash) {
 }
 
 
-// issue 36 (1): a Content-Length whose end lies past the end of the file (a digit prefixed, or a
+// A Content-Length whose end lies past the end of the file (a digit prefixed, or a
 // few bytes more on a record near the end) must cost that record only. The reader cannot know
 // where a gzip stream ends before it gets there, so the rule is the same for raw files, per-record
 // members and one member: when a record header follows in the bytes there are, the length was
@@ -611,7 +611,7 @@ TEST_F(HostileArchives, ArcLengthPastEndOfFileCostsOneRecord) {
   }
 }
 
-// issue 36 (1), over the record limit: a length that is too large to buffer is skipped without
+// The same, over the record limit: a length that is too large to buffer is skipped without
 // buffering, but a wrong one must still cost one record. A one-member .warc.gz holds no member
 // end to stop the skip, so the reader decodes on to the declared end, finds the stream ends first
 // (or no record boundary there), and goes back to resynchronise after the header.
@@ -764,7 +764,7 @@ TEST_F(HostileArchives, ArcOverLimitLengthInOneMemberCostsOneRecord) {
   read_every_layout(dir_, "over", ".arc", InputKind::Arc, records, want, {{"arc.bad_length", 1}, {"arc.filedesc", 1}}, o);
 }
 
-// issue 36 (5): lines of "WARC/1.0" without named fields. Each starts a record with a bad header
+// Lines of "WARC/1.0" without named fields. Each starts a record with a bad header
 // (counted), and none of them may swallow the good record after them, however close they are:
 // its header block must not be taken as theirs (it was, silently, within 256 KiB of it).
 TEST_F(HostileArchives, StackedVersionLinesAreEachABadHeader) {
@@ -786,7 +786,7 @@ TEST_F(HostileArchives, StackedVersionLinesAreEachABadHeader) {
   }
 }
 
-// issue 36 (8): ARC records written without a '\n' after the content, one with a length 7 bytes
+// ARC records written without a '\n' after the content, one with a length 7 bytes
 // short (its content ends before "</html>") and one 3 bytes long (into the next header's "htt").
 // The next header starts inside a line: it must be found there with its true URL, never read as
 // "</html>http://..." or "p://...", and the wrong lengths are counted.

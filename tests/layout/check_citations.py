@@ -1,39 +1,88 @@
 #!/usr/bin/env python3
-"""The code cites papers by author and section (docs/references.md), never by a number a reader of the
-repository cannot look up: no "seed 00N" and no "issue N" in src/ or include/, and no "issue N" in the
-headings of perf/RESULTS.md (name the subject instead).
+"""Papers are cited by author and section (docs/references.md), never by a number a reader of the
+repository cannot look up: no "seed 00N" and no "issue N" in any file a clone holds — the README,
+src/, include/, docs/, tests/, perf/, validation/, configs/, scripts/ and the rest. Name the paper or
+the subject instead. Out of scope: .git, .ci (the tracker's own tooling) and build trees.
 
     check_citations.py SOURCE_DIR      exit 0 when none is found, else one line per place
+    check_citations.py --self-test     plant a seed and an issue number in a scratch tree: both found
 """
 import pathlib
 import re
 import sys
+import tempfile
 
 import layout_check
 
 SEED = re.compile(r"\bseeds? ?0\d\d\b", re.I)
 ISSUE = re.compile(r"\bissues? #?\d+", re.I)
-SUFFIXES = {".hpp", ".h", ".cpp", ".cc", ".txt", ".cmake", ".in", ".js", ".css", ".py"}
+SKIP_DIRS = {".git", ".ci", ".cache", "__pycache__"}
+MAX_BYTES = 4 << 20  # corpora and generated data are not prose; the largest source file is far smaller
+
+
+def is_build_tree(directory):
+    return (directory / "CMakeCache.txt").is_file()
+
+
+def files_a_reader_sees(root):
+    stack = [root]
+    while stack:
+        directory = stack.pop()
+        for path in sorted(directory.iterdir()):
+            if path.is_dir() and not path.is_symlink():
+                if path.name not in SKIP_DIRS and not is_build_tree(path):
+                    stack.append(path)
+            elif path.is_file() and path.stat().st_size <= MAX_BYTES:
+                yield path
 
 
 def problems(root):
     out = []
-    for top in ("src", "include"):
-        for path in sorted((root / top).rglob("*")):
-            if not path.is_file() or (path.suffix not in SUFFIXES and path.name != "CMakeLists.txt"):
-                continue
-            for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
-                for pattern, what in ((SEED, "a seed number"), (ISSUE, "an issue number")):
-                    m = pattern.search(line)
-                    if m:
-                        out.append(f"{path.relative_to(root)}:{number}: cites {what} ({m.group(0)!r})")
-    results = root / "perf" / "RESULTS.md"
-    if results.is_file():
-        for number, line in enumerate(results.read_text().splitlines(), 1):
-            if line.startswith("#") and ISSUE.search(line):
-                out.append(f"perf/RESULTS.md:{number}: heading cites an issue number ({ISSUE.search(line).group(0)!r})")
-    return out
+    for path in files_a_reader_sees(root):
+        data = path.read_bytes()
+        if b"\0" in data:  # binary: fuzz seeds, images, archives
+            continue
+        for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
+            for pattern, what in ((SEED, "a seed number"), (ISSUE, "an issue number")):
+                m = pattern.search(line)
+                if m:
+                    out.append(f"{path.relative_to(root)}:{number}: cites {what} ({m.group(0)!r})")
+    return sorted(out)
+
+
+def self_test():
+    """The check must fail where a reader would meet a number: a doc, a test's CMake file, a script."""
+    with tempfile.TemporaryDirectory() as scratch:
+        root = pathlib.Path(scratch)
+        # Spelled through {s} and {i} so that this file does not cite what it plants.
+        planted = {
+            "docs/quilts.md": "## Definitions ({s} 003 §2)\n",
+            "tests/winnow/CMakeLists.txt": "# ok line\n# {I} 35: winnowed grams\n",
+            "scripts/run.sh": "echo fine\n",
+            "perf/RESULTS.md": "| x | y |\nsee {i} 31 for the table\n",
+            ".ci/tracker.md": "{i} 35 lives here and is out of scope\n",
+            "build/CMakeCache.txt": "{s} 002 in a build tree is out of scope\n",
+        }
+        words = {"s": "seed", "i": "issue", "I": "Issue"}
+        for name, text in planted.items():
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(text.format(**words))
+        found = problems(root)
+        expected = [
+            line.format(**words)
+            for line in (
+                "docs/quilts.md:1: cites a seed number ('{s} 003')",
+                "perf/RESULTS.md:2: cites an issue number ('{i} 31')",
+                "tests/winnow/CMakeLists.txt:2: cites an issue number ('{I} 35')",
+            )
+        ]
+        if found != expected:
+            print("self-test: expected", expected, "found", found, file=sys.stderr)
+            return 1
+    return 0
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--self-test"]:
+        sys.exit(self_test())
     sys.exit(layout_check.run(__doc__, problems))

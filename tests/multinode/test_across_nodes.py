@@ -1,4 +1,4 @@
-# Issue 34: crd across simulated nodes (2 nodes x 2 ranks, mpirun with an rsh agent, TCP over
+# crd across simulated nodes (2 nodes x 2 ranks, mpirun with an rsh agent, TCP over
 # loopback between nodes) gives results identical, dataset by dataset, to one rank's.
 import os
 import re

@@ -1,4 +1,4 @@
-# Issue 34: a node lost in the middle of a job. A rank of that node freezes itself at a fault point
+# A node lost in the middle of a job. A rank of that node freezes itself at a fault point
 # (CRD_FAULT=RANK:POINT:stop) while the other ranks go on into the next phase and wait for it; then
 # every process of the node is killed: nodeB's orted and both ranks, or nodeA's mpirun and ranks
 # 0 and 1. The job must end within a bounded time (every process of the other node gone), leaving

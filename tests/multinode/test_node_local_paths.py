@@ -1,4 +1,4 @@
-# Issue 34: paths that exist on every node under the same name but are node-local (/tmp, a local
+# Paths that exist on every node under the same name but are node-local (/tmp, a local
 # scratch disk). An output there fails before any work with one line (it hung in H5Fcreate); a
 # node-local --work-dir resumes on the same nodes and refuses, with one line naming the node and
 # the path, to resume where a rank's checkpoints are on another node.

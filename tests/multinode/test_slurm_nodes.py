@@ -1,4 +1,4 @@
-# Issue 34: the slurm/*.sbatch templates with --nodes=2 under a local Slurm of two slurmd nodes
+# The slurm/*.sbatch templates with --nodes=2 under a local Slurm of two slurmd nodes
 # (scripts/slurm_local.sh with CRD_SLURM_NODES, each slurmd inside its simulated node): srun
 # --mpi=pmix starts the ranks on both nodes, and every result equals the same command at 1 rank.
 # The work dir is the templates' default, the node-local /tmp of each node.

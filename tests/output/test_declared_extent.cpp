@@ -1,4 +1,4 @@
-// ResultReader against hostile HDF5 files (issue 36, item 4 and 8): datasets that declare more rows
+// ResultReader against hostile HDF5 files: datasets that declare more rows
 // than the file stores, reads over --memory, tables whose columns differ in length, and the
 // saturating narrowing of written columns. The files are made with the HDF5 C API, as a hostile
 // user would make them with h5py.

@@ -1,4 +1,4 @@
-# A full or unwritable disk (issue 19, item 7): every write error is an agreed failure — one line
+# A full or unwritable disk: every write error is an agreed failure — one line
 # on stderr, exit status 1 on every rank, no hang, no temporary or half-written file left, no crash
 # in MPI_Finalize. Before, `mpirun -np 2 crd run … -o FULL/z.h5` left both ranks spinning (one in
 # H5Fclose's barrier, one in MPI_Exscan) and at 1 rank MPI_Finalize segfaulted (exit 139).

@@ -1,4 +1,4 @@
-# Malformed --labels files (issue 19, item 5): a labeled set whose columns differ in length, whose
+# Malformed --labels files: a labeled set whose columns differ in length, whose
 # hashes are not 20 bytes wide, whose columns have the wrong type or rank, or that lacks a column
 # is refused before any of it is used — one line on stderr naming the file and the dataset, exit
 # status 2 on every rank, and no result file. Before, a short `length` column was read past its end

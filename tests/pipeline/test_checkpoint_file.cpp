@@ -1,6 +1,6 @@
-// Checkpoint file framing (issue 19, item 6): a checkpoint with any one byte changed, cut short at
+// Checkpoint file framing: a checkpoint with any one byte changed, cut short at
 // any length, or of another format version is never used, and the reason names what is wrong.
-// Issue 36: nor one written by another job or another rank, nor one whose lengths or indices do
+// Nor one written by another job or another rank, nor one whose lengths or indices do
 // not fit (a crafted file with a good CRC).
 #include "checkpoint/checkpoint_file.hpp"
 

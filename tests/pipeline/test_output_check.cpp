@@ -145,7 +145,7 @@ TEST_F(OutputCheck, AnInputHeldByAnotherRankIsFoundOnEveryRank) {
   });
 }
 
-// Issue 36: crd report replaced /dev/null; -o /dev/stdout replaced the link. A link is never
+// crd report replaced /dev/null; -o /dev/stdout replaced the link. A link is never
 // replaced or written through, whatever it points to; a device node is made here (never the
 // machine's own) so that a crd without the check could only harm the test's node.
 TEST_F(OutputCheck, RefusesSymbolicLinksOfEveryKindAndDeviceNodes) {

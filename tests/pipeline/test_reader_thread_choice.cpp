@@ -31,7 +31,7 @@ TEST(ReaderThreadChoice, OnAndOffAreObeyedWhateverTheInput) {
   EXPECT_FALSE(use_reader_thread(ReaderThread::Off, spare_core(100, 100)));
 }
 
-// Issue 18: run without mpirun (a singleton may use both CPUs), auto turned the thread on for a
+// Run without mpirun (a singleton may use both CPUs), auto turned the thread on for a
 // directory of pages and the job got 27% slower. Plain files and uncompressed WARC keep it off.
 TEST(ReaderThreadChoice, AutoIsOffForPlainFilesAndUncompressedWarcEvenWithASpareCore) {
   EXPECT_FALSE(use_reader_thread(ReaderThread::Auto, spare_core(0, 996'000'000)));

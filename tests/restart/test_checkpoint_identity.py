@@ -1,4 +1,4 @@
-# Issue 36 (item 3): a checkpoint carries whose it is — the job's fingerprint (inputs, the options
+# A checkpoint carries whose it is — the job's fingerprint (inputs, the options
 # that change results, the rank count) and its rank. Rank files swapped, another job's file (other
 # inputs, another result-changing option, another rank count) put under this job's name, or a
 # truncated or damaged file: --resume redoes that phase with one warning line per file and writes

@@ -1,4 +1,4 @@
-# Issue 5: a job killed at any point (one rank, or the whole job) and restarted with --resume
+# A job killed at any point (one rank, or the whole job) and restarted with --resume
 # continues from the last completed phase and writes the same result, dataset by dataset, as an
 # uninterrupted run; one rank's failure ends every rank promptly with a message naming it.
 # Faults are injected with CRD_FAULT="RANK:POINT[:throw]" (src/pipeline/checkpoint/checkpoint.cpp).
@@ -155,7 +155,7 @@ class Restart(unittest.TestCase):
         return "crd: warning: rank %d: checkpoint %s %s; redoing phase %s" % (rank, path, why, phase)
 
     def test_damaged_checkpoints_are_redone_with_a_warning(self):
-        # Issue 19.6: one flipped byte in a checkpoint gave a wrong URL after --resume.
+        # One flipped byte in a checkpoint gave a wrong URL after --resume.
         args, out, files = self.killed_with_checkpoints("damaged")
         scan = files[(1, "scan")]
         with open(scan, "rb") as f:

@@ -111,7 +111,7 @@ if OUTPUT="$jobs/empty.h5" submit empty blind-run.sbatch; then
   echo "FAIL: sbatch --wait reported success for a job without inputs"; exit 1
 fi
 
-# Issue 30: the installed template, after `module load crd` (Lmod), finds crd on PATH and the preset
+# The installed template, after `module load crd` (Lmod), finds crd on PATH and the preset
 # by name under $CRD_HOME; nothing of the source tree is used. Skipped without Lmod.
 lmod_init=/usr/share/lmod/lmod/init/bash
 build="$(dirname "$crd")"

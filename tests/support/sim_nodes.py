@@ -1,4 +1,4 @@
-# Simulated cluster nodes on one machine, for tests of jobs that span nodes (issue 34).
+# Simulated cluster nodes on one machine, for tests of jobs that span nodes.
 #
 # Each node is a long-lived "holder" process in its own UTS namespace (its hostname) and mount
 # namespace: a private tmpfs on /tmp and /dev/shm, a private /etc/hosts (bind-mounted, so the

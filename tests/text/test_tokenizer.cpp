@@ -139,7 +139,7 @@ std::uint64_t digest(std::uint64_t digest_so_far, const std::vector<std::uint64_
 }
 
 // The tokens of 20,000 such pages (and of the adversarial pages above) are what the tokenizer
-// gave before it was rewritten for speed (issue 31): the digests below were computed with that
+// gave before it was rewritten for speed: the digests below were computed with that
 // code (commit 22ec6c3), and any change to a token fails this test. The terms agree with the tokens.
 TEST(Tokenizer, RandomPagesGiveTheTokensTheyAlwaysGave) {
   std::uint64_t state = 31;

@@ -2,7 +2,7 @@
 # Near-duplicate clusters of 10^5 near-identical pages (tests/support/stub_pages.py: OpenJDK-like
 # "No usage of X" stubs, one navigation block and footer, one class name different), as a benchmark:
 # CPU seconds (user + sys of all ranks, /usr/bin/time) and peak RSS (/run/resources memory.peak_rss_max,
-# the busiest rank) of crd neardup at 1 and 2 ranks, with the seed's defaults and the high-recall
+# the busiest rank) of crd neardup at 1 and 2 ranks, with Henzinger's defaults and the high-recall
 # preset, and the clusters it reports. Prints one markdown row per run.
 #
 #   perf/neardup_stubs.sh CRD [PAGES]      (default 100000; the WARC is written under /tmp)

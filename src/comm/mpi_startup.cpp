@@ -79,7 +79,7 @@ void avoid_shared_file_pointer_files() { set_default("OMPI_MCA_sharedfp", "^lock
 int disable_nagle_on_loopback_connections() {
   // PMIx 4.2 leaves Nagle's algorithm on for a client's connection to its server. MPI_Finalize
   // sends a few small messages that need no reply: the second waits for the first's ACK, which the
-  // server delays by up to 40 ms. MPI_Finalize took 47 ms at 2 ranks, 4 ms with this. The
+  // server delays by up to 40 ms, ten times MPI_Finalize's own work at 2 ranks. The
   // connection is PMIx's own, so there is no handle to it: find it among the open descriptors.
   DIR* fds = ::opendir("/proc/self/fd");
   if (fds == nullptr) return 0;

@@ -51,7 +51,7 @@ std::string page(bool variant) {
 }
 
 TEST(Normalize, MakesCaseAndDigitVariantsNearDuplicates) {
-  const SketchParams params;  // the seed's: 8-token shingles, 6 supershingles of 14 min-values
+  const SketchParams params;  // Henzinger 2006's: 8-token shingles, 6 supershingles of 14 min-values
   const auto plain_a = sketch(text::tokenize(page(false), "h.org"), params);
   const auto plain_b = sketch(text::tokenize(page(true), "h.org"), params);
   EXPECT_LT(b_similarity(plain_a, plain_b), 2u);  // not B-similar: every shingle differs

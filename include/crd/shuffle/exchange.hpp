@@ -17,7 +17,7 @@ namespace crd::shuffle {
 //
 // Records of one size known to every rank (fixed_bytes > 0: the count records of discovery, 36
 // bytes each) travel back to back without frames, which cost a varint written per record and
-// parsed twice (planning the rounds, then receiving): BM_Shuffle/2 5.81 -> 4.95 ms.
+// parsed twice (planning the rounds, then receiving), a sixth of a small-record exchange.
 class Buckets {
  public:
   // fixed_bytes: 0 for records of any size, else the size of every record (every rank of the

@@ -13,6 +13,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "support"))
 import crd_integ as ci  # noqa: E402  (exits 77 without h5py)
 from archives import arc_filedesc, arc_header, gzip_member, http_response, warc_record  # noqa: E402
 from make_corpus import response  # noqa: E402
+from reader_runs import AtOneAndTwoRanks, read_with_crd_run, skipped  # noqa: E402  (tests/support)
 
 RECORDS = 300
 PAST_END = 9000000  # a 9 before a 7-digit length: far past the end of these files, under the limit
@@ -62,11 +63,7 @@ def write(path, records, layout):
             f.write(gzip_member(b"".join(records)))
 
 
-def run(args, nranks):
-    return ci.run_crd(args, nranks=nranks, check=False, timeout=600)
-
-
-class LengthPastEndOfFile(unittest.TestCase):
+class LengthPastEndOfFile(AtOneAndTwoRanks, unittest.TestCase):
     """One record of 300 declares an end past the end of its file (record 0, 55 or
     290 by 9,000,000 bytes; 298 by 10; 55 by 100,000,000, over the record limit): only that record
     is lost, counted as bad_length, in raw WARC, per-record and one-member .warc.gz, ARC and
@@ -106,26 +103,17 @@ class LengthPastEndOfFile(unittest.TestCase):
 
     def check(self, nranks):
         out = self.tmp("o%d.h5" % nranks)
-        p = run(["run", self.root, "-o", out, "--progress-interval", "0"], nranks)
-        self.assertEqual(p.returncode, 0, ci.stderr_excerpt(p.stderr))
-        counters, errors, pages, _ = ci.run_summary(out)
+        counters, errors, pages = read_with_crd_run(self, self.root, out, nranks)
         self.assertEqual(set(pages) & self.bad, set(), "a record with a wrong length was used")
         missing = sorted(self.want - set(pages))
         self.assertEqual(missing, [], "%d good records lost, e.g. %s" % (len(missing), missing[:5]))
-        skipped = {k: v for k, v in counters.items() if k.startswith("skipped.") and v}
         arc_files = self.reasons.count("arc.bad_length")
-        self.assertEqual(skipped, {"skipped.warc.bad_length": len(self.reasons) - arc_files,
-                                   "skipped.arc.bad_length": arc_files, "skipped.arc.filedesc": arc_files})
+        self.assertEqual(skipped(counters), {"skipped.warc.bad_length": len(self.reasons) - arc_files,
+                                             "skipped.arc.bad_length": arc_files, "skipped.arc.filedesc": arc_files})
         self.assertEqual(sorted(r for _, _, r in errors), sorted(self.reasons))
 
-    def test_one_rank(self):
-        self.check(1)
 
-    def test_two_ranks(self):
-        self.check(2)
-
-
-class ArcWithoutSeparators(unittest.TestCase):
+class ArcWithoutSeparators(AtOneAndTwoRanks, unittest.TestCase):
     """An ARC written without '\\n' after each record's content, where one length is
     7 bytes short and one 3 bytes long. The next header then starts inside a line ("</html>http://",
     or "p://" after the long one); before the fix it was read with that URL and nothing counted."""
@@ -141,20 +129,12 @@ class ArcWithoutSeparators(unittest.TestCase):
                 write(tmp("in", host + (".arc" if layout == "raw" else ".arc.gz")), records, layout)
                 want |= {key(host, i) for i in range(RECORDS) if i not in (40, 80)}
             out = tmp("o.h5")
-            p = run(["run", tmp("in"), "-o", out, "--progress-interval", "0"], nranks)
-            self.assertEqual(p.returncode, 0, ci.stderr_excerpt(p.stderr))
-            counters, _, pages, _ = ci.run_summary(out)
+            counters, _, pages = read_with_crd_run(self, tmp("in"), out, nranks)
             self.assertEqual(sorted(set(pages) - want), [], "pages under a wrong URL")
             self.assertEqual(sorted(want - set(pages)), [], "good records lost")
             self.assertEqual(counters.get("skipped.arc.bad_length"), 2 * 3)
         finally:
             tmp.cleanup()
-
-    def test_one_rank(self):
-        self.check(1)
-
-    def test_two_ranks(self):
-        self.check(2)
 
 
 class QuadraticResync(unittest.TestCase):
@@ -174,9 +154,7 @@ class QuadraticResync(unittest.TestCase):
             with open(path, "wb") as f:
                 f.write(gzip_member(data) if gz else data)
             out = tmp("o.h5")
-            p = ci.run_crd(["run", path, "-o", out, "--progress-interval", "0"], check=False, timeout=45)
-            self.assertEqual(p.returncode, 0, ci.stderr_excerpt(p.stderr))
-            counters, _, pages, _ = ci.run_summary(out)
+            counters, _, pages = read_with_crd_run(self, path, out, timeout=45)
             self.assertEqual(set(pages), {"first.example", "last.example"})
             self.assertEqual(counters.get("skipped.warc.bad_header"), self.LINES)
         finally:

@@ -5,8 +5,6 @@
 import json
 import os
 import re
-import resource
-import subprocess
 import sys
 import unittest
 
@@ -14,6 +12,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import crd_integ as ci  # noqa: E402  (exits 77 without h5py)
 import archives  # noqa: E402  (tests/support, on crd_integ's path)
+import bounded_crd  # noqa: E402  (tests/support)
+from bounded_crd import run_bounded, write_site  # noqa: E402
 
 h5py = ci.h5py
 NO_CHARSET = b"Content-Type: text/html\r\n"
@@ -153,47 +153,16 @@ SHARED_SENTENCES = ["Café crème au lait.", "Une autre phrase ici."]
 SHARED = " ".join(SHARED_SENTENCES)
 
 
-def write_site(root, pages=6):
-    """A few small pages of prose that share paragraphs (so every command has work)."""
-    shared = ["<p>Paragraph %d of the shared text, long enough to hold a few shingles of words.</p>" % i
-              for i in range(8)]
-    for i in range(pages):
-        os.makedirs(os.path.join(root, "h%d.example" % (i % 3)), exist_ok=True)
-        with open(os.path.join(root, "h%d.example" % (i % 3), "p%d.html" % i), "w") as f:
-            f.write("<html><body>" + "".join(shared[i % 3:]) + "<p>Page %d alone.</p></body></html>" % i)
-
-
-def bounded_memory():
-    # A regression fails, not the machine. Under a sanitizer (ci.SANITIZED) no address-space cap
-    # can be set (its shadow memory is reserved up front); there the exit statuses still show it.
-    if not ci.SANITIZED:
-        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
-
-
 def run_single(args, timeout=120):
-    """crd without mpirun, under a 4 GiB address-space limit; the CompletedProcess (text)."""
-    p = subprocess.run([ci.crd_binary()] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout,
-                       preexec_fn=bounded_memory)
-    p.stdout = p.stdout.decode("utf-8", "replace")
-    p.stderr = p.stderr.decode("utf-8", "replace")
-    return p
+    """crd without mpirun, under a 4 GiB address-space limit (bounded_crd)."""
+    return run_bounded(args, timeout=timeout)
 
 
 EXTREMES = [0, 1, 4294967295, 4294967296, 1 << 63]
 
 
-class SiteCase(unittest.TestCase):
-    """A test class over one small site of pages (cls.site) in its own temporary directory."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = ci.TempDir("round3-" + cls.__name__)
-        cls.site = cls.tmp("site")
-        write_site(cls.site)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
+class SiteCase(bounded_crd.SiteCase):
+    PREFIX = "round3-"
 
 
 class OptionRanges(SiteCase):

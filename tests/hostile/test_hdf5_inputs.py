@@ -7,9 +7,6 @@
 # a declared shape fails fast with std::bad_alloc instead of taking the machine's memory.
 # Run: python3 test_hdf5_inputs.py [TestClass…]
 import os
-import resource
-import shutil
-import subprocess
 import sys
 import unittest
 
@@ -17,62 +14,21 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import crd_integ as ci  # noqa: E402  (exits 77 without h5py)
+import hostile_results  # noqa: E402  (tests/support)
+from hostile_results import QUIET, replace_dataset  # noqa: E402
+from bounded_crd import run_bounded  # noqa: E402
 
 h5py = ci.h5py
 ADDRESS_SPACE = 2 << 30  # per process (2 ranks: 4 GiB at most); Open MPI and crd start in far less
 TIMEOUT = 120
 HUGE_ROWS = 1 << 33  # the issue's (2^33, 20) hash column: 160 GiB declared
-QUIET = ["--progress-interval", "0"]
 # What every refusal of a declared extent says (stored_extent.cpp).
 DECLARED = r"declares shape \(\d+, ?\d*\)? ?\(\d+ bytes\) but (stores no data|stores only \d+ (bytes|of its \d+ chunks))"
 
 
-def limit_address_space():
-    # Under a sanitizer (ci.SANITIZED) no address-space cap can be set (its shadow memory is
-    # reserved up front); there the one-line refusals and the timeout still show the reads stop.
-    if not ci.SANITIZED:
-        resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
-
-
 def run(args, nranks=None):
     """crd (under mpirun -q when nranks is given) with the address-space limit; CompletedProcess."""
-    cmd = ([] if nranks is None else ci.mpi_prefix(nranks, quiet=True)) + [ci.crd_binary()] + list(args)
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT,
-                          preexec_fn=limit_address_space)
-    proc.stdout = proc.stdout.decode("utf-8", "replace")
-    proc.stderr = proc.stderr.decode("utf-8", "replace")
-    return proc
-
-
-def page(title, paragraphs):
-    body = "".join("<p>%s</p>\n" % p for p in paragraphs)
-    return "<html><head><title>%s</title></head><body><div>%s</div>\n%s</body></html>\n" % (title, title, body)
-
-
-SHARED = ["Shared paragraph number %d is copied across every site of this small corpus, word for word." % i
-          for i in range(8)]
-
-
-def write_corpus(root):
-    """Three sites of pages that share paragraphs (so chunks repeat), and an expert corpus that
-    holds the shared ones (so crd label labels them)."""
-    for site in ("a.example", "b.example", "c.example"):
-        for n in range(6):
-            own = ["Paragraph %d of page %d on %s, written only here." % (k, n, site) for k in range(3)]
-            path = os.path.join(root, "corpus", site, "page%d.html" % n)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w") as f:
-                f.write(page("%s %d" % (site, n), SHARED[: 4 + n % 4] + own))
-    path = os.path.join(root, "expert", "expert.example", "index.html")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(page("expert", SHARED))
-
-
-def replace_dataset(f, name, **kwargs):
-    """Replaces dataset `name` of the open file `f` by h5py.create_dataset(name, **kwargs)."""
-    del f[name]
-    f.create_dataset(name, **kwargs)
+    return run_bounded(args, nranks, timeout=TIMEOUT, limit=ADDRESS_SPACE)
 
 
 def declare_huge(path, group, rows=HUGE_ROWS, how="empty"):
@@ -99,40 +55,21 @@ def declare_huge(path, group, rows=HUGE_ROWS, how="empty"):
                     f[full][0:1] = np.zeros((1,) + ds.shape[1:], dtype=dtype) if dtype.kind != "S" else [b"x"]
 
 
-class Fixture:
+class Fixture(hostile_results.ResultFiles):
     """A small corpus, its labels (crd label), a discover --keep-counts result and a run result."""
 
     def __init__(self):
-        self.tmp = ci.TempDir("round3-hdf5")
-        write_corpus(self.tmp())
-        self.corpus = self.tmp("corpus")
-        self.pages = sorted(os.path.join(dp, n) for dp, _, ns in os.walk(self.corpus) for n in ns)
-        self.labels = self.tmp("L.h5")
-        ci.run_crd(["label", self.tmp("expert"), "-o", self.labels] + QUIET)
-        self.discovered = self.tmp("D.h5")
-        ci.run_crd(["discover", self.corpus, "--keep-counts", "--chunk-threshold", "0", "-o", self.discovered] + QUIET)
-        self.result = self.tmp("R.h5")
-        ci.run_crd(["run", self.corpus, "--chunk-threshold", "1", "-o", self.result] + QUIET)
+        super().__init__("round3-hdf5", pages=6, shared=lambda n: 4 + n % 4)
 
-    def copy(self, source, name):
-        out = self.tmp(name)
-        shutil.copyfile(source, out)
-        return out
+    def make_result(self, out):
+        ci.run_crd(["run", self.corpus, "--chunk-threshold", "1", "-o", out] + QUIET)
 
 
-FIXTURE = None
-
-
-def fixture():
-    global FIXTURE
-    if FIXTURE is None:
-        FIXTURE = Fixture()
-    return FIXTURE
+fixture = hostile_results.OnePerModule(Fixture)
 
 
 def tearDownModule():
-    if FIXTURE is not None:
-        FIXTURE.tmp.cleanup()
+    fixture.cleanup()
 
 
 class Refusals(unittest.TestCase):

@@ -24,8 +24,9 @@ import sys
 import time
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import crd_integ as ci  # noqa: E402  (exits 77 without h5py)
+from scratch_case import ScratchCase  # noqa: E402  (tests/support)
 
 TIMEOUT = 120
 
@@ -64,10 +65,12 @@ def page_urls(path):
     return sorted(ci.run_summary(path)[2])
 
 
-class LostWork(unittest.TestCase):
+class LostWork(ScratchCase):
+    SCRATCH = "round4-lost-work"
+
     @classmethod
     def setUpClass(cls):
-        cls.tmp = ci.TempDir("round4-lost-work")
+        super().setUpClass()
         cls.corpus_a, cls.corpus_b = cls.tmp("corpus-a"), cls.tmp("corpus-b")
         write_site(cls.corpus_a, "site-a.example")
         write_site(cls.corpus_b, "site-b.example", pages=3)
@@ -80,13 +83,8 @@ class LostWork(unittest.TestCase):
         ci.run_crd(ci.quiet(["run", corpus, "-o", out]), timeout=TIMEOUT)
         return out
 
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
     def setUp(self):
-        self.dir = self.tmp(self.id().rsplit(".", 1)[-1])
-        os.makedirs(self.dir)
+        super().setUp()
         self.paused = []
         self.addCleanup(self.end_paused)
 

@@ -3,43 +3,23 @@
 # --exclude-pages entries, thresholds, winnow labels, terminal output), at 1 and 2 ranks where a job
 # is involved. Run: python3 test_round4_messages.py [TestClass…]
 import os
-import resource
 import subprocess
 import sys
 import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import crd_integ as ci  # noqa: E402  (exits 77 without h5py)
+import bounded_crd  # noqa: E402  (tests/support)
+from bounded_crd import run_bounded  # noqa: E402
 
 h5py = ci.h5py
 
 
-def write_site(root, pages=6):
-    """A few small pages of prose that share paragraphs, under hosts h0..h2.example."""
-    shared = ["<p>Paragraph %d of the shared text, long enough to hold a few shingles of words.</p>" % i
-              for i in range(8)]
-    for i in range(pages):
-        os.makedirs(os.path.join(root, "h%d.example" % (i % 3)), exist_ok=True)
-        with open(os.path.join(root, "h%d.example" % (i % 3), "p%d.html" % i), "w") as f:
-            f.write("<html><body>" + "".join(shared[i % 3:]) + "<p>Page %d alone.</p></body></html>" % i)
-
-
-def bounded_memory():
-    # A regression fails, not the machine (no cap under a sanitizer: its shadow memory is reserved).
-    if not ci.SANITIZED:
-        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
-
-
 def run_single(args, timeout=120, cwd=None, env=None):
-    """crd without mpirun, under a 4 GiB address-space limit; the CompletedProcess (bytes kept in .raw)."""
-    p = subprocess.run([ci.crd_binary()] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout,
-                       preexec_fn=bounded_memory, cwd=cwd, env=env)
-    p.raw_stdout, p.raw_stderr = p.stdout, p.stderr
-    p.stdout = p.stdout.decode("utf-8", "replace")
-    p.stderr = p.stderr.decode("utf-8", "replace")
-    return p
+    """crd without mpirun, under a 4 GiB address-space limit (bounded_crd)."""
+    return run_bounded(args, timeout=timeout, cwd=cwd, env=env)
 
 
 def run(args, nranks):
@@ -49,16 +29,8 @@ def run(args, nranks):
     return ci.run_crd(args, nranks=nranks, check=False, mpi_quiet=True)
 
 
-class SiteCase(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.tmp = ci.TempDir("round4-" + cls.__name__)
-        cls.site = cls.tmp("site")
-        write_site(cls.site)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
+class SiteCase(bounded_crd.SiteCase):
+    PREFIX = "round4-"
 
     def one_line_error(self, p, rc=2):
         self.assertEqual(p.returncode, rc, p.stderr)

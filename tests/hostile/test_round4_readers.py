@@ -8,10 +8,10 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(HERE, "..", "integration"))
 sys.path.insert(0, os.path.join(HERE, "..", "support"))
 import crd_integ as ci  # noqa: E402  (exits 77 without h5py)
 from archives import arc_filedesc, arc_record, gzip_member, http_response, warc_record  # noqa: E402
+from reader_runs import AtOneAndTwoRanks, read_with_crd_run, skipped  # noqa: E402  (tests/support)
 
 HTML = b"Content-Type: text/html\r\n"
 
@@ -77,7 +77,7 @@ def neighbours_arc():
     return data, keys, {"skipped.arc.bad_header": 1, "skipped.http.bad_response": 1, "skipped.arc.filedesc": 1}
 
 
-class BadNeighbours(unittest.TestCase):
+class BadNeighbours(AtOneAndTwoRanks, unittest.TestCase):
     """Every good record beside a bad one is read; every bad record is counted; pages warcio reads
     are read (raw WARC, one gzip member, ARC)."""
 
@@ -101,30 +101,20 @@ class BadNeighbours(unittest.TestCase):
 
     def check(self, nranks):
         out = self.tmp("n%d.h5" % nranks)
-        p = ci.run_crd(["run", self.corpus, "--chunk-threshold", "0", "-o", out, "--progress-interval", "0"],
-                       nranks=nranks, check=False, timeout=600)
-        self.assertEqual(p.returncode, 0, p.stderr)
-        counters, errors, pages, _ = ci.run_summary(out)
+        counters, errors, pages = read_with_crd_run(self, self.corpus, out, nranks, ["--chunk-threshold", "0"])
         want = sorted(self.warc_keys + [k.replace("r4.example", "r4gz.example") for k in self.warc_keys] + self.arc_keys)
         self.assertEqual(sorted(pages), want)
         self.assertEqual(pages["r4.example/12.html"], pages["r4gz.example/12.html"])
-        skipped = {k: v for k, v in counters.items() if k.startswith("skipped.") and v}
         expect = {k: 2 * v for k, v in self.warc_skips.items()}
         for k, v in self.arc_skips.items():
             expect[k] = expect.get(k, 0) + v
-        self.assertEqual(skipped, expect)
+        self.assertEqual(skipped(counters), expect)
         for name, n in (("http.encoding_already_decoded", 2), ("http.unknown_encoding_as_identity", 2),
                         ("http.truncated_body_kept", 2), ("http.interim_response", 2), ("warc.segments_joined", 2)):
             self.assertEqual(counters.get(name), n, name)
 
-    def test_one_rank(self):
-        self.check(1)
 
-    def test_two_ranks(self):
-        self.check(2)
-
-
-class WinnowUtf16(unittest.TestCase):
+class WinnowUtf16(AtOneAndTwoRanks, unittest.TestCase):
     """A UTF-16 page under --chunker winnow gives the grams of the same text in UTF-8."""
 
     def check(self, nranks):
@@ -138,10 +128,8 @@ class WinnowUtf16(unittest.TestCase):
             with open(tmp("site/u16.example/p.html"), "wb") as f:
                 f.write(b"\xff\xfe" + text.encode("utf-16-le"))
             out = tmp("w.h5")
-            p = ci.run_crd(["run", tmp("site"), "--chunker", "winnow", "--chunk-threshold", "0", "-o", out,
-                            "--progress-interval", "0"], nranks=nranks, check=False, timeout=600)
-            self.assertEqual(p.returncode, 0, p.stderr)
-            counters, _, pages, _ = ci.run_summary(out)
+            counters, _, pages = read_with_crd_run(self, tmp("site"), out, nranks,
+                                                   ["--chunker", "winnow", "--chunk-threshold", "0"])
             self.assertGreater(pages["u8.example/p.html"], 5)
             self.assertEqual(pages["u16.example/p.html"], pages["u8.example/p.html"])
             with ci.h5py.File(out, "r") as f:
@@ -149,12 +137,6 @@ class WinnowUtf16(unittest.TestCase):
             self.assertTrue(all(int(x) == pages["u8.example/p.html"] for x in labeled), labeled)
         finally:
             tmp.cleanup()
-
-    def test_one_rank(self):
-        self.check(1)
-
-    def test_two_ranks(self):
-        self.check(2)
 
 
 if __name__ == "__main__":

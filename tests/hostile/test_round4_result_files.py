@@ -13,41 +13,14 @@ import unittest
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import crd_integ as ci  # noqa: E402  (exits 77 without h5py)
+import hostile_results  # noqa: E402  (tests/support)
+from hostile_results import QUIET, replace_dataset  # noqa: E402
 
 h5py = ci.h5py
-QUIET = ["--progress-interval", "0"]
 TIMEOUT = 120
 A = 0x4141414141414141  # the issue's pointer-shaped value
-
-
-def page(title, paragraphs):
-    body = "".join("<p>%s</p>\n" % p for p in paragraphs)
-    return "<html><head><title>%s</title></head><body><div>%s</div>\n%s</body></html>\n" % (title, title, body)
-
-
-SHARED = ["Shared paragraph number %d is copied across every site of this small corpus, word for word." % i
-          for i in range(8)]
-
-
-def write_corpus(root):
-    for site in ("a.example", "b.example", "c.example"):
-        for n in range(5):
-            own = ["Paragraph %d of page %d on %s, written only here." % (k, n, site) for k in range(3)]
-            path = os.path.join(root, "corpus", site, "page%d.html" % n)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w") as f:
-                f.write(page("%s %d" % (site, n), SHARED[: 3 + n % 5] + own))
-    path = os.path.join(root, "expert", "expert.example", "index.html")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(page("expert", SHARED))
-
-
-def replace_dataset(f, name, **kwargs):
-    del f[name]
-    f.create_dataset(name, **kwargs)
 
 
 def replace_attribute(f, obj, name, value):
@@ -94,44 +67,29 @@ def corrupt_schema_version_type(path):
         f.write(data)
 
 
-class Fixture:
+class Fixture(hostile_results.ResultFiles):
+    """The labels, a discover --keep-counts result and a detect result whose pages hold labels."""
+
     def __init__(self):
-        self.tmp = ci.TempDir("round4-results")
-        write_corpus(self.tmp())
-        self.corpus = self.tmp("corpus")
-        self.pages = sorted(os.path.join(dp, n) for dp, _, ns in os.walk(self.corpus) for n in ns)
-        self.labels = self.tmp("L.h5")
-        ci.run_crd(["label", self.tmp("expert"), "-o", self.labels] + QUIET)
-        self.discovered = self.tmp("D.h5")
-        ci.run_crd(["discover", self.corpus, "--keep-counts", "--chunk-threshold", "0", "-o", self.discovered] +
-                   QUIET)
-        self.result = self.tmp("R.h5")
-        ci.run_crd(["detect", self.corpus, "--labels", self.labels, "-o", self.result] + QUIET)
-        with h5py.File(self.result, "r") as f:
+        super().__init__("round4-results", pages=5, shared=lambda n: 3 + n % 5)
+        self.count = 0
+
+    def make_result(self, out):
+        ci.run_crd(["detect", self.corpus, "--labels", self.labels, "-o", out] + QUIET)
+        with h5py.File(out, "r") as f:
             offsets = f["/detection/pages/label_ids_offsets"][...]
             assert offsets[-1] > 0 and len(offsets) > 3, offsets  # pages hold labels: the cases bite
-        self.count = 0
 
     def copy(self, source, name):
         self.count += 1
-        out = self.tmp("%02d-%s" % (self.count, name))
-        shutil.copyfile(source, out)
-        return out
+        return super().copy(source, "%02d-%s" % (self.count, name))
 
 
-FIXTURE = None
-
-
-def fixture():
-    global FIXTURE
-    if FIXTURE is None:
-        FIXTURE = Fixture()
-    return FIXTURE
+fixture = hostile_results.OnePerModule(Fixture)
 
 
 def tearDownModule():
-    if FIXTURE is not None:
-        FIXTURE.tmp.cleanup()
+    fixture.cleanup()
 
 
 class Refusals(unittest.TestCase):

@@ -15,10 +15,10 @@ import re
 import stat
 import subprocess
 import sys
-import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import crd_integ as ci  # noqa: E402  (exits 77 without h5py)
+from scratch_case import ScratchCase  # noqa: E402  (tests/support)
 
 TIMEOUT = 60
 NO_PROGRESS = ("report", "inspect", "compare", "check")  # single-process commands: no --progress-interval
@@ -51,20 +51,14 @@ def kind(path):
     return "other"
 
 
-class Round3(unittest.TestCase):
+class Round3(ScratchCase):
+    SCRATCH = "round3-outputs"
+
     @classmethod
     def setUpClass(cls):
-        cls.tmp = ci.TempDir("round3-outputs")
+        super().setUpClass()
         cls.corpus, cls.result = corpus_and_result(cls.tmp)
         cls.page = os.path.join(cls.corpus, "site.example", "p0.html")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
-    def setUp(self):
-        self.dir = self.tmp(self.id().rsplit(".", 1)[-1])
-        os.makedirs(self.dir)
 
     def crd(self, args, nranks=1):
         """(rc, stderr lines) of crd at nranks (1: no mpirun), failing the test if it runs TIMEOUT s."""

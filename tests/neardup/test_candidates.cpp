@@ -8,25 +8,19 @@
 #include <set>
 
 #include "crd/comm/local_transport.hpp"
-#include "crd/hash/sha1.hpp"
 #include "crd/neardup/candidates.hpp"
-#include "crd/text/fingerprint.hpp"
-#include "support/word_tokens.hpp"
 #include "site.hpp"
+#include "support/sketched_pages.hpp"
 
 namespace crd::neardup {
 namespace {
-
-using crd::testing::tokens_of;
 
 // Five families of eight near-copies (a word or two changed), unrelated pages, and exact copies
 // under other hosts (identity sets).
 std::vector<SketchedPage> make_pages() {
   std::vector<SketchedPage> pages;
   const auto add = [&](const std::string& key, const std::string& text) {
-    const auto tokens = tokens_of(text);
-    const Digest id = sha1(std::string_view(reinterpret_cast<const char*>(tokens.data()), tokens.size() * 8));
-    pages.push_back({id, {key}, sketch(tokens, SketchParams{})});
+    pages.push_back(crd::testing::sketched_page(key, text));
   };
   for (int f = 0; f < 5; ++f) {
     std::string base;

@@ -9,30 +9,17 @@
 #include <mutex>
 #include <numeric>
 #include <set>
-#include <sstream>
 
 #include "crd/comm/collectives.hpp"
 #include "crd/comm/local_transport.hpp"
-#include "crd/hash/sha1.hpp"
 #include "crd/neardup/candidates.hpp"
 #include "crd/neardup/clusters.hpp"
-#include "crd/text/fingerprint.hpp"
+#include "support/sketched_pages.hpp"
 
 namespace crd::neardup {
 namespace {
 
-std::vector<std::uint64_t> tokens_of(const std::string& text) {
-  std::vector<std::uint64_t> out;
-  std::istringstream in(text);
-  for (std::string w; in >> w;) out.push_back(text::term_token(w));
-  return out;
-}
-
-SketchedPage page_of(const std::string& key, const std::string& text) {
-  const auto tokens = tokens_of(text);
-  const Digest id = sha1(std::string_view(reinterpret_cast<const char*>(tokens.data()), tokens.size() * 8));
-  return {id, {key}, sketch(tokens, SketchParams{})};
-}
+SketchedPage page_of(const std::string& key, const std::string& text) { return crd::testing::sketched_page(key, text); }
 
 // Families of near-copies (a word or two appended), chained families (each page near its
 // neighbours only, so the cluster is one through a chain of pairs), exact copies, unrelated pages.

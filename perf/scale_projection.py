@@ -24,7 +24,7 @@ CRAWLS = {
     # The paper's §5: 2.86e9 items, 26 TB compressed, 99 TB uncompressed, 40.5e9 chunks.
     "Common Crawl 2009/10": {"pages": 2.86e9, "bytes": 99e12, "input_bytes": 26e12, "chunks": 40.5e9},
     # A current month: ~3e9 pages in ~100 TB of gzipped WARC; uncompressed = the paper's ratio
-    # (99/26), chunks = pages × 43 (the cpp).
+    # (99/26), chunks = pages × 43 (docs/scale.md: the synthetic crawl's chunks per page).
     "monthly crawl (~100 TB WARC)": {"pages": 3.0e9, "bytes": 100e12 * 99 / 26, "input_bytes": 100e12,
                                      "chunks": 3.0e9 * 43},
 }

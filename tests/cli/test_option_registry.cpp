@@ -86,7 +86,7 @@ ParsedCommand parse(const char* command, Settings& s, std::vector<std::string> a
   return parse_command(static_cast<int>(argv.size()), argv.data(), options, nullptr);
 }
 
-// The case: one file for discover (chunk-threshold, gram-words), neardup (method),
+// A config shared by a pipeline: one file for discover (chunk-threshold, gram-words), neardup (method),
 // detect (page-threshold) and quilts (min-sources).
 TEST(ConfigFile, ReadsItsOwnOptionsAndListsOtherCommandsOnes) {
   Config c("gram-words = 7\nchunk-threshold = 3\nmethod = minhash\npage-threshold = 0.3\nmin-sources = 2\n");

@@ -21,7 +21,7 @@ from bounded_crd import run_bounded  # noqa: E402
 h5py = ci.h5py
 ADDRESS_SPACE = 2 << 30  # per process (2 ranks: 4 GiB at most); Open MPI and crd start in far less
 TIMEOUT = 120
-HUGE_ROWS = 1 << 33  # the (2^33, 20) hash column: 160 GiB declared
+HUGE_ROWS = 1 << 33  # a hostile (2^33, 20) hash column: 160 GiB declared
 # What every refusal of a declared extent says (stored_extent.cpp).
 DECLARED = r"declares shape \(\d+, ?\d*\)? ?\(\d+ bytes\) but (stores no data|stores only \d+ (bytes|of its \d+ chunks))"
 

@@ -20,11 +20,11 @@ from hostile_results import QUIET, replace_dataset  # noqa: E402
 
 h5py = ci.h5py
 TIMEOUT = 120
-A = 0x4141414141414141  # the issue's pointer-shaped value
+A = 0x4141414141414141  # a pointer-shaped value, as hostile files hold
 
 
 def replace_attribute(f, obj, name, value):
-    """Replaces f[obj].attrs[name] by `value` (an array: what the issue's hostile files hold)."""
+    """Replaces f[obj].attrs[name] by `value` (an array: what hostile files hold)."""
     attrs = f[obj].attrs
     if name in attrs:
         del attrs[name]
@@ -44,8 +44,8 @@ def as_earliest_format(path):
 
 
 def corrupt_schema_version_type(path):
-    """Gives /@schema_version an integer type with a bit offset of 65,024 (the byte-flipped file of
-    the issue): written with a rare but valid layout (precision 16 at offset 8) that h5py can make,
+    """Gives /@schema_version an integer type with a bit offset of 65,024 (a byte-flipped
+    file): written with a rare but valid layout (precision 16 at offset 8) that h5py can make,
     then the offset bytes of its datatype message patched in the file. crd writes HDF5's 1.8 format,
     whose object headers carry a checksum that catches a flipped byte; a result file from elsewhere
     may be in the earliest format, which has none, so the file is first copied into that format."""

@@ -96,7 +96,7 @@ class DeclaredExtent : public ::testing::Test {
   hid_t file_ = H5I_INVALID_HID;
 };
 
-constexpr hsize_t kHuge = hsize_t{1} << 33;  // the (2^33, 20): 160 GiB declared
+constexpr hsize_t kHuge = hsize_t{1} << 33;  // a hostile (2^33, 20) hash column: 160 GiB declared
 
 TEST_F(DeclaredExtent, ChunkedWithoutDataIsRefused) {
   dataset("/labels/hash", kHuge, 20, 1 << 16, 0);

@@ -2,12 +2,15 @@
 """Papers are cited by author and section (docs/references.md), never by a number a reader of the
 repository cannot look up: no "seed 00N" and no "issue N" in any file a clone holds — the README,
 src/, include/, docs/, tests/, perf/, validation/, configs/, scripts/ and the rest. Name the paper or
-the subject instead. Out of scope: .git, .ci (the tracker's own tooling) and build trees.
+the subject instead. In a git checkout the files are those git tracks or would add (not what
+.gitignore ignores: build trees, .cache, results); elsewhere every file but build trees and .cache.
+Out of scope either way: .ci (the tracker's own tooling).
 
     check_citations.py SOURCE_DIR      exit 0 when none is found, else one line per place
     check_citations.py --self-test     plant a seed and an issue number in a scratch tree: both found
 """
 import re
+import subprocess
 import sys
 
 import layout_check
@@ -22,7 +25,7 @@ def is_build_tree(directory):
     return (directory / "CMakeCache.txt").is_file()
 
 
-def files_a_reader_sees(root):
+def walked(root):
     stack = [root]
     while stack:
         directory = stack.pop()
@@ -30,8 +33,29 @@ def files_a_reader_sees(root):
             if path.is_dir() and not path.is_symlink():
                 if path.name not in SKIP_DIRS and not is_build_tree(path):
                     stack.append(path)
-            elif path.is_file() and path.stat().st_size <= MAX_BYTES:
+            elif path.is_file():
                 yield path
+
+
+def listed_by_git(root):
+    """Tracked and untracked-but-not-ignored files, or None outside a git checkout (a tarball)."""
+    if not (root / ".git").exists():
+        return None
+    try:
+        names = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return [root / n for n in sorted(set(names.decode("utf-8", "surrogateescape").split("\0"))) if n]
+
+
+def files_a_reader_sees(root):
+    listed = listed_by_git(root)
+    for path in walked(root) if listed is None else listed:
+        if path.relative_to(root).parts[0] in SKIP_DIRS or path.is_symlink() or not path.is_file():
+            continue
+        if path.stat().st_size <= MAX_BYTES:
+            yield path
 
 
 def problems(root):

@@ -213,6 +213,50 @@ TEST_P(Clusters, CappedBucketsStillJoinTheirNearIdenticalPages) {
   EXPECT_EQ(run.caps.unlinked, 0u);
 }
 
+// A page with hand-made supershingles (6, the seed's m') and an all-zero simhash, so every pair is
+// C-similar and only the supershingles decide.
+SketchedPage sketched(const std::string& key, const std::vector<std::uint64_t>& super) {
+  const Digest id = sha1(key);
+  return {id, {key}, Sketch{super, std::vector<std::uint64_t>(6, 0)}};
+}
+
+// Two buckets over the cap, each led by 20 pages that share only that bucket (B-similarity 1 with
+// every page: near-duplicates of none), then the pair p, q, which shares both buckets and nothing
+// else: B-similarity 2, a near-duplicate pair under Henzinger's rule whose every shared bucket is
+// capped. Leaders taken in key order were all used up by the 40 loners, and the pair was in no
+// cluster; grouping each capped bucket's members by another supershingle they share finds it.
+std::vector<SketchedPage> capped_pair_behind_loners() {
+  std::vector<SketchedPage> pages;
+  std::uint64_t unique = 1000;
+  for (int i = 0; i < 20; ++i) {
+    const std::string n = std::to_string(10 + i);
+    pages.push_back(sketched("a.org/x" + n, {7, unique++, unique++, unique++, unique++, unique++}));
+    pages.push_back(sketched("a.org/y" + n, {unique++, 8, unique++, unique++, unique++, unique++}));
+  }
+  pages.push_back(sketched("b.org/p", {7, 8, 11, 12, 13, 14}));
+  pages.push_back(sketched("b.org/q", {7, 8, 21, 22, 23, 24}));
+  return pages;
+}
+
+TEST_P(Clusters, CappedBucketsJoinEveryBSimilarPairBehindLoners) {
+  const auto pages = capped_pair_behind_loners();
+  for (const Method method : {Method::MinHash, Method::Combined}) {
+    PairRules rules;
+    rules.method = method;
+    rules.max_bucket = 3;
+    const std::string what = "method " + std::to_string(static_cast<int>(method));
+    const Found run = distributed(GetParam(), pages, rules);
+    EXPECT_EQ(run.caps.buckets, 2u) << what;
+    EXPECT_TRUE(run.pairs.empty()) << what;
+    ASSERT_EQ(run.clusters.rows.size(), 2u) << what;
+    EXPECT_EQ(run.clusters.rows[0].page, "b.org/p") << what;
+    EXPECT_EQ(run.clusters.rows[1].page, "b.org/q") << what;
+    EXPECT_EQ(run.clusters.rows[1].cluster, "b.org/p") << what;
+    expect_same(run.clusters, serial_clusters(pages, rules), what);
+    EXPECT_EQ(run.caps.unlinked, 0u) << what;
+  }
+}
+
 // The size of the bucket that keeps each pair (its first agreeing supershingle; none is capped
 // here), from the pages alone.
 std::map<std::pair<std::string, std::string>, std::uint64_t> keeping_bucket_sizes(const std::vector<SketchedPage>& all,

@@ -60,7 +60,7 @@ struct BucketCaps {
   std::uint64_t buckets = 0;         // buckets over max_bucket (this rank's; sum over ranks for totals)
   std::uint64_t pages = 0;           // bucket entries in them
   std::uint64_t pairs = 0;           // pairs they would have given
-  std::uint64_t unlinked = 0;        // their entries that matched none of the bucket's cluster leaders
+  std::uint64_t unlinked = 0;        // their entries that matched no cluster leader and joined no member
   std::uint64_t pairs_not_kept = 0;  // found but over --max-pairs (the job's, on rank 0)
 };
 

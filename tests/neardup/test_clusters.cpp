@@ -127,9 +127,11 @@ struct Found {
   ClusterSet clusters;
   std::vector<PairRow> pairs;
   BucketCaps caps;
+  std::uint64_t rounds = 0;  // shuffle rounds of the busiest rank
 };
 
-Found distributed(int nranks, const std::vector<SketchedPage>& all, const PairRules& rules) {
+Found distributed(int nranks, const std::vector<SketchedPage>& all, const PairRules& rules,
+                  std::size_t round_bytes = 4096) {
   Found run;
   std::mutex lock;
   comm::run_local(nranks, [&](comm::Transport& t) {
@@ -137,7 +139,8 @@ Found distributed(int nranks, const std::vector<SketchedPage>& all, const PairRu
     // Dealt from the end, so the input order differs from the reference's.
     for (std::size_t i = all.size(); i-- > 0;)
       if (static_cast<int>(i % static_cast<std::size_t>(t.size())) == t.rank()) mine.push_back(all[i]);
-    const shuffle::ShuffleConfig config{4096};
+    shuffle::ExchangeStats stats;
+    const shuffle::ShuffleConfig config{round_bytes, &stats};
     const auto sets = group_identical(t, std::move(mine), config);
     BucketCaps caps;
     std::vector<ClusterEdge> edges;
@@ -155,6 +158,7 @@ Found distributed(int nranks, const std::vector<SketchedPage>& all, const PairRu
     run.pairs.insert(run.pairs.end(), pairs.begin(), pairs.end());
     run.caps.buckets += caps.buckets, run.caps.unlinked += caps.unlinked,
         run.caps.pairs_not_kept += caps.pairs_not_kept;
+    run.rounds = std::max(run.rounds, stats.rounds);
   });
   std::sort(run.pairs.begin(), run.pairs.end(), FieldLess{});
   return run;
@@ -254,6 +258,34 @@ TEST_P(Clusters, CappedBucketsJoinEveryBSimilarPairBehindLoners) {
     EXPECT_EQ(run.clusters.rows[1].cluster, "b.org/p") << what;
     expect_same(run.clusters, serial_clusters(pages, rules), what);
     EXPECT_EQ(run.caps.unlinked, 0u) << what;
+  }
+}
+
+// Rounds of 64 bytes carry one record each (a record larger than a round still goes through): every
+// exchange — the identity sets, the buckets, the forests gathered on rank 0 for the join, the roots
+// sent back and the clusters' pages — takes many rounds, and the clusters are still the serial
+// reference's, for every method, and with capped buckets under Broder's rule (where capped buckets
+// join every B-similar pair; the other methods' capped buckets go through leaders).
+TEST_P(Clusters, TinyRoundsGiveTheSerialReference) {
+  const auto pages = make_pages();
+  struct Case {
+    Method method;
+    std::uint64_t max_bucket;
+  };
+  for (const Case c : {Case{Method::MinHash, 1000}, Case{Method::SimHash, 1000}, Case{Method::Combined, 1000},
+                       Case{Method::MinHash, 3}}) {
+    PairRules rules;
+    rules.method = c.method;
+    rules.max_bucket = c.max_bucket;
+    const std::string what =
+        "method " + std::to_string(static_cast<int>(c.method)) + " cap " + std::to_string(c.max_bucket);
+    const Found run = distributed(GetParam(), pages, rules, 64);
+    if (GetParam() > 1) EXPECT_GT(run.rounds, 50u) << what;
+    PairRules uncapped = rules;
+    uncapped.max_bucket = 1000;
+    expect_same(run.clusters, serial_clusters(pages, uncapped), what);
+    EXPECT_EQ(cluster_of(run.clusters, "www.site1.org/p8"), "a-mirror1.net/v3") << what;
+    EXPECT_EQ(cluster_of(run.clusters, "twin.org/b"), "twin.org/a") << what;
   }
 }
 

@@ -352,9 +352,15 @@ std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<Sk
       volume.pairs += b.pairs;
       volume.key_bytes += b.key_bytes;
     }
-    for (const BucketRecord& bucket : buckets)
+    std::uint64_t entries = 0, largest = 0;
+    for (const BucketRecord& bucket : buckets) {
       for (const Member& m : bucket.members)
         volume.bucket_bytes += sizeof(Member) + m.page.capacity() + sketch_bytes(m.sketch);
+      entries += bucket.members.size();
+      largest = std::max<std::uint64_t>(largest, bucket.members.size());
+    }
+    // joined, order, group (a std::size_t each), left_out and component (capped_bucket_joins).
+    if (edges) volume.forest_bytes = entries * sizeof(ClusterEdge) + largest * (3 * sizeof(std::size_t) + 5);
     volume.bucket_bytes += buckets.capacity() * sizeof(BucketRecord);
     if (before_comparing) before_comparing(volume);
   }

@@ -144,7 +144,12 @@ Found distributed(int nranks, const std::vector<SketchedPage>& all, const PairRu
     const auto sets = group_identical(t, std::move(mine), config);
     BucketCaps caps;
     std::vector<ClusterEdge> edges;
-    auto pairs = find_pairs(t, sets, rules, config, caps, {}, &edges);
+    std::uint64_t forest_bytes = 0;
+    auto pairs = find_pairs(
+        t, sets, rules, config, caps, [&](const PairVolume& v) { forest_bytes = v.forest_bytes; }, &edges);
+    // --memory counts the cluster edges before they are made: never fewer than are made.
+    EXPECT_GE(forest_bytes, edges.size() * sizeof(ClusterEdge));
+    if (!sets.empty()) EXPECT_GT(forest_bytes, 0u);
     const Clusters c = label_clusters(t, sets, set_ids(t, sets.size()), std::move(edges), config);
     // Each rank's rows follow the previous rank's (sorted across ranks): concatenated by rank.
     const auto rows = comm::allgather(t, c.rows);

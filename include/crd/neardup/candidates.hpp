@@ -76,6 +76,9 @@ struct PairVolume {
   std::uint64_t bucket_bytes = 0;  // the bucket members received (keys and sketches)
   std::uint64_t pairs = 0;         // the pairs this rank will make (each pair once over all ranks)
   std::uint64_t key_bytes = 0;     // the heap bytes of their two page keys (heap_bytes)
+  // With `edges`: the cluster edges this rank's buckets can give (one per bucket entry at most),
+  // and joining its largest bucket (a union–find and, if capped, its groupings' scratch).
+  std::uint64_t forest_bytes = 0;
 };
 
 // Collective. This rank's share of the pairs (unordered across ranks; sort for output). If

@@ -149,29 +149,33 @@ std::uint64_t capped_bucket_joins(const BucketRecord& bucket, const PairRules& r
                                   std::vector<std::size_t>& joined) {
   const std::size_t n = bucket.members.size();
   std::vector<char> left_out(n, 0);
-  std::vector<std::size_t> order(n), group;
-  const auto same_values = [&](const std::vector<std::uint32_t>& subset, std::size_t x, std::size_t y) {
-    for (const std::uint32_t i : subset)
-      if (bucket.members[x].sketch.super[i] != bucket.members[y].sketch.super[i]) return false;
-    return true;
+  // A member's values at a subset, as one number (the value itself for one position, else a
+  // fingerprint: a collision could only make a group that is not a clique, whose pairs are still
+  // each checked by the method), and its position, so each grouping is one sort of plain pairs.
+  struct Keyed {
+    std::uint64_t key;
+    std::size_t at;
+    auto operator<=>(const Keyed&) const = default;
   };
+  std::vector<Keyed> keyed(n);
+  std::vector<std::size_t> group;
   for (const auto& subset :
        grouping_positions(bucket_count(bucket.members.front().sketch, rules), bucket.key.index, rules)) {
-    for (std::size_t x = 0; x < n; ++x) order[x] = x;
+    for (std::size_t x = 0; x < n; ++x) {
+      const auto& super = bucket.members[x].sketch.super;
+      std::uint64_t key = subset.size() == 1 ? super[subset[0]] : 0;
+      if (subset.size() > 1)
+        for (const std::uint32_t i : subset) key = text::mix64(key ^ super[i]);
+      keyed[x] = {key, x};
+    }
     // By the subset's values, then by key (the members' order): groups are runs, in key order.
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
-      for (const std::uint32_t i : subset) {
-        const std::uint64_t a = bucket.members[x].sketch.super[i], b = bucket.members[y].sketch.super[i];
-        if (a != b) return a < b;
-      }
-      return false;
-    });
+    if (!subset.empty()) std::sort(keyed.begin(), keyed.end());
     for (std::size_t from = 0; from < n;) {
       std::size_t to = from + 1;
-      while (to < n && same_values(subset, order[from], order[to])) ++to;
+      while (to < n && keyed[to].key == keyed[from].key) ++to;
       if (to - from >= 2) {
-        group.assign(order.begin() + static_cast<std::ptrdiff_t>(from),
-                     order.begin() + static_cast<std::ptrdiff_t>(to));
+        group.clear();
+        for (std::size_t x = from; x < to; ++x) group.push_back(keyed[x].at);
         link_through_leaders(bucket, group, rules, joined, left_out);
       }
       from = to;
@@ -359,8 +363,8 @@ std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<Sk
       entries += bucket.members.size();
       largest = std::max<std::uint64_t>(largest, bucket.members.size());
     }
-    // joined, order, group (a std::size_t each), left_out and component (capped_bucket_joins).
-    if (edges) volume.forest_bytes = entries * sizeof(ClusterEdge) + largest * (3 * sizeof(std::size_t) + 5);
+    // joined and group (a std::size_t each), keyed (two), left_out and component (capped_bucket_joins).
+    if (edges) volume.forest_bytes = entries * sizeof(ClusterEdge) + largest * (4 * sizeof(std::size_t) + 5);
     volume.bucket_bytes += buckets.capacity() * sizeof(BucketRecord);
     if (before_comparing) before_comparing(volume);
   }

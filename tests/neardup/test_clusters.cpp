@@ -266,6 +266,38 @@ TEST_P(Clusters, CappedBucketsJoinEveryBSimilarPairBehindLoners) {
   }
 }
 
+// Three capped buckets led by loners; p, q agree at positions 0, 1, 2 and r, s at 0 and 1 only. At
+// least 3 agreeing supershingles (t = 3: the members grouped by the 10 pairs of other positions)
+// join p and q alone; at least 2 join all four (p and r agree at 0 and 1).
+TEST_P(Clusters, CappedBucketsGroupByEveryChoiceOfTheOtherPositions) {
+  std::vector<SketchedPage> pages;
+  std::uint64_t unique = 1000;
+  const auto fresh = [&] { return unique++; };
+  for (int i = 0; i < 20; ++i) {
+    const std::string n = std::to_string(10 + i);
+    pages.push_back(sketched("a.org/x" + n, {7, fresh(), fresh(), fresh(), fresh(), fresh()}));
+    pages.push_back(sketched("a.org/y" + n, {fresh(), 8, fresh(), fresh(), fresh(), fresh()}));
+    pages.push_back(sketched("a.org/z" + n, {fresh(), fresh(), 9, fresh(), fresh(), fresh()}));
+  }
+  pages.push_back(sketched("b.org/p", {7, 8, 9, 12, 13, 14}));
+  pages.push_back(sketched("b.org/q", {7, 8, 9, 22, 23, 24}));
+  pages.push_back(sketched("b.org/r", {7, 8, 31, 32, 33, 34}));
+  pages.push_back(sketched("b.org/s", {7, 8, 41, 42, 43, 44}));
+  for (const std::uint32_t t : {3u, 2u}) {
+    PairRules rules;
+    rules.min_b_similarity = t;
+    rules.max_bucket = 3;
+    const std::string what = "t = " + std::to_string(t);
+    const Found run = distributed(GetParam(), pages, rules);
+    EXPECT_EQ(run.caps.buckets, 3u) << what;
+    expect_same(run.clusters, serial_clusters(pages, rules), what);
+    EXPECT_EQ(cluster_of(run.clusters, "b.org/q"), "b.org/p") << what;
+    EXPECT_EQ(cluster_of(run.clusters, "b.org/s"), t == 3 ? "" : "b.org/p") << what;
+    EXPECT_EQ(cluster_of(run.clusters, "a.org/x10"), "") << what;
+    EXPECT_EQ(run.clusters.rows.size(), t == 3 ? 2u : 4u) << what;
+  }
+}
+
 // Rounds of 64 bytes carry one record each (a record larger than a round still goes through): every
 // exchange — the identity sets, the buckets, the forests gathered on rank 0 for the join, the roots
 // sent back and the clusters' pages — takes many rounds, and the clusters are still the serial

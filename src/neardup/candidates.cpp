@@ -69,49 +69,123 @@ bool kept_earlier(const Sketch& a, const Sketch& b, std::uint32_t index, const P
   return false;
 }
 
-// A capped bucket's forest for the clusters (clusters.hpp), without its pairs: each member is
-// compared with the bucket's leaders (at most kClusterLeaders members, each of which matched no
-// leader before it) and linked to the first whose pair with it is accepted; when it matches
-// several, the leaders it matches are linked too (once: `leader_of` joins them here), so a bucket
-// of mutually similar pages is not split by the order of its leaders. Returns the members that
-// matched none while the leaders were full.
-std::uint64_t capped_bucket_edges(const BucketRecord& bucket, const PairRules& rules, std::vector<ClusterEdge>& edges) {
-  std::vector<std::size_t> leaders;    // member positions
-  std::vector<std::size_t> leader_of;  // union–find over leader indices (root: the earliest)
-  const auto group = [&](std::size_t l) {
-    while (leader_of[l] != l) l = leader_of[l] = leader_of[leader_of[l]];
-    return l;
-  };
-  std::uint64_t unlinked = 0;
-  for (std::size_t i = 0; i < bucket.members.size(); ++i) {
-    const Member& m = bucket.members[i];
-    std::size_t first = leaders.size();  // the first leader it matches
-    for (std::size_t l = 0; l < leaders.size(); ++l) {
-      const Member& leader = bucket.members[leaders[l]];
-      if (first < leaders.size() && group(l) == group(first)) continue;  // already joined: no need to compare
-      if (!accepted(rules, b_similarity(leader.sketch, m.sketch), c_similarity(leader.sketch, m.sketch))) continue;
-      if (first == leaders.size()) {
-        first = l;
-        edges.push_back({m.id, leader.id});
-      } else {
-        edges.push_back({leader.id, bucket.members[leaders[first]].id});
-        leader_of[std::max(group(l), group(first))] = std::min(group(l), group(first));
-      }
-    }
-    if (first < leaders.size()) continue;
-    if (leaders.size() < kClusterLeaders) {
-      leader_of.push_back(leaders.size());
-      leaders.push_back(i);
-    } else {
-      ++unlinked;
-    }
-  }
-  return unlinked;
-}
-
 std::size_t member_root(std::vector<std::size_t>& parent, std::size_t a) {
   while (parent[a] != a) a = parent[a] = parent[parent[a]];
   return a;
+}
+
+// Groupings of a capped bucket's members, at most: past this many subsets of positions the bucket is
+// one group (see grouping_positions).
+constexpr std::size_t kMaxGroupings = 64;
+
+// How a capped bucket at position `index` groups its members for the clusters: one subset of the
+// other positions per grouping, members agreeing on all of a subset's values forming a group. Two
+// members of the bucket already agree at `index`, so under Broder's rule (t = min_b_similarity
+// agreeing supershingles) they are B-similar exactly when they agree on t − 1 other positions: each
+// (t − 1)-subset's groups are cliques of B-similar pages, and every B-similar pair of the bucket is
+// in one of them. Alg. C has no such structure (its pairs are judged by bits), t ≤ 1 makes the
+// bucket itself the group, and more than kMaxGroupings subsets would cost more than they save:
+// then the only grouping is the empty subset, the whole bucket.
+std::vector<std::vector<std::uint32_t>> grouping_positions(std::uint32_t positions, std::uint32_t index,
+                                                           const PairRules& rules) {
+  if (rules.method == Method::SimHash || rules.min_b_similarity <= 1 || rules.min_b_similarity > positions) return {{}};
+  std::vector<std::uint32_t> others;
+  for (std::uint32_t i = 0; i < positions; ++i)
+    if (i != index) others.push_back(i);
+  const std::size_t choose = rules.min_b_similarity - 1;
+  std::vector<std::vector<std::uint32_t>> out;
+  std::vector<std::size_t> at(choose);  // the subset's indices into `others`, ascending
+  for (std::size_t i = 0; i < choose; ++i) at[i] = i;
+  while (true) {
+    if (out.size() == kMaxGroupings) return {{}};
+    std::vector<std::uint32_t> subset;
+    for (const std::size_t i : at) subset.push_back(others[i]);
+    out.push_back(std::move(subset));
+    std::size_t i = choose;  // the next subset in lexicographic order
+    while (i > 0 && at[i - 1] == others.size() - choose + i - 1) --i;
+    if (i == 0) return out;
+    ++at[i - 1];
+    for (std::size_t j = i; j < choose; ++j) at[j] = at[j - 1] + 1;
+  }
+}
+
+// Joins (in `joined`, over member positions) the members of one group of a capped bucket through at
+// most kClusterLeaders leaders: each member is compared with the group's leaders (members that
+// matched no earlier leader) it is not yet joined to and joined to every one whose pair with it the
+// method accepts, so a group of mutually similar pages is not split by the order of its leaders.
+// Marks in `left_out` the members that matched none while the leaders were full.
+void link_through_leaders(const BucketRecord& bucket, const std::vector<std::size_t>& group, const PairRules& rules,
+                          std::vector<std::size_t>& joined, std::vector<char>& left_out) {
+  std::vector<std::size_t> leaders;
+  for (const std::size_t i : group) {
+    const Member& m = bucket.members[i];
+    bool linked = false;
+    for (const std::size_t l : leaders) {
+      const std::size_t rl = member_root(joined, l), ri = member_root(joined, i);
+      if (rl == ri) {  // already joined (through another leader or grouping): no need to compare
+        linked = true;
+        continue;
+      }
+      const Member& leader = bucket.members[l];
+      if (!accepted(rules, b_similarity(leader.sketch, m.sketch), c_similarity(leader.sketch, m.sketch))) continue;
+      joined[std::max(rl, ri)] = std::min(rl, ri);
+      linked = true;
+    }
+    if (linked) continue;
+    if (leaders.size() < kClusterLeaders)
+      leaders.push_back(i);
+    else
+      left_out[i] = 1;
+  }
+}
+
+// A capped bucket's clusters without its pairs (clusters.hpp): its members grouped by each of
+// grouping_positions' subsets, each group of two or more joined through its leaders. Under Broder's
+// rule every B-similar pair of the bucket is joined (a group's members are pairwise B-similar, so
+// its first leader takes them all); the combined method also asks each group's C-similarity of a
+// leader, Alg. C of the whole bucket's leaders. Returns the members that end joined to no other
+// member of the bucket after matching no leader while some group's leaders were full.
+std::uint64_t capped_bucket_joins(const BucketRecord& bucket, const PairRules& rules,
+                                  std::vector<std::size_t>& joined) {
+  const std::size_t n = bucket.members.size();
+  std::vector<char> left_out(n, 0);
+  // A member's values at a subset, as one number (the value itself for one position, else a
+  // fingerprint: a collision could only make a group that is not a clique, whose pairs are still
+  // each checked by the method), and its position, so each grouping is one sort of plain pairs.
+  struct Keyed {
+    std::uint64_t key;
+    std::size_t at;
+    auto operator<=>(const Keyed&) const = default;
+  };
+  std::vector<Keyed> keyed(n);
+  std::vector<std::size_t> group;
+  for (const auto& subset :
+       grouping_positions(bucket_count(bucket.members.front().sketch, rules), bucket.key.index, rules)) {
+    for (std::size_t x = 0; x < n; ++x) {
+      const auto& super = bucket.members[x].sketch.super;
+      std::uint64_t key = subset.size() == 1 ? super[subset[0]] : 0;
+      if (subset.size() > 1)
+        for (const std::uint32_t i : subset) key = text::mix64(key ^ super[i]);
+      keyed[x] = {key, x};
+    }
+    // By the subset's values, then by key (the members' order): groups are runs, in key order.
+    if (!subset.empty()) std::sort(keyed.begin(), keyed.end());
+    for (std::size_t from = 0; from < n;) {
+      std::size_t to = from + 1;
+      while (to < n && keyed[to].key == keyed[from].key) ++to;
+      if (to - from >= 2) {
+        group.clear();
+        for (std::size_t x = from; x < to; ++x) group.push_back(keyed[x].at);
+        link_through_leaders(bucket, group, rules, joined, left_out);
+      }
+      from = to;
+    }
+  }
+  std::vector<std::uint32_t> component(n, 0);
+  for (std::size_t x = 0; x < n; ++x) ++component[member_root(joined, x)];
+  std::uint64_t unlinked = 0;
+  for (std::size_t x = 0; x < n; ++x) unlinked += left_out[x] && component[member_root(joined, x)] == 1;
+  return unlinked;
 }
 
 // The pairs kept in buckets of one size, summed over a rank's buckets (--max-pairs).
@@ -226,25 +300,26 @@ std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<Sk
     for (const BucketRecord& bucket : buckets) {
       const std::uint64_t n = bucket.members.size();
       if (n < 2) continue;
-      if (n > rules.max_bucket) {
-        if (forest) caps.unlinked += capped_bucket_edges(bucket, rules, *forest);
-        continue;
-      }
+      if (n > rules.max_bucket && !forest) continue;
       joined.resize(n);
       for (std::size_t x = 0; x < n; ++x) joined[x] = x;
-      for (std::size_t x = 0; x < n; ++x) {
-        for (std::size_t y = x + 1; y < n; ++y) {
-          const Member& a = bucket.members[x];
-          const Member& b = bucket.members[y];
-          const std::uint32_t b_sim = b_similarity(a.sketch, b.sketch);
-          const std::uint32_t c_sim = c_similarity(a.sketch, b.sketch);
-          if (!accepted(rules, b_sim, c_sim)) continue;
-          if (forest) {
-            const std::size_t rx = member_root(joined, x), ry = member_root(joined, y);
-            if (rx != ry) joined[std::max(rx, ry)] = std::min(rx, ry);
+      if (n > rules.max_bucket) {
+        caps.unlinked += capped_bucket_joins(bucket, rules, joined);
+      } else {
+        for (std::size_t x = 0; x < n; ++x) {
+          for (std::size_t y = x + 1; y < n; ++y) {
+            const Member& a = bucket.members[x];
+            const Member& b = bucket.members[y];
+            const std::uint32_t b_sim = b_similarity(a.sketch, b.sketch);
+            const std::uint32_t c_sim = c_similarity(a.sketch, b.sketch);
+            if (!accepted(rules, b_sim, c_sim)) continue;
+            if (forest) {
+              const std::size_t rx = member_root(joined, x), ry = member_root(joined, y);
+              if (rx != ry) joined[std::max(rx, ry)] = std::min(rx, ry);
+            }
+            if (kept_earlier(a.sketch, b.sketch, bucket.key.index, rules, all_capped)) continue;
+            emit(a, b, b_sim, c_sim, n);
           }
-          if (kept_earlier(a.sketch, b.sketch, bucket.key.index, rules, all_capped)) continue;
-          emit(a, b, b_sim, c_sim, n);
         }
       }
       if (!forest) continue;
@@ -281,9 +356,15 @@ std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<Sk
       volume.pairs += b.pairs;
       volume.key_bytes += b.key_bytes;
     }
-    for (const BucketRecord& bucket : buckets)
+    std::uint64_t entries = 0, largest = 0;
+    for (const BucketRecord& bucket : buckets) {
       for (const Member& m : bucket.members)
         volume.bucket_bytes += sizeof(Member) + m.page.capacity() + sketch_bytes(m.sketch);
+      entries += bucket.members.size();
+      largest = std::max<std::uint64_t>(largest, bucket.members.size());
+    }
+    // joined and group (a std::size_t each), keyed (two), left_out and component (capped_bucket_joins).
+    if (edges) volume.forest_bytes = entries * sizeof(ClusterEdge) + largest * (4 * sizeof(std::size_t) + 5);
     volume.bucket_bytes += buckets.capacity() * sizeof(BucketRecord);
     if (before_comparing) before_comparing(volume);
   }

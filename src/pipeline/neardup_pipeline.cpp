@@ -14,11 +14,11 @@
 #include "crd/neardup/boilerplate.hpp"
 #include "crd/neardup/clusters.hpp"
 #include "crd/neardup/normalize.hpp"
-#include "crd/text/fingerprint.hpp"
-#include "crd/text/tokenizer.hpp"
 #include "crd/output/schema.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
+#include "crd/text/fingerprint.hpp"
+#include "crd/text/tokenizer.hpp"
 #include "memory_budget.hpp"
 
 namespace crd::pipeline {
@@ -106,12 +106,14 @@ std::function<void(const neardup::PairVolume&)> pair_checks(comm::Transport& tra
     // Degree records: one per distinct page of a rank's pairs, at most one per pair end and at
     // most one per identity set of the job (each costs no more than the set's held bytes).
     const std::uint64_t ends_bytes = std::min(spread(v.pairs * 2 * sizeof(DegreeRecord) + v.key_bytes), all_sets_bytes);
-    budget.check_peak(transport, "comparing the candidate pairs", held + v.bucket_bytes + pairs_bytes);
-    budget.check_peak(transport, "sorting the candidate pairs", held + kReduceCopies * sorted);
+    // The cluster edges made while comparing stay until the clusters are joined.
+    const std::uint64_t kept = held + v.forest_bytes;
+    budget.check_peak(transport, "comparing the candidate pairs", kept + v.bucket_bytes + pairs_bytes);
+    budget.check_peak(transport, "sorting the candidate pairs", kept + kReduceCopies * sorted);
     budget.check_peak(transport, "counting the pages' degrees",
-                      held + sorted + 2 * sorted_pairs * sizeof(std::string_view) + kReduceCopies * ends_bytes);
+                      kept + sorted + 2 * sorted_pairs * sizeof(std::string_view) + kReduceCopies * ends_bytes);
     budget.check_peak(transport, "sorting the identical pages",
-                      held + sorted + kReduceCopies * spread(identical_bytes));
+                      kept + sorted + kReduceCopies * spread(identical_bytes));
   };
 }
 

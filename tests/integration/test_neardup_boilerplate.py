@@ -3,6 +3,10 @@
 # body but for one word (a true near-duplicate). With the high-recall parameters the template
 # pages pair with each other; with --boilerplate-pages 50 the shared blocks are left out of the
 # shingles, so only the true pair is found — at 1 and 2 ranks, identically.
+# The threshold at its edge, with the block counts sent in the smallest shuffle rounds
+# (--shuffle-buffer 4096, about 250 counts a round): a host whose pages carry one long block on
+# exactly 50 pages and another on exactly 49 loses the first and keeps the second, so only the
+# pages with the 49-page block pair, at 1 and 2 ranks, as with the default rounds.
 import os
 import unittest
 
@@ -69,6 +73,73 @@ class NeardupBoilerplate(unittest.TestCase):
         self.assertEqual(with_option, [true_pair])
         self.assertEqual(self.pairs("with-np2.h5", ["--boilerplate-pages", "50"], nranks=2), with_option)
 
+
+
+SIDE49 = " ".join("side%d" % (j * 13 % 997) for j in range(200))
+SIDE50 = " ".join("other%d" % (j * 17 % 991) for j in range(200))
+
+
+def edge_page(i):
+    """Page e{i:02d} of 60: the shared navigation and footer; a long block on exactly 49 pages
+    (e00–e48) and another on exactly 50 (e10–e59); and 23 blocks of its own (many distinct block
+    counts, so the counting takes several of the smallest rounds)."""
+    own = "".join("<li>own%dx%d</li>" % (i, j) for j in range(20))
+    body = "".join("<p>body%d %s%d lemma%d item%d</p>" % (i, WORDS[(i + j) % len(WORDS)], j, i * 3 + j, j)
+                   for j in range(3))
+    side = ("<p>%s</p>" % SIDE49 if i < 49 else "") + ("<p>%s</p>" % SIDE50 if i >= 10 else "")
+    return "<html><body>%s<main>%s<ul>%s</ul>%s</main>%s</body></html>" % (NAV, body, own, side, FOOTER)
+
+
+class BoilerplateThresholdInTinyRounds(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = ci.TempDir("neardup-boilerplate-edge")
+        cls.tree = cls.tmp("pages")
+        host = os.path.join(cls.tree, "edge.example")
+        os.makedirs(host)
+        for i in range(60):
+            with open(os.path.join(host, "e%02d.html" % i), "w") as f:
+                f.write(edge_page(i))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def run_neardup(self, name, threshold, extra=(), nranks=None):
+        """(pairs as (page_a, page_b) numbers, the blocks left out, tokens removed, shuffle rounds)."""
+        out = self.tmp(name)
+        ci.run_crd(ci.quiet(["neardup", self.tree, "-o", out, "--boilerplate-pages", str(threshold)] + HIGH_RECALL +
+                            list(extra)), nranks=nranks)
+        r = ci.open_results(out)
+        with ci.h5py.File(out, "r") as f:
+            a = [bytes(x).decode() for x in f["neardup/pairs/page_a"]]
+            b = [bytes(x).decode() for x in f["neardup/pairs/page_b"]]
+        number = lambda key: int(key.rsplit("/e", 1)[1].split(".")[0])
+        return ([(number(x), number(y)) for x, y in zip(a, b)], int(r.counters["neardup.boilerplate.blocks"]),
+                int(r.counters["neardup.boilerplate.tokens_removed"]), int(r.resources["shuffle.rounds"]))
+
+    def test_the_50_page_block_is_left_out_and_the_49_page_block_kept(self):
+        pairs, blocks, tokens, rounds = self.run_neardup("tiny-np1.h5", 50, ["--shuffle-buffer", "4096"])
+        # Only pages that share the 49-page block pair; no page that has the 50-page block alone
+        # (e49–e59) is on a pair, though those eleven share 200 words.
+        self.assertGreater(len(pairs), 50)
+        for a, b in pairs:
+            self.assertLess(max(a, b), 49, (a, b))
+        # One threshold up, the 50-page block is kept: e49–e59 pair with each other, and exactly
+        # one block (its 200 tokens on each of its 50 pages) fewer is left out.
+        above, blocks51, tokens51, _ = self.run_neardup("tiny-51.h5", 51, ["--shuffle-buffer", "4096"])
+        self.assertEqual(blocks - blocks51, 1)
+        self.assertEqual(tokens - tokens51, 50 * 200)
+        self.assertTrue(any(a >= 49 and b >= 49 for a, b in above))
+        # The same at 1 rank in the default rounds, and at 2 ranks (where records travel) in tiny
+        # rounds and in the default ones.
+        self.assertEqual(self.run_neardup("default-np1.h5", 50)[:3], (pairs, blocks, tokens))
+        tiny2 = self.run_neardup("tiny-np2.h5", 50, ["--shuffle-buffer", "4096"], nranks=2)
+        default2 = self.run_neardup("default-np2.h5", 50, nranks=2)
+        self.assertEqual(tiny2[:3], (pairs, blocks, tokens))
+        self.assertEqual(default2[:3], (pairs, blocks, tokens))
+        print("shuffle rounds at 2 ranks: %d with --shuffle-buffer 4096, %d by default" % (tiny2[3], default2[3]))
+        self.assertGreater(tiny2[3], default2[3] + 5)
 
 if __name__ == "__main__":
     ci.main()

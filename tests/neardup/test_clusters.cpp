@@ -114,9 +114,11 @@ struct Found {
   ClusterSet clusters;
   std::vector<PairRow> pairs;
   BucketCaps caps;
+  std::uint64_t rounds = 0;  // shuffle rounds of the busiest rank
 };
 
-Found distributed(int nranks, const std::vector<SketchedPage>& all, const PairRules& rules) {
+Found distributed(int nranks, const std::vector<SketchedPage>& all, const PairRules& rules,
+                  std::size_t round_bytes = 4096) {
   Found run;
   std::mutex lock;
   comm::run_local(nranks, [&](comm::Transport& t) {
@@ -124,11 +126,17 @@ Found distributed(int nranks, const std::vector<SketchedPage>& all, const PairRu
     // Dealt from the end, so the input order differs from the reference's.
     for (std::size_t i = all.size(); i-- > 0;)
       if (static_cast<int>(i % static_cast<std::size_t>(t.size())) == t.rank()) mine.push_back(all[i]);
-    const shuffle::ShuffleConfig config{4096};
+    shuffle::ExchangeStats stats;
+    const shuffle::ShuffleConfig config{round_bytes, &stats};
     const auto sets = group_identical(t, std::move(mine), config);
     BucketCaps caps;
     std::vector<ClusterEdge> edges;
-    auto pairs = find_pairs(t, sets, rules, config, caps, {}, &edges);
+    std::uint64_t forest_bytes = 0;
+    auto pairs = find_pairs(
+        t, sets, rules, config, caps, [&](const PairVolume& v) { forest_bytes = v.forest_bytes; }, &edges);
+    // --memory counts the cluster edges before they are made: never fewer than are made.
+    EXPECT_GE(forest_bytes, edges.size() * sizeof(ClusterEdge));
+    if (!sets.empty()) EXPECT_GT(forest_bytes, 0u);
     const Clusters c = label_clusters(t, sets, set_ids(t, sets.size()), std::move(edges), config);
     // Each rank's rows follow the previous rank's (sorted across ranks): concatenated by rank.
     const auto rows = comm::allgather(t, c.rows);
@@ -142,6 +150,7 @@ Found distributed(int nranks, const std::vector<SketchedPage>& all, const PairRu
     run.pairs.insert(run.pairs.end(), pairs.begin(), pairs.end());
     run.caps.buckets += caps.buckets, run.caps.unlinked += caps.unlinked,
         run.caps.pairs_not_kept += caps.pairs_not_kept;
+    run.rounds = std::max(run.rounds, stats.rounds);
   });
   std::sort(run.pairs.begin(), run.pairs.end(), FieldLess{});
   return run;
@@ -198,6 +207,110 @@ TEST_P(Clusters, CappedBucketsStillJoinTheirNearIdenticalPages) {
   for (const auto& p : run.pairs) EXPECT_EQ(p.page_a.find("site"), std::string::npos) << p.page_a;
   expect_same(run.clusters, serial_clusters(pages, PairRules{}), "capped");
   EXPECT_EQ(run.caps.unlinked, 0u);
+}
+
+// A page with hand-made supershingles (6, the seed's m') and an all-zero simhash, so every pair is
+// C-similar and only the supershingles decide.
+SketchedPage sketched(const std::string& key, const std::vector<std::uint64_t>& super) {
+  const Digest id = sha1(key);
+  return {id, {key}, Sketch{super, std::vector<std::uint64_t>(6, 0)}};
+}
+
+// Two buckets over the cap, each led by 20 pages that share only that bucket (B-similarity 1 with
+// every page: near-duplicates of none), then the pair p, q, which shares both buckets and nothing
+// else: B-similarity 2, a near-duplicate pair under Henzinger's rule whose every shared bucket is
+// capped. Leaders taken in key order were all used up by the 40 loners, and the pair was in no
+// cluster; grouping each capped bucket's members by another supershingle they share finds it.
+std::vector<SketchedPage> capped_pair_behind_loners() {
+  std::vector<SketchedPage> pages;
+  std::uint64_t unique = 1000;
+  for (int i = 0; i < 20; ++i) {
+    const std::string n = std::to_string(10 + i);
+    pages.push_back(sketched("a.org/x" + n, {7, unique++, unique++, unique++, unique++, unique++}));
+    pages.push_back(sketched("a.org/y" + n, {unique++, 8, unique++, unique++, unique++, unique++}));
+  }
+  pages.push_back(sketched("b.org/p", {7, 8, 11, 12, 13, 14}));
+  pages.push_back(sketched("b.org/q", {7, 8, 21, 22, 23, 24}));
+  return pages;
+}
+
+TEST_P(Clusters, CappedBucketsJoinEveryBSimilarPairBehindLoners) {
+  const auto pages = capped_pair_behind_loners();
+  for (const Method method : {Method::MinHash, Method::Combined}) {
+    PairRules rules;
+    rules.method = method;
+    rules.max_bucket = 3;
+    const std::string what = "method " + std::to_string(static_cast<int>(method));
+    const Found run = distributed(GetParam(), pages, rules);
+    EXPECT_EQ(run.caps.buckets, 2u) << what;
+    EXPECT_TRUE(run.pairs.empty()) << what;
+    ASSERT_EQ(run.clusters.rows.size(), 2u) << what;
+    EXPECT_EQ(run.clusters.rows[0].page, "b.org/p") << what;
+    EXPECT_EQ(run.clusters.rows[1].page, "b.org/q") << what;
+    EXPECT_EQ(run.clusters.rows[1].cluster, "b.org/p") << what;
+    expect_same(run.clusters, serial_clusters(pages, rules), what);
+    EXPECT_EQ(run.caps.unlinked, 0u) << what;
+  }
+}
+
+// Three capped buckets led by loners; p, q agree at positions 0, 1, 2 and r, s at 0 and 1 only. At
+// least 3 agreeing supershingles (t = 3: the members grouped by the 10 pairs of other positions)
+// join p and q alone; at least 2 join all four (p and r agree at 0 and 1).
+TEST_P(Clusters, CappedBucketsGroupByEveryChoiceOfTheOtherPositions) {
+  std::vector<SketchedPage> pages;
+  std::uint64_t unique = 1000;
+  const auto fresh = [&] { return unique++; };
+  for (int i = 0; i < 20; ++i) {
+    const std::string n = std::to_string(10 + i);
+    pages.push_back(sketched("a.org/x" + n, {7, fresh(), fresh(), fresh(), fresh(), fresh()}));
+    pages.push_back(sketched("a.org/y" + n, {fresh(), 8, fresh(), fresh(), fresh(), fresh()}));
+    pages.push_back(sketched("a.org/z" + n, {fresh(), fresh(), 9, fresh(), fresh(), fresh()}));
+  }
+  pages.push_back(sketched("b.org/p", {7, 8, 9, 12, 13, 14}));
+  pages.push_back(sketched("b.org/q", {7, 8, 9, 22, 23, 24}));
+  pages.push_back(sketched("b.org/r", {7, 8, 31, 32, 33, 34}));
+  pages.push_back(sketched("b.org/s", {7, 8, 41, 42, 43, 44}));
+  for (const std::uint32_t t : {3u, 2u}) {
+    PairRules rules;
+    rules.min_b_similarity = t;
+    rules.max_bucket = 3;
+    const std::string what = "t = " + std::to_string(t);
+    const Found run = distributed(GetParam(), pages, rules);
+    EXPECT_EQ(run.caps.buckets, 3u) << what;
+    expect_same(run.clusters, serial_clusters(pages, rules), what);
+    EXPECT_EQ(cluster_of(run.clusters, "b.org/q"), "b.org/p") << what;
+    EXPECT_EQ(cluster_of(run.clusters, "b.org/s"), t == 3 ? "" : "b.org/p") << what;
+    EXPECT_EQ(cluster_of(run.clusters, "a.org/x10"), "") << what;
+    EXPECT_EQ(run.clusters.rows.size(), t == 3 ? 2u : 4u) << what;
+  }
+}
+
+// Rounds of 64 bytes carry one record each (a record larger than a round still goes through): every
+// exchange — the identity sets, the buckets, the forests gathered on rank 0 for the join, the roots
+// sent back and the clusters' pages — takes many rounds, and the clusters are still the serial
+// reference's, for every method, and with capped buckets under Broder's rule (where capped buckets
+// join every B-similar pair; the other methods' capped buckets go through leaders).
+TEST_P(Clusters, TinyRoundsGiveTheSerialReference) {
+  const auto pages = make_pages();
+  struct Case {
+    Method method;
+    std::uint64_t max_bucket;
+  };
+  for (const Case c : {Case{Method::MinHash, 1000}, Case{Method::SimHash, 1000}, Case{Method::Combined, 1000},
+                       Case{Method::MinHash, 3}}) {
+    PairRules rules;
+    rules.method = c.method;
+    rules.max_bucket = c.max_bucket;
+    const std::string what =
+        "method " + std::to_string(static_cast<int>(c.method)) + " cap " + std::to_string(c.max_bucket);
+    const Found run = distributed(GetParam(), pages, rules, 64);
+    if (GetParam() > 1) EXPECT_GT(run.rounds, 50u) << what;
+    PairRules uncapped = rules;
+    uncapped.max_bucket = 1000;
+    expect_same(run.clusters, serial_clusters(pages, uncapped), what);
+    EXPECT_EQ(cluster_of(run.clusters, "www.site1.org/p8"), "a-mirror1.net/v3") << what;
+    EXPECT_EQ(cluster_of(run.clusters, "twin.org/b"), "twin.org/a") << what;
+  }
 }
 
 // The size of the bucket that keeps each pair (its first agreeing supershingle; none is capped

@@ -60,7 +60,7 @@ struct BucketCaps {
   std::uint64_t buckets = 0;         // buckets over max_bucket (this rank's; sum over ranks for totals)
   std::uint64_t pages = 0;           // bucket entries in them
   std::uint64_t pairs = 0;           // pairs they would have given
-  std::uint64_t unlinked = 0;        // their entries that matched none of the bucket's cluster leaders
+  std::uint64_t unlinked = 0;        // their entries that matched no cluster leader and joined no member
   std::uint64_t pairs_not_kept = 0;  // found but over --max-pairs (the job's, on rank 0)
 };
 
@@ -76,6 +76,9 @@ struct PairVolume {
   std::uint64_t bucket_bytes = 0;  // the bucket members received (keys and sketches)
   std::uint64_t pairs = 0;         // the pairs this rank will make (each pair once over all ranks)
   std::uint64_t key_bytes = 0;     // the heap bytes of their two page keys (heap_bytes)
+  // With `edges`: the cluster edges this rank's buckets can give (one per bucket entry at most),
+  // and joining its largest bucket (a union–find and, if capped, its groupings' scratch).
+  std::uint64_t forest_bytes = 0;
 };
 
 // Collective. This rank's share of the pairs (unordered across ranks; sort for output). If

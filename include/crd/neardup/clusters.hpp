@@ -4,10 +4,12 @@
 //     are owned by digest prefix, so rank r holds one ascending range; set_ids gives its start).
 //   - find_pairs (candidates.hpp) emits, per bucket, a forest instead of the pairs: in a bucket it
 //     compares (≤ max_bucket members), each member's edge to the smallest member it is joined to
-//     by accepted pairs; in a capped bucket, each member's edge to the first of at most
-//     kClusterLeaders "leaders" (members that matched no earlier leader) whose pair is accepted,
-//     and an edge between two leaders a member matches both of. So n near-identical pages in one
-//     bucket cost n − 1 edges and about n comparisons, and any bucket at most n · kClusterLeaders.
+//     by accepted pairs; in a capped bucket, the same edges, with the members joined without their
+//     pairs: grouped by the other supershingles they agree on (under Broder's rule a group is a
+//     clique of B-similar pages, and every B-similar pair of the bucket is in one), each group
+//     joined through at most kClusterLeaders "leaders" (members that matched no earlier leader).
+//     So n near-identical pages in one bucket cost n − 1 edges and about n comparisons per grouping,
+//     and any bucket at most n · kClusterLeaders per grouping (docs/neardup.md, "Clusters").
 //   - label_clusters contracts a rank's edges locally (union–find), gathers the forests to rank 0
 //     (8 bytes per identity set of the job, plus the edges; --memory counts them), joins them there
 //     (union–find by smallest id), sends each set its root, and groups the sets' pages by root: the
@@ -28,9 +30,10 @@ namespace crd::neardup {
 
 struct SketchedPage;
 
-// Leaders a capped bucket compares each member with, at most: a bucket of n pages costs at most
-// n · kClusterLeaders comparisons; a member that matches none of them (the leaders are full) is
-// linked through its other buckets only (counted: /neardup@unlinked_entries).
+// Leaders a group of a capped bucket compares each member with, at most: a group of n pages costs at
+// most n · kClusterLeaders comparisons; a member that matches none of them (the leaders are full)
+// and joins no other member of the bucket is linked through its other buckets only (counted:
+// /neardup@unlinked_entries).
 inline constexpr std::uint32_t kClusterLeaders = 16;
 
 // How a cluster's page to keep is chosen, as /neardup@representative_rule states it.

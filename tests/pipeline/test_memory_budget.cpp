@@ -128,5 +128,26 @@ TEST(MemoryBudget, NoBudgetChecksNothing) {
   });
 }
 
+// What a rank may read from one result file: the budget when it keeps what it reads; the budget
+// times the ranks when it keeps only its share (a partitioned labeled set), saturating; unchecked
+// without a budget, and of_job takes the rank count from the job.
+TEST(MemoryBudget, ReadCapIsTheBudgetOrItsShareOfAll) {
+  const MemoryBudget three(kGiB, 4096, 3);
+  EXPECT_EQ(three.read_cap(false), kGiB);
+  EXPECT_EQ(three.read_cap(true), 3 * kGiB);
+  const MemoryBudget huge(~std::uint64_t{0} / 2 + 1, 4096, 4);
+  EXPECT_EQ(huge.read_cap(true), ~std::uint64_t{0});
+  const MemoryBudget none(0, 4096, 4);
+  EXPECT_EQ(none.read_cap(true), 0u);
+  comm::run_local(2, [&](comm::Transport& t) {
+    CommonOptions common;
+    common.memory_budget = kGiB;
+    common.round_bytes = 4096;
+    const MemoryBudget job = MemoryBudget::of_job(common, t);
+    EXPECT_EQ(job.read_cap(true), 2 * kGiB);
+    EXPECT_EQ(job.fixed_bytes(), 8192u);
+  });
+}
+
 }  // namespace
 }  // namespace crd::pipeline

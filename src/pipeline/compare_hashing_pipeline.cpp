@@ -13,10 +13,10 @@
 #include "crd/chunk/chunking_identity.hpp"
 #include "crd/compare/hashing_comparison.hpp"
 #include "crd/discover/label_rules.hpp"
-#include "crd/pipeline/label_set.hpp"
-#include "crd/pipeline/progress.hpp"
 #include "crd/pipeline/scan_phase.hpp"
+#include "labels/label_set.hpp"
 #include "memory_budget.hpp"
+#include "progress.hpp"
 
 namespace crd::pipeline {
 namespace {

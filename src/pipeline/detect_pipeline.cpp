@@ -12,10 +12,10 @@
 #include "crd/detect/page_scores.hpp"
 #include "crd/output/schema.hpp"
 #include "crd/pipeline/discover_pipeline.hpp"
-#include "crd/pipeline/label_set.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 #include "detection_writer.hpp"
 #include "hash_passes.hpp"
+#include "labels/label_set.hpp"
 #include "labels/labeled_documents.hpp"
 #include "memory_budget.hpp"
 

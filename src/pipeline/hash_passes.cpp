@@ -9,8 +9,8 @@
 #include "crd/base/human_bytes.hpp"
 #include "crd/discover/discovery.hpp"
 #include "crd/pipeline/detect_pipeline.hpp"
-#include "crd/pipeline/progress.hpp"
 #include "memory_budget.hpp"
+#include "progress.hpp"
 
 namespace crd::pipeline {
 namespace {

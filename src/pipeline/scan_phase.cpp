@@ -10,9 +10,9 @@
 #include "crd/base/error.hpp"
 #include "crd/comm/collectives.hpp"
 #include "crd/pipeline/output_check.hpp"
-#include "crd/pipeline/progress.hpp"
 #include "crd/scan/input_listing.hpp"
 #include "memory_budget.hpp"
+#include "progress.hpp"
 #include "reader_thread_choice.hpp"
 
 namespace crd::pipeline {

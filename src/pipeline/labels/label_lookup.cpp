@@ -6,7 +6,7 @@
 #include "crd/discover/discovery.hpp"
 #include "crd/output/result_reader.hpp"
 #include "crd/output/table_io.hpp"
-#include "crd/pipeline/label_set.hpp"
+#include "label_set.hpp"
 
 namespace crd::pipeline {
 

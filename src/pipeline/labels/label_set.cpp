@@ -1,5 +1,5 @@
 // Loading and joining the labeled set.
-#include "crd/pipeline/label_set.hpp"
+#include "label_set.hpp"
 
 #include <algorithm>
 #include <memory>

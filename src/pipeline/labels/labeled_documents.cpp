@@ -13,8 +13,8 @@
 #include "crd/output/result_reader.hpp"
 #include "crd/output/schema.hpp"
 #include "crd/output/table_io.hpp"
-#include "crd/pipeline/label_set.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
+#include "label_set.hpp"
 
 namespace crd::pipeline {
 

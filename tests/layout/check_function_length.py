@@ -21,6 +21,7 @@ CONTROL = {"if", "for", "while", "switch", "catch", "do", "else", "try", "return
 NAME = re.compile(r"(operator\s*\S+?|[~A-Za-z_][\w:<>~]*)\s*\(")
 TYPE_HEAD = re.compile(r"^(template\s*<.*>\s*)?(namespace|class|struct|union|enum)\b")
 RAW_STRING = re.compile(r'R"([^(\s]*)\(')
+SINGLE_COLON = re.compile(r"(?<!:):(?!:)")
 
 
 def _blank(text):
@@ -75,6 +76,20 @@ def is_function_head(head):
     return eq < 0 or eq > flat.find("(") or "operator" in flat or "[" in flat[eq:]
 
 
+def is_member_initializer(head):
+    """Whether a '{' after this function head initializes a member (`S() : a_{1} {`), not the body."""
+    flat = " ".join(head.split())
+    params = flat.find("(")
+    depth, end = 0, -1
+    for k in range(params, len(flat)):
+        depth += {"(": 1, ")": -1}.get(flat[k], 0)
+        if depth == 0:
+            end = k
+            break
+    tail = flat[end + 1 :] if end >= 0 else ""
+    return bool(SINGLE_COLON.search(tail)) and bool(re.search(r"[\w>]$", flat))
+
+
 def functions(text):
     """(name, line of the opening brace, body lines) of every function not inside another."""
     code = strip_code(text)
@@ -83,6 +98,9 @@ def functions(text):
         if c == "{":
             inside = any(kind == "function" for kind, _, _ in stack)
             head = code[last:i]
+            if not inside and is_function_head(head) and is_member_initializer(head):
+                stack.append(("initializer", i, ""))  # part of the head: `last` stays
+                continue
             if not inside and is_function_head(head):
                 stack.append(("function", i, NAME.search(" ".join(head.split())).group(1)))
             else:
@@ -91,6 +109,8 @@ def functions(text):
         elif c == "}":
             if stack:
                 kind, start, name = stack.pop()
+                if kind == "initializer":
+                    continue
                 if kind == "function":
                     first, end = code.count("\n", 0, start), code.count("\n", 0, i)
                     found.append((name, first + 1, max(end - first - 1, 0)))

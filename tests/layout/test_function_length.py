@@ -40,6 +40,13 @@ class Functions(unittest.TestCase):
         )
         self.assertEqual(check.functions(text), [("S::S", 5, 0), ("operator==", 7, 1)])
 
+    def test_member_initializers_in_braces_are_no_body(self):
+        text = (
+            "S::S(int a)\n    : a_{a},\n      v_{1, 2} {\n" + body(3) + "\n}\n"
+            "auto f() -> std::string {\n  return std::string{};\n}\nint g() const noexcept {\n}\n"
+        )
+        self.assertEqual(check.functions(text), [("S::S", 3, 3), ("f", 8, 1), ("g", 11, 0)])
+
     def test_a_long_function_is_named(self):
         import pathlib
         import tempfile

@@ -93,7 +93,7 @@ int run_check(Invocation& in) {
   const std::vector<std::string>& pages = in.inputs;
   const discover::StopItems stop(s.discover.stop_chunks, s.discover.min_chunk_length);
   const discover::LabelRules stop_rules = stop.chunk_rules();
-  const pipeline::LabelLookup labels =
+  const discover::LabelLookup labels =
       pipeline::load_label_lookup(s.labels, chunk::chunking_identity(common.scan.chunker, common.scan.chunking));
   auto chunker = chunk::make_chunker(common.scan.chunker, common.scan.chunking);
   detect::PageChecker checker(
@@ -126,7 +126,7 @@ int run_check(Invocation& in) {
                 dropped_note.c_str(), page.verdict.containment, page.verdict.flagged ? "  FLAGGED" : "");
     for (std::size_t k = 0; k < std::min<std::uint64_t>(s.show, page.matches.size()); ++k) {
       const detect::LabeledChunk& m = page.matches[k];
-      const pipeline::LabelSource& label = labels.sources[m.label];
+      const discover::LabelSource& label = labels.sources[m.label];
       std::printf("  chunk %u: \"%s\"  [%s%s row %llu]\n", m.position, one_line(m.text, 90).c_str(),
                   printable(label.path).c_str(), printable(label.group).c_str(),
                   static_cast<unsigned long long>(label.row));

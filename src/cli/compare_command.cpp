@@ -8,6 +8,7 @@
 #include "crd/compare/sentence_comparison.hpp"
 #include "crd/detect/similarity.hpp"
 #include "crd/discover/discovery.hpp"
+#include "crd/pipeline/label_lookup.hpp"
 #include "crd/report/json_writer.hpp"
 #include "text_format.hpp"
 
@@ -161,7 +162,7 @@ int run_compare(Invocation& in) {
   const auto& scan = s.common.scan;
   const discover::StopItems stop(s.discover.stop_chunks, s.discover.min_chunk_length);
   const discover::LabelRules stop_rules = stop.chunk_rules();
-  const pipeline::LabelLookup labels =
+  const discover::LabelLookup labels =
       pipeline::load_label_lookup(s.labels, chunk::chunking_identity(scan.chunker, scan.chunking));
   SentenceComparison c;
   compare::compare_sentences(c, in.inputs, {scan.chunker, scan.chunking, scan.read.max_record_bytes, &stop_rules},
@@ -172,8 +173,8 @@ int run_compare(Invocation& in) {
   }
   for (std::size_t d = 0; d < c.documents.size(); ++d)
     std::printf("[%zu] %s: %zu sentences\n", d, printable(c.documents[d].name).c_str(), c.documents[d].hashes.size());
-  const std::uint64_t pairs = c.pairs->for_each_pair(
-      [&](const compare::DocumentPair& p) { print_pair(c.documents, p, s.compare, s.show); });
+  const std::uint64_t pairs =
+      c.pairs->for_each_pair([&](const compare::DocumentPair& p) { print_pair(c.documents, p, s.compare, s.show); });
   print_labels(c, s.compare, s.show);
   print_summary(c, pairs, s.compare);
   return 0;

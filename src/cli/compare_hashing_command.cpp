@@ -1,7 +1,7 @@
-// crd compare-hashing: parsed options → the comparison job (compare/compare_hashing.hpp).
+// crd compare-hashing: parsed options → the comparison job (pipeline/compare_hashing_pipeline.hpp).
 #include "commands.hpp"
 #include "crd/base/error.hpp"
-#include "crd/compare/compare_hashing.hpp"
+#include "crd/pipeline/compare_hashing_pipeline.hpp"
 
 namespace crd::cli {
 
@@ -17,7 +17,7 @@ int run_compare_hashing(Invocation& in) {
   s.hashing.labels = s.labels;
   s.hashing.page_threshold = s.detect.detect.page_threshold;
   s.hashing.min_labeled = s.detect.detect.min_labeled;
-  compare::run_compare_hashing(s.common, s.discover, s.hashing, *in.transport);
+  pipeline::run_compare_hashing(s.common, s.discover, s.hashing, *in.transport);
   return 0;
 }
 

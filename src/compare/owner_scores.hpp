@@ -9,21 +9,11 @@
 
 #include "chunk_sketch.hpp"
 #include "crd/comm/transport.hpp"
+#include "crd/compare/hashing_comparison.hpp"
 #include "crd/hash/digest.hpp"
 #include "crd/shuffle/reduce_by_key.hpp"
 
 namespace crd::compare {
-
-// Told how the comparisons go, for progress lines: begin() once, on every rank at the same point
-// (a collective may follow), with the job's number of distinct chunks to compare; then done()
-// with this rank's count so far, rank-locally, every kProgressStep chunks.
-class CompareProgress {
- public:
-  static constexpr std::uint64_t kProgressStep = 64;
-  virtual ~CompareProgress() = default;
-  virtual void begin(std::uint64_t job_chunks) = 0;
-  virtual void done(std::uint64_t rank_chunks) = 0;
-};
 
 // Collective. digests[i] and sketches[i] describe this rank's i-th distinct chunk; returns its
 // best scores against `labels` (the same on every rank). config: the exchanges' round

@@ -16,7 +16,7 @@ std::uint64_t SentenceComparison::skipped() const {
 }
 
 void compare_sentences(SentenceComparison& out, const std::vector<std::string>& inputs, const ReadSettings& read,
-                       std::uint64_t max_bucket, const pipeline::LabelLookup* labels) {
+                       std::uint64_t max_bucket, const discover::LabelLookup* labels) {
   out.documents = read_sentence_documents(inputs, read, out.counters);
   const auto& docs = out.documents;
   out.pairs.emplace(docs, max_bucket, out.counters);
@@ -25,10 +25,10 @@ void compare_sentences(SentenceComparison& out, const std::vector<std::string>& 
   out.hits.resize(docs.size());
   for (std::size_t d = 0; d < docs.size(); ++d)
     for (std::uint32_t i = 0; i < docs[d].hashes.size(); ++i)
-      if (const pipeline::LabelSource* l = labels->find(docs[d].hashes[i])) out.hits[d].push_back({i, l});
+      if (const discover::LabelSource* l = labels->find(docs[d].hashes[i])) out.hits[d].push_back({i, l});
 }
 
-const std::string& LabelUrls::url_of(const pipeline::LabelSource& label) {
+const std::string& LabelUrls::url_of(const discover::LabelSource& label) {
   auto& reader = readers_.try_emplace(label.path, label.path).first->second;
   const std::string column =
       output::Table<discover::LabelRow>{label.group.c_str()}.column(&discover::LabelRow::sample_url);

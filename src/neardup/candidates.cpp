@@ -262,6 +262,78 @@ std::vector<IdentityRow> identity_rows(const std::vector<SketchedPage>& sets) {
   return rows;
 }
 
+namespace {
+
+// Collective: every rank's capped buckets, sorted (a pair is kept in the first bucket it shares
+// that is not one); counts this rank's in caps.
+std::vector<BucketKey> capped_buckets(comm::Transport& transport, const std::vector<BucketRecord>& buckets,
+                                      const PairRules& rules, BucketCaps& caps) {
+  std::vector<BucketKey> capped;
+  for (const BucketRecord& bucket : buckets) {
+    const std::uint64_t n = bucket.members.size();
+    if (n <= rules.max_bucket) continue;
+    capped.push_back(bucket.key);
+    ++caps.buckets;
+    caps.pages += n;
+    caps.pairs += n * (n - 1) / 2;
+  }
+  std::vector<BucketKey> all_capped;
+  for (auto& part : comm::allgather(transport, capped)) all_capped.insert(all_capped.end(), part.begin(), part.end());
+  std::sort(all_capped.begin(), all_capped.end());
+  return all_capped;
+}
+
+// Compares every pair of an uncapped bucket: calls emit for each pair this rank keeps and, when
+// `join`, joins each accepted pair in `joined` (member positions).
+template <class Emit>
+void compare_members(const BucketRecord& bucket, const PairRules& rules, const std::vector<BucketKey>& all_capped,
+                     std::vector<std::size_t>& joined, Emit& emit, bool join) {
+  const std::size_t n = bucket.members.size();
+  for (std::size_t x = 0; x < n; ++x) {
+    for (std::size_t y = x + 1; y < n; ++y) {
+      const Member& a = bucket.members[x];
+      const Member& b = bucket.members[y];
+      const std::uint32_t b_sim = b_similarity(a.sketch, b.sketch);
+      const std::uint32_t c_sim = c_similarity(a.sketch, b.sketch);
+      if (!accepted(rules, b_sim, c_sim)) continue;
+      if (join) {
+        const std::size_t rx = member_root(joined, x), ry = member_root(joined, y);
+        if (rx != ry) joined[std::max(rx, ry)] = std::min(rx, ry);
+      }
+      if (kept_earlier(a.sketch, b.sketch, bucket.key.index, rules, all_capped)) continue;
+      emit(a, b, b_sim, c_sim, n);
+    }
+  }
+}
+
+// Calls emit(a, b, b_sim, c_sim, bucket size) for every pair this rank keeps; with `forest`, also adds each
+// bucket's cluster edges to it (capped buckets included).
+template <class Emit>
+void compare_buckets(const std::vector<BucketRecord>& buckets, const PairRules& rules,
+                     const std::vector<BucketKey>& all_capped, BucketCaps& caps, Emit& emit,
+                     std::vector<ClusterEdge>* forest) {
+  std::vector<std::size_t> joined;
+  for (const BucketRecord& bucket : buckets) {
+    const std::uint64_t n = bucket.members.size();
+    if (n < 2) continue;
+    if (n > rules.max_bucket && !forest) continue;
+    joined.resize(n);
+    for (std::size_t x = 0; x < n; ++x) joined[x] = x;
+    if (n > rules.max_bucket) {
+      caps.unlinked += capped_bucket_joins(bucket, rules, joined);
+    } else {
+      compare_members(bucket, rules, all_capped, joined, emit, forest != nullptr);
+    }
+    if (!forest) continue;
+    for (std::size_t x = 1; x < n; ++x) {
+      const std::size_t root = member_root(joined, x);
+      if (root != x) forest->push_back({bucket.members[x].id, bucket.members[root].id});
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<SketchedPage>& sets,
                                 const PairRules& rules, const shuffle::ShuffleConfig& config, BucketCaps& caps,
                                 const std::function<void(const PairVolume&)>& before_comparing,
@@ -278,56 +350,9 @@ std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<Sk
       transport, std::move(entries), [](const BucketRecord& r) { return r.key; }, bucket_owner, &BucketRecord::members,
       config);
 
-  // Every rank's capped buckets, sorted: a pair is kept in the first bucket it shares that is not one.
-  std::vector<BucketKey> capped;
-  for (const BucketRecord& bucket : buckets) {
-    const std::uint64_t n = bucket.members.size();
-    if (n <= rules.max_bucket) continue;
-    capped.push_back(bucket.key);
-    ++caps.buckets;
-    caps.pages += n;
-    caps.pairs += n * (n - 1) / 2;
-  }
-  std::vector<BucketKey> all_capped;
-  for (auto& part : comm::allgather(transport, capped)) all_capped.insert(all_capped.end(), part.begin(), part.end());
-  std::sort(all_capped.begin(), all_capped.end());
-  capped.clear();
-
-  // Calls emit(a, b, b_sim, c_sim, bucket size) for every pair this rank keeps; with `forest`, also adds each
-  // bucket's cluster edges to it (capped buckets included).
-  std::vector<std::size_t> joined;
+  const std::vector<BucketKey> all_capped = capped_buckets(transport, buckets, rules, caps);
   const auto compare = [&](auto&& emit, std::vector<ClusterEdge>* forest) {
-    for (const BucketRecord& bucket : buckets) {
-      const std::uint64_t n = bucket.members.size();
-      if (n < 2) continue;
-      if (n > rules.max_bucket && !forest) continue;
-      joined.resize(n);
-      for (std::size_t x = 0; x < n; ++x) joined[x] = x;
-      if (n > rules.max_bucket) {
-        caps.unlinked += capped_bucket_joins(bucket, rules, joined);
-      } else {
-        for (std::size_t x = 0; x < n; ++x) {
-          for (std::size_t y = x + 1; y < n; ++y) {
-            const Member& a = bucket.members[x];
-            const Member& b = bucket.members[y];
-            const std::uint32_t b_sim = b_similarity(a.sketch, b.sketch);
-            const std::uint32_t c_sim = c_similarity(a.sketch, b.sketch);
-            if (!accepted(rules, b_sim, c_sim)) continue;
-            if (forest) {
-              const std::size_t rx = member_root(joined, x), ry = member_root(joined, y);
-              if (rx != ry) joined[std::max(rx, ry)] = std::min(rx, ry);
-            }
-            if (kept_earlier(a.sketch, b.sketch, bucket.key.index, rules, all_capped)) continue;
-            emit(a, b, b_sim, c_sim, n);
-          }
-        }
-      }
-      if (!forest) continue;
-      for (std::size_t x = 1; x < n; ++x) {
-        const std::size_t root = member_root(joined, x);
-        if (root != x) forest->push_back({bucket.members[x].id, bucket.members[root].id});
-      }
-    }
+    compare_buckets(buckets, rules, all_capped, caps, emit, forest);
   };
   // The pairs are counted first when --memory checks them or --max-pairs bounds them: by the size
   // of the bucket that keeps them, so the bound drops the largest buckets' pairs first.

@@ -12,10 +12,10 @@
 #include "crd/detect/page_scores.hpp"
 #include "crd/output/schema.hpp"
 #include "crd/pipeline/discover_pipeline.hpp"
-#include "crd/pipeline/label_set.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 #include "detection_writer.hpp"
 #include "hash_passes.hpp"
+#include "labels/label_set.hpp"
 #include "labels/labeled_documents.hpp"
 #include "memory_budget.hpp"
 
@@ -115,9 +115,8 @@ void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
     const MemoryBudget budget = MemoryBudget::of_job(common, transport);
     timer.start("load_labels");
-    const LabelSet labels =
-        load_label_set(transport, options.labels, options.join, options.replicate_max, budget.budget(),
-                       chunk::chunking_identity(common.scan.chunker, common.scan.chunking));
+    const LabelSet labels = load_label_set(transport, options.labels, options.join, options.replicate_max, budget,
+                                           chunk::chunking_identity(common.scan.chunker, common.scan.chunking));
     // --memory: the labeled set and --pairs' documents (every rank holds them all) stay beside the
     // tables in every pass; loading the documents is checked before it starts.
     std::optional<LabeledDocuments> documents;
@@ -128,7 +127,7 @@ void run_detect(const CommonOptions& common, const DiscoverOptions& stop_options
         budget.check_held(transport, "the labeled set and loading the labeled documents of --pairs",
                           held_bytes(labels) + loading);
       }
-      documents = load_labeled_documents(transport, options.labels, budget.budget());
+      documents = load_labeled_documents(transport, options.labels, budget);
     }
     const std::uint64_t held = held_bytes(labels) + (documents ? held_bytes(*documents) : 0);
     budget.check_held(transport, documents ? "the labeled set and the labeled documents of --pairs" : "the labeled set",

@@ -10,7 +10,7 @@
 #include "crd/discover/discovery.hpp"
 #include "crd/pipeline/detect_pipeline.hpp"
 #include "memory_budget.hpp"
-#include "crd/pipeline/progress.hpp"
+#include "progress.hpp"
 
 namespace crd::pipeline {
 namespace {
@@ -31,7 +31,8 @@ void for_each_pass(comm::Transport& transport, ScanPhase& p, const CommonOptions
       scan::ScanOptions options = p.scan_options;
       options.pass = {k, p.passes};
       options.keep_page_chunks = keep_pages;
-      if (stop != nullptr) options.is_stop = [stop](const Digest& d, std::uint64_t length) { return stop->is_stop(d, length); };
+      if (stop != nullptr)
+        options.is_stop = [stop](const Digest& d, std::uint64_t length) { return stop->is_stop(d, length); };
       const MemoryBudget& budget = *p.budget;
       ScanMeter meter(budget);
       Progress progress(transport, "scan, pass " + std::to_string(k + 1) + " of " + std::to_string(p.passes),
@@ -57,7 +58,7 @@ void for_each_pass(comm::Transport& transport, ScanPhase& p, const CommonOptions
           std::min(budget.plan_passes(transport, shard, meter, true, p.held, keep_counts, p.passes), 2u);
       if (more > 1) {
         if (std::uint64_t{p.passes} * more > MemoryBudget::kMaxPasses)
-          throw FatalError("--memory " + human_bytes(common.memory_budget) + " per rank is too small even for " +
+          throw FatalError("--memory " + human_bytes(budget.budget()) + " per rank is too small even for " +
                            std::to_string(MemoryBudget::kMaxPasses) +
                            " passes over the hash space: raise --memory or run with more ranks");
         p.passes *= more;

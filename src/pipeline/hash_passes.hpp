@@ -7,8 +7,8 @@
 #include "crd/detect/page_scores.hpp"
 #include "crd/discover/label_rules.hpp"
 #include "crd/pipeline/discover_pipeline.hpp"
-#include "crd/pipeline/label_set.hpp"
 #include "crd/pipeline/scan_phase.hpp"
+#include "labels/label_set.hpp"
 
 namespace crd::pipeline {
 

@@ -1,17 +1,12 @@
 // Memory projection and the --memory checks.
 #include "memory_budget.hpp"
 
-#include <malloc.h>
 #include <sys/resource.h>
 
-#include <cmath>
-#include <limits>
-
-#include "crd/comm/collectives.hpp"
 #include "crd/base/error.hpp"
 #include "crd/base/human_bytes.hpp"
+#include "crd/comm/collectives.hpp"
 #include "crd/discover/owner_tally.hpp"
-#include "crd/pipeline/memory_checks.hpp"
 
 namespace crd::pipeline {
 namespace {
@@ -28,42 +23,16 @@ std::uint64_t empty_hash_tables() {
 
 }  // namespace
 
-MemoryBudget::MemoryBudget(std::uint64_t budget, std::uint64_t round_bytes, int rank, int nranks)
-    : budget_(budget), round_bytes_(round_bytes), rank_(rank), nranks_(nranks) {
-  // Under a budget, blocks of 128 KiB and more always come from mmap and go back to the system when
-  // freed. glibc otherwise raises that threshold after the first large free, and the tables of one
-  // pass (or the stopped first scan) then stay resident as free heap: ~5 MB more peak RSS measured
-  // on python3.11-doc at a 4 MB budget.
-  //
-  // Without a budget, speed wins: blocks up to glibc's largest threshold (32 MiB) come from the heap
-  // and freed heap stays with the process. The count exchange allocates and frees ~140 MB of
-  // vectors per rank in turn (records, buckets, send and receive buffers, runs, results); fresh
-  // pages fault once per 4 KiB (microseconds each on a VM), a large share of a short discover phase,
-  // for a few MB of peak RSS (perf/RESULTS.md, section 2).
-  if (budget_ != 0) {
-    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-  } else {
-    mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
-  }
-}
-
 std::uint64_t MemoryBudget::tables_bytes_without_keys(const scan::ScannedShard& shard) {
   return shard.chunks.memory_bytes() + shard.files.memory_bytes() +
-         shard.page_chunk_ids.capacity() * sizeof(std::uint32_t) + shard.page_offsets.capacity() * sizeof(std::uint64_t);
+         shard.page_chunk_ids.capacity() * sizeof(std::uint32_t) +
+         shard.page_offsets.capacity() * sizeof(std::uint64_t);
 }
 
 std::uint64_t MemoryBudget::tables_bytes(const scan::ScannedShard& shard) {
   std::uint64_t keys_bytes = 0;
   for (const auto& k : shard.keys) keys_bytes += key_bytes(k);
   return tables_bytes_without_keys(shard) + keys_bytes;
-}
-
-void MemoryBudget::check_fixed() const {
-  // The same options everywhere: every rank decides alike, no agreement needed.
-  if (budget_ != 0 && fixed_bytes() >= budget_)
-    throw FatalError("--memory " + human_bytes(budget_) + " does not even hold the shuffle buffers (2 × --shuffle-buffer = " +
-                     human_bytes(fixed_bytes()) + ")");
 }
 
 bool ScanMeter::fits(const scan::ScannedShard& shard, std::uint64_t shard_done, std::uint64_t shard_total,
@@ -93,7 +62,8 @@ std::uint32_t MemoryBudget::plan_passes(comm::Transport& transport, const scan::
   const std::uint64_t base = std::min(hash_tables, empty_hash_tables());
   const std::uint64_t all_keys = comm::sum(transport, local_keys);
   // Owned keys ≤ an even share of all local keys (hash prefixes are uniform; duplicates only help).
-  const std::uint64_t owned = (all_keys + static_cast<std::uint64_t>(nranks_) - 1) / static_cast<std::uint64_t>(nranks_);
+  const std::uint64_t owned =
+      (all_keys + static_cast<std::uint64_t>(nranks()) - 1) / static_cast<std::uint64_t>(nranks());
   // What passes divide (the hash tables and exchange records), and what they do not (page keys and
   // page chunk vectors, read again in full by every pass; --keep-counts' rows, which every pass adds
   // to the result for its owned hashes).
@@ -103,67 +73,32 @@ std::uint32_t MemoryBudget::plan_passes(comm::Transport& transport, const scan::
   const std::uint64_t hashed = base + grown;
   const std::uint64_t mine = hashed + pages + fixed_bytes();
   const std::uint64_t worst = comm::max(transport, std::max(mine, projected));
-  if (budget_ == 0 || worst <= budget_) return 1;
+  if (budget() == 0 || worst <= budget()) return 1;
   // Every pass has the empty tables; what grew beyond them divides by the passes.
   std::uint64_t passes = kMaxPasses + 1;
-  if (budget_ > fixed_bytes() + pages + empty_hash_tables()) {
-    const std::uint64_t room = budget_ - fixed_bytes() - pages - empty_hash_tables();
+  if (budget() > fixed_bytes() + pages + empty_hash_tables()) {
+    const std::uint64_t room = budget() - fixed_bytes() - pages - empty_hash_tables();
     passes = std::min<std::uint64_t>((grown + room - 1) / room, kMaxPasses + 1);
   }
   passes = comm::max(transport, passes);
   if (out_of_core && passes <= kMaxPasses) return static_cast<std::uint32_t>(std::max<std::uint64_t>(passes, 2));
   const std::uint64_t ranks = ranks_for(worst);
   if (comm::max(transport, projected) > 0)
-    throw FatalError("--memory " + human_bytes(budget_) + " per rank is too small: the busiest rank's tables would need about " +
-                     human_bytes(worst) + "; run with at least " + std::to_string(ranks) + " ranks or raise --memory");
-  throw FatalError("--memory " + human_bytes(budget_) + " per rank is too small: counting needs about " + human_bytes(worst) +
-                   " on the busiest rank; run with at least " + std::to_string(ranks) + " ranks or raise --memory");
-}
-
-void MemoryBudget::check_peak(comm::Transport& transport, const std::string& what, std::uint64_t bytes) const {
-  const std::uint64_t worst = comm::max(transport, bytes + fixed_bytes());
-  if (budget_ == 0 || worst <= budget_) return;
-  throw FatalError("--memory " + human_bytes(budget_) + " per rank is too small: " + what + " needs about " + human_bytes(worst) +
-                   " on the busiest rank; run with at least " + std::to_string(ranks_for(worst)) +
+    throw FatalError("--memory " + human_bytes(budget()) +
+                     " per rank is too small: the busiest rank's tables would need about " + human_bytes(worst) +
+                     "; run with at least " + std::to_string(ranks) + " ranks or raise --memory");
+  throw FatalError("--memory " + human_bytes(budget()) + " per rank is too small: counting needs about " +
+                   human_bytes(worst) + " on the busiest rank; run with at least " + std::to_string(ranks) +
                    " ranks or raise --memory");
 }
 
 void MemoryBudget::check_held(comm::Transport& transport, const std::string& what, std::uint64_t bytes) const {
   const std::uint64_t least = comm::max(transport, bytes) + fixed_bytes() + empty_hash_tables();
-  if (budget_ == 0 || least <= budget_) return;
-  throw FatalError("--memory " + human_bytes(budget_) + " per rank is too small: " + what + " need about " +
-                   human_bytes(comm::max(transport, bytes)) + " on every rank, whatever the rank count; raise --memory above " +
-                   human_bytes(least));
+  if (budget() == 0 || least <= budget()) return;
+  throw FatalError("--memory " + human_bytes(budget()) + " per rank is too small: " + what + " need about " +
+                   human_bytes(comm::max(transport, bytes)) +
+                   " on every rank, whatever the rank count; raise --memory above " + human_bytes(least));
 }
-
-std::uint32_t MemoryBudget::slices(comm::Transport& transport, std::uint64_t kept, std::uint64_t divided) const {
-  if (budget_ == 0) return 1;
-  std::uint64_t n = kMaxPasses + 1;
-  if (budget_ > fixed_bytes() + kept) {
-    const std::uint64_t room = budget_ - fixed_bytes() - kept;
-    n = std::max<std::uint64_t>(1, std::min<std::uint64_t>((divided + room - 1) / room, kMaxPasses + 1));
-  }
-  n = comm::max(transport, n);
-  if (n > kMaxPasses) check_peak(transport, "holding the documents", kept + divided / kMaxPasses);
-  return static_cast<std::uint32_t>(std::min<std::uint64_t>(n, kMaxPasses));
-}
-
-std::uint64_t MemoryBudget::ranks_for(std::uint64_t peak) const {
-  return static_cast<std::uint64_t>(
-      std::ceil(static_cast<double>(peak) * nranks_ / static_cast<double>(budget_ - fixed_bytes())));
-}
-
-void check_memory_peak(comm::Transport& transport, const CommonOptions& common, const std::string& what,
-                       std::uint64_t bytes) {
-  MemoryBudget::of_job(common, transport).check_peak(transport, what, bytes);
-}
-
-void check_memory_held(comm::Transport& transport, const CommonOptions& common, const std::string& what,
-                       std::uint64_t bytes) {
-  MemoryBudget::of_job(common, transport).check_held(transport, what, bytes);
-}
-
-std::uint64_t memory_tables_bytes(const scan::ScannedShard& shard) { return MemoryBudget::tables_bytes(shard); }
 
 std::uint64_t peak_rss_bytes() {
   rusage usage{};

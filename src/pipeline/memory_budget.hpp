@@ -12,6 +12,7 @@
 #include "crd/comm/transport.hpp"
 #include "crd/pipeline/options.hpp"
 #include "crd/scan/corpus_scan.hpp"
+#include "crd/shuffle/memory_budget.hpp"
 
 namespace crd::pipeline {
 
@@ -21,18 +22,15 @@ inline constexpr std::uint64_t kShuffleBytesPerKey = 40;  // a sorted count reco
 
 class ScanMeter;
 
-// The job's budget on this rank: --memory and --shuffle-buffer, fixed for the whole job. Built once
-// per job, where its pipeline starts (of_job), and passed down to every step that checks memory.
-class MemoryBudget {
+// The job's budget on this rank (shuffle::MemoryBudget: --memory and --shuffle-buffer, fixed for
+// the whole job) with what the scan's tables need. Built once per job, where its pipeline starts
+// (of_job), and passed down to every step that checks memory.
+class MemoryBudget : public shuffle::MemoryBudget {
  public:
-  // budget 0 = unlimited. round_bytes: the shuffle round (received per round).
-  MemoryBudget(std::uint64_t budget, std::uint64_t round_bytes, int rank, int nranks);
+  using shuffle::MemoryBudget::MemoryBudget;
   static MemoryBudget of_job(const CommonOptions& common, const comm::Transport& transport) {
-    return MemoryBudget(common.memory_budget, common.round_bytes, transport.rank(), transport.size());
+    return MemoryBudget(common.memory_budget, common.round_bytes, transport.size());
   }
-
-  // Collective, before the scan: the fixed buffers alone must fit (FatalError on every rank).
-  void check_fixed() const;
 
   // Collective, after the scan `meter` measured: 1 if the projected peak of the count exchange
   // (tables, outgoing records, an even share of the owned keys, buffers) fits the budget on every
@@ -46,12 +44,6 @@ class MemoryBudget {
   std::uint32_t plan_passes(comm::Transport& transport, const scan::ScannedShard& shard, const ScanMeter& meter,
                             bool out_of_core, std::uint64_t held = 0, bool keep_counts = false,
                             std::uint32_t shard_passes = 1) const;
-  static constexpr std::uint32_t kMaxPasses = 1024;
-
-  // Collective: fails on every rank alike (FatalError) if `bytes` (this rank's projected peak of
-  // the step `what`, without the fixed buffers) plus the fixed buffers exceeds the budget on any
-  // rank; the message names a rank count that would fit.
-  void check_peak(comm::Transport& transport, const std::string& what, std::uint64_t bytes) const;
 
   // Collective, before the scan: fails on every rank alike (FatalError) if `bytes`, which the
   // command holds beside its tables whatever the rank count (a replicated table: detect's labeled
@@ -59,25 +51,9 @@ class MemoryBudget {
   // some rank; the message names the memory that would (more ranks would not help).
   void check_held(comm::Transport& transport, const std::string& what, std::uint64_t bytes) const;
 
-  // Collective: how many slices a step must be cut into so that `kept` (what it holds throughout)
-  // plus a slice of `divided` fits the budget on every rank (1 when unlimited). Fails like
-  // check_peak when `kept` alone does not fit, or not even kMaxPasses slices do.
-  std::uint32_t slices(comm::Transport& transport, std::uint64_t kept, std::uint64_t divided) const;
-
-  std::uint64_t budget() const { return budget_; }
-  std::uint64_t fixed_bytes() const { return 2 * round_bytes_; }
   static std::uint64_t tables_bytes(const scan::ScannedShard& shard);
   static std::uint64_t tables_bytes_without_keys(const scan::ScannedShard& shard);
   static std::uint64_t key_bytes(const std::string& key) { return sizeof(std::string) + key.capacity(); }
-
- private:
-  // Ranks at which a peak of `peak` bytes on this many ranks would fit (peaks spread evenly).
-  std::uint64_t ranks_for(std::uint64_t peak) const;
-
-  std::uint64_t budget_;
-  std::uint64_t round_bytes_;
-  int rank_;
-  int nranks_;
 };
 
 // One scan (or one pass of it) under the job's budget: a fresh meter per scan.

@@ -8,11 +8,11 @@
 #include <memory>
 #include <utility>
 
+#include "agreed_errors.hpp"
+#include "count_tables.hpp"
 #include "crd/base/error.hpp"
 #include "crd/output/result_reader.hpp"
 #include "crd/output/schema.hpp"
-#include "agreed_errors.hpp"
-#include "count_tables.hpp"
 #include "labels/label_file_shape.hpp"
 
 namespace crd::pipeline {
@@ -25,8 +25,8 @@ using discover::LabelRow;
 // Opens one input and refuses it, in one line naming it, unless it can be merged with `first`
 // (the first input's chunking identity; "" while checking the first).
 std::unique_ptr<output::ResultReader> open_input(const std::string& path, const std::string& first_path,
-                                                 const std::string& first, std::uint64_t memory_budget) {
-  auto reader = std::make_unique<output::ResultReader>(path, memory_budget);
+                                                 const std::string& first, std::uint64_t read_cap) {
+  auto reader = std::make_unique<output::ResultReader>(path, read_cap);
   const auto& r = *reader;
   for (const auto* table : {&schema::kChunkCounts, &schema::kFileCounts}) {
     const std::string hash = table->column(&CountRow::hash);
@@ -35,8 +35,8 @@ std::unique_ptr<output::ResultReader> open_input(const std::string& path, const 
                        "): only results of crd discover --keep-counts (or crd merge) can be merged");
     const std::uint64_t n = r.rows(hash);
     const auto shape = r.shape(hash);
-    if (shape.dims.size() != 2 || shape.dims[1] != sizeof(Digest::bytes) || r.rows(table->column(&CountRow::count)) != n ||
-        r.rows(table->column(&CountRow::length)) != n)
+    if (shape.dims.size() != 2 || shape.dims[1] != sizeof(Digest::bytes) ||
+        r.rows(table->column(&CountRow::count)) != n || r.rows(table->column(&CountRow::length)) != n)
       throw UsageError(path + ": " + table->group + " is malformed (columns of other lengths or widths)");
   }
   check_label_file_shape(r, schema::kDiscoveryChunks.group);
@@ -95,7 +95,9 @@ void read_input(const output::ResultReader& r, int rank, int nranks, MergeInputs
     read_share(
         r.rows(labeled.column(&LabelRow::hash)), rank, nranks,
         [&](std::uint64_t first, std::uint64_t n) { return output::read_table(r, labeled, first, n); },
-        [&](LabelRow& row) { notes.push_back({row.hash, std::move(row.sample_url), std::move(row.sample)}); });
+        [&](LabelRow& row) {
+          notes.push_back({row.hash, std::move(row.sample_url), std::move(row.sample)});
+        });
   }
   if (r.has(schema::kErrors.column(&io::ReadError::file)))
     read_share(
@@ -120,12 +122,12 @@ void read_input(const output::ResultReader& r, int rank, int nranks, MergeInputs
 }  // namespace
 
 MergeInputs read_merge_inputs(comm::Transport& transport, const std::vector<std::string>& paths,
-                              std::uint64_t memory_budget) {
+                              const MemoryBudget& budget) {
   MergeInputs in;
   agree_on_errors(transport, [&] {
     refuse_same_file_twice(paths);
     for (const auto& path : paths) {
-      const auto reader = open_input(path, paths.front(), in.chunking, memory_budget);
+      const auto reader = open_input(path, paths.front(), in.chunking, budget.read_cap(false));
       if (in.chunking.empty()) in.chunking = schema::attribute_string(*reader, schema::attr::kChunking);
       read_input(*reader, transport.rank(), transport.size(), in);
     }

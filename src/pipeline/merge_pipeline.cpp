@@ -4,19 +4,19 @@
 #include <optional>
 
 #include "crd/discover/discovery.hpp"
-#include "crd/pipeline/discover_pipeline.hpp"
 #include "crd/output/schema.hpp"
-#include "merge_inputs.hpp"
+#include "crd/pipeline/discover_pipeline.hpp"
 #include "crd/pipeline/scan_phase.hpp"
+#include "merge_inputs.hpp"
 
 namespace crd::pipeline {
 namespace {
 
 // Collective: one kind of item (chunks or files) summed, then labeled by `rules`.
 discover::TallyDiscovery merge_tallies(comm::Transport& transport, std::vector<discover::CountRow> counts,
-                                       std::vector<discover::AnnotationRecord> notes,
-                                       const discover::LabelRules& rules, std::size_t round_bytes,
-                                       discover::ShuffleTotals& shuffled, std::uint64_t& tables_bytes) {
+                                       std::vector<discover::AnnotationRecord> notes, const discover::LabelRules& rules,
+                                       std::size_t round_bytes, discover::ShuffleTotals& shuffled,
+                                       std::uint64_t& tables_bytes) {
   const discover::OwnerTally owned = discover::reduce_counts(transport, std::move(counts), round_bytes, shuffled);
   tables_bytes += owned.distinct() * (sizeof(Digest) + 2 * sizeof(std::uint64_t));
   return discover::label_counts(transport, owned, std::move(notes), rules, round_bytes, shuffled);
@@ -28,7 +28,7 @@ void run_merge(const CommonOptions& common, const DiscoverOptions& options, comm
   PhaseTimer timer;
   with_result_file(transport, [&](std::optional<output::ResultFile>& file) {
     timer.start("read");
-    MergeInputs in = read_merge_inputs(transport, common.inputs, common.memory_budget);
+    MergeInputs in = read_merge_inputs(transport, common.inputs, MemoryBudget::of_job(common, transport));
     const discover::StopItems stop(options.stop_chunks, options.min_chunk_length);
     file.emplace(transport, common.output);
 
@@ -39,8 +39,8 @@ void run_merge(const CommonOptions& common, const DiscoverOptions& options, comm
                                 stop.chunk_rules(options.chunk_threshold, options.chunk_top), common.round_bytes,
                                 shuffled, tables_bytes);
     auto files = merge_tallies(transport, std::move(in.file_counts), std::move(in.file_notes),
-                               stop.file_rules(options.file_threshold, options.file_top), common.round_bytes,
-                               shuffled, tables_bytes);
+                               stop.file_rules(options.file_threshold, options.file_top), common.round_bytes, shuffled,
+                               tables_bytes);
 
     timer.start("write");
     DiscoverOptions written = options;

@@ -176,6 +176,91 @@ struct BlockedPages {
   }
 };
 
+// One page of the scan: with --boilerplate-pages its blocks are held (blocked) until the job's
+// block counts are known; otherwise its tokens are sketched at once (add_page). A page without
+// tokens is only counted.
+template <class AddPage>
+void take_page(std::string_view key, const io::Document& doc, const NeardupOptions& options, BlockedPages& blocked,
+               std::uint64_t& without_tokens, AddPage& add_page) {
+  const std::string_view host = key.substr(0, key.find('/'));
+  if (options.boilerplate_pages != 0) {
+    neardup::BlockTokens blocks;
+    neardup::tokenize_blocks(doc.body, host, options.normalize_text, blocks);
+    if (blocks.tokens.empty())
+      ++without_tokens;
+    else
+      blocked.add(key, std::move(blocks));
+    return;
+  }
+  const auto tokens =
+      options.normalize_text ? neardup::tokenize_normalized(doc.body, host) : text::tokenize(doc.body, host);
+  if (tokens.empty()) {
+    ++without_tokens;
+    return;
+  }
+  add_page(key, tokens);
+}
+
+// --boilerplate-pages, after the scan: the job's block counts say which blocks to leave out, and
+// each blocked page's other tokens are sketched (add_page) unless none is left. Empties `blocked`.
+template <class AddPage>
+void drop_boilerplate(comm::Transport& transport, const MemoryBudget& budget, std::uint64_t boilerplate_pages,
+                      const shuffle::ShuffleConfig& config, ScanPhase& scan, BlockedPages& blocked, AddPage& add_page) {
+  budget.check_peak(transport, "counting boilerplate blocks",
+                    MemoryBudget::tables_bytes(scan.shard) + blocked.bytes +
+                        kReduceCopies * blocked.counts.size() * sizeof(neardup::BlockCount));
+  const auto left_out = neardup::boilerplate_keys(transport, std::move(blocked.counts), boilerplate_pages, config);
+  std::uint64_t removed = 0, only_boilerplate = 0;
+  for (auto& page : blocked.pages) {
+    const auto kept = neardup::kept_tokens(page.blocks, left_out);
+    removed += page.blocks.tokens.size() - kept.size();
+    if (kept.empty())
+      ++only_boilerplate;
+    else
+      add_page(page.key, kept);
+    page.blocks = {};
+  }
+  blocked = {};
+  if (transport.rank() == 0) scan.shard.counters.add("neardup.boilerplate.blocks", left_out.size());
+  scan.shard.counters.add("neardup.boilerplate.tokens_removed", removed);
+  scan.shard.counters.add("neardup.pages.only_boilerplate", only_boilerplate);
+}
+
+// What this rank's identity sets hold (--memory): the sets, their bucket entries, and their
+// /neardup/identical rows.
+struct SetsBytes {
+  std::uint64_t sets = 0, entries = 0, identical = 0;
+};
+
+SetsBytes bytes_of(const std::vector<neardup::SketchedPage>& sets, const neardup::PairRules& rules) {
+  SetsBytes out;
+  for (const auto& set : sets) {
+    out.sets += neardup::held_bytes(set);
+    out.entries += neardup::bucket_entries_bytes(set, rules);
+    for (std::size_t i = 1; i < set.pages.size(); ++i)
+      out.identical += sizeof(neardup::IdentityRow) + heap_bytes(set.pages[i]) + heap_bytes(set.pages[0]);
+  }
+  return out;
+}
+
+// Collective, --memory before the clusters: rank 0 joins every rank's forest (of `sets` identity
+// sets over the job); then each cluster's pages meet at its root's owner (an even share, as roots
+// are spread over the ranks by identity digest). held: what stays through them; sets_bytes: this
+// rank's identity sets.
+void check_cluster_memory(comm::Transport& transport, const MemoryBudget& budget, std::uint64_t held,
+                          const std::vector<neardup::PairRow>& pairs, const std::vector<neardup::ClusterEdge>& edges,
+                          std::uint64_t sets, std::uint64_t sets_bytes) {
+  std::uint64_t pairs_bytes = 0;
+  for (const auto& p : pairs) pairs_bytes += neardup::held_bytes(p);
+  const std::uint64_t edge_bytes = edges.capacity() * sizeof(neardup::ClusterEdge);
+  const std::uint64_t all_edges = comm::sum(transport, edges.size());
+  const std::uint64_t join = transport.rank() == 0 ? neardup::join_bytes(sets, all_edges) : 0;
+  budget.check_peak(transport, "joining the clusters", held + pairs_bytes + kReduceCopies * edge_bytes + join);
+  const std::uint64_t n = static_cast<std::uint64_t>(transport.size());
+  budget.check_peak(transport, "grouping the clusters",
+                    held + pairs_bytes + kReduceCopies * ((comm::sum(transport, sets_bytes) + n - 1) / n));
+}
+
 }  // namespace
 
 void run_neardup(const CommonOptions& common_options, const NeardupOptions& options, comm::Transport& transport) {
@@ -194,23 +279,7 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
   BlockedPages blocked;
   common.scan.chunk_pages = false;
   common.scan.on_page = [&](std::string_view key, const io::Document& doc) {
-    const std::string_view host = key.substr(0, key.find('/'));
-    if (options.boilerplate_pages != 0) {
-      neardup::BlockTokens blocks;
-      neardup::tokenize_blocks(doc.body, host, options.normalize_text, blocks);
-      if (blocks.tokens.empty())
-        ++without_tokens;
-      else
-        blocked.add(key, std::move(blocks));
-      return;
-    }
-    const auto tokens =
-        options.normalize_text ? neardup::tokenize_normalized(doc.body, host) : text::tokenize(doc.body, host);
-    if (tokens.empty()) {
-      ++without_tokens;
-      return;
-    }
-    add_page(key, tokens);
+    take_page(key, doc, options, blocked, without_tokens, add_page);
   };
 
   PhaseTimer timer;
@@ -226,25 +295,7 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
     // (kReduceCopies). Every step up to the output is checked before the first pair is made.
     if (options.boilerplate_pages != 0) {
       timer.start("boilerplate");
-      budget.check_peak(transport, "counting boilerplate blocks",
-                        MemoryBudget::tables_bytes(scan.shard) + blocked.bytes +
-                            kReduceCopies * blocked.counts.size() * sizeof(neardup::BlockCount));
-      const auto left_out =
-          neardup::boilerplate_keys(transport, std::move(blocked.counts), options.boilerplate_pages, config);
-      std::uint64_t removed = 0, only_boilerplate = 0;
-      for (auto& page : blocked.pages) {
-        const auto kept = neardup::kept_tokens(page.blocks, left_out);
-        removed += page.blocks.tokens.size() - kept.size();
-        if (kept.empty())
-          ++only_boilerplate;
-        else
-          add_page(page.key, kept);
-        page.blocks = {};
-      }
-      blocked = {};
-      if (transport.rank() == 0) scan.shard.counters.add("neardup.boilerplate.blocks", left_out.size());
-      scan.shard.counters.add("neardup.boilerplate.tokens_removed", removed);
-      scan.shard.counters.add("neardup.pages.only_boilerplate", only_boilerplate);
+      drop_boilerplate(transport, budget, options.boilerplate_pages, config, scan, blocked, add_page);
     }
     scan.shard.counters.add("neardup.pages.sketched", pages.size());
     scan.shard.counters.add("neardup.pages.no_tokens", without_tokens);
@@ -256,40 +307,24 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
                         tables + 2 * sketches_bytes + identity_share(transport, pages, config));
     timer.start("identity");
     auto sets = neardup::group_identical(transport, std::move(pages), config);
-    std::uint64_t sets_bytes = 0, entries_bytes = 0, identical_bytes = 0;
-    for (const auto& set : sets) {
-      sets_bytes += neardup::held_bytes(set);
-      entries_bytes += neardup::bucket_entries_bytes(set, options.rules);
-      for (std::size_t i = 1; i < set.pages.size(); ++i)
-        identical_bytes += sizeof(neardup::IdentityRow) + heap_bytes(set.pages[i]) + heap_bytes(set.pages[0]);
-    }
-    const std::uint64_t held = tables + sets_bytes;
-    budget.check_peak(transport, "finding candidate pairs", held + kReduceCopies * entries_bytes);
+    const SetsBytes sets_bytes = bytes_of(sets, options.rules);
+    const std::uint64_t held = tables + sets_bytes.sets;
+    budget.check_peak(transport, "finding candidate pairs", held + kReduceCopies * sets_bytes.entries);
     timer.start("pairs");
     neardup::BucketCaps caps;
     std::vector<neardup::ClusterEdge> edges;
     auto pairs = neardup::find_pairs(
         transport, sets, options.rules, config, caps,
-        budget.budget() != 0 ? pair_checks(transport, budget, held, comm::sum(transport, sets_bytes), identical_bytes)
-                             : std::function<void(const neardup::PairVolume&)>{},
+        budget.budget() != 0
+            ? pair_checks(transport, budget, held, comm::sum(transport, sets_bytes.sets), sets_bytes.identical)
+            : std::function<void(const neardup::PairVolume&)>{},
         &edges);
     pairs = shuffle::sort_across_ranks(transport, std::move(pairs), FieldLess{}, common.round_bytes);
 
     timer.start("clusters");
     const auto offsets = neardup::set_ids(transport, sets.size());
-    if (budget.budget() != 0) {
-      // Rank 0 joins every rank's forest; then each cluster's pages meet at its root's owner (an
-      // even share, as roots are spread over the ranks by identity digest).
-      std::uint64_t pairs_bytes = 0;
-      for (const auto& p : pairs) pairs_bytes += neardup::held_bytes(p);
-      const std::uint64_t edge_bytes = edges.capacity() * sizeof(neardup::ClusterEdge);
-      const std::uint64_t all_edges = comm::sum(transport, edges.size());
-      const std::uint64_t join = transport.rank() == 0 ? neardup::join_bytes(offsets.back(), all_edges) : 0;
-      budget.check_peak(transport, "joining the clusters", held + pairs_bytes + kReduceCopies * edge_bytes + join);
-      const std::uint64_t n = static_cast<std::uint64_t>(transport.size());
-      budget.check_peak(transport, "grouping the clusters",
-                        held + pairs_bytes + kReduceCopies * ((comm::sum(transport, sets_bytes) + n - 1) / n));
-    }
+    if (budget.budget() != 0)
+      check_cluster_memory(transport, budget, held, pairs, edges, offsets.back(), sets_bytes.sets);
     auto clusters = neardup::label_clusters(transport, sets, offsets, std::move(edges), config);
     timer.start("degree");
     auto degree = discover::build_histogram(transport, page_degrees(transport, pairs, config), common.round_bytes);

@@ -1,5 +1,5 @@
 // Progress lines for long phases.
-#include "crd/pipeline/progress.hpp"
+#include "progress.hpp"
 
 #include <unistd.h>
 

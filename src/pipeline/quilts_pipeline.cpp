@@ -8,13 +8,13 @@
 
 #include "crd/base/printable.hpp"
 #include "crd/comm/collectives.hpp"
-#include "crd/text/fingerprint.hpp"
 #include "crd/output/schema.hpp"
 #include "crd/pipeline/scan_phase.hpp"
 #include "crd/quilts/find_quilts.hpp"
 #include "crd/quilts/grams.hpp"
 #include "crd/quilts/site.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
+#include "crd/text/fingerprint.hpp"
 #include "memory_budget.hpp"
 #include "page_list.hpp"
 
@@ -61,8 +61,8 @@ void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& 
     auto grams = quilts::page_grams(doc.body, key.substr(0, key.find('/')), params, scratch);
     skipped.add(quilts::counter_name(grams.skipped));
     if (grams.skipped != quilts::GramSkip::None) return;
-    docs.push_back({text::term_token(key), std::string(key), quilts::server_id(key, params.foreign), 0,
-                    std::move(grams.grams)});
+    docs.push_back(
+        {text::term_token(key), std::string(key), quilts::server_id(key, params.foreign), 0, std::move(grams.grams)});
     docs_bytes += quilts::held_bytes(docs.back());
   };
 
@@ -80,20 +80,7 @@ void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& 
     shuffle::ExchangeStats stats;
     const shuffle::ShuffleConfig config{common.round_bytes, &stats};
     timer.start("quilts");
-    const std::uint64_t tables = MemoryBudget::tables_bytes(scan.shard);
-    quilts::MemoryPlan plan;
-    if (budget.budget() != 0) {
-      plan.passes = [&](std::uint64_t kept, std::uint64_t divided) { return budget.slices(transport, tables + kept, divided); };
-      plan.check = [&](const std::string& step, std::uint64_t bytes) { budget.check_peak(transport, step, tables + bytes); };
-    } else {
-      // Unbudgeted, a pass counts at most kUnbudgetedPassGrams grams a rank. Passes are cheap (a
-      // pass's grams are one range of each gram set), and the gram sets fill most of the memory.
-      plan.passes = [&](std::uint64_t, std::uint64_t divided) {
-        const std::uint64_t room = 2 * quilts::kPassBytesPerGram * quilts::kUnbudgetedPassGrams;
-        return static_cast<std::uint32_t>(
-            comm::max(transport, std::clamp<std::uint64_t>((divided + room - 1) / room, 1, MemoryBudget::kMaxPasses)));
-      };
-    }
+    const quilts::MemoryPlan plan{&budget, MemoryBudget::tables_bytes(scan.shard)};
     auto found = quilts::find_quilts(transport, std::move(docs), params, config, plan);
     scan.shard.counters.merge(found.counters);
     scan.passes = found.passes;  // /run/resources counting.passes: over the gram space
@@ -101,8 +88,7 @@ void run_quilts(const CommonOptions& common_options, const quilts::QuiltParams& 
     timer.start("write");
     namespace schema = output::schema;
     auto pages = shuffle::sort_across_ranks(transport, std::move(found.pages), FieldLess{}, common.round_bytes);
-    auto sources =
-        shuffle::sort_across_ranks(transport, std::move(found.sources), FieldLess{}, common.round_bytes);
+    auto sources = shuffle::sort_across_ranks(transport, std::move(found.sources), FieldLess{}, common.round_bytes);
     std::uint64_t quilted = 0;
     for (const auto& p : pages) quilted += p.quilted;
     quilted = comm::sum(transport, quilted);

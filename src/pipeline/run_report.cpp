@@ -5,10 +5,10 @@
 #include <tuple>
 
 #include "crd/base/version.hpp"
-#include "crd/output/schema.hpp"
-#include "crd/pipeline/progress.hpp"
 #include "crd/comm/collectives.hpp"
+#include "crd/output/schema.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
+#include "progress.hpp"
 
 namespace crd::pipeline {
 

@@ -6,14 +6,14 @@
 #include <algorithm>
 #include <thread>
 
-#include "crd/base/error.hpp"
 #include "checkpoint/checkpoint_codec.hpp"
-#include "crd/scan/input_listing.hpp"
+#include "crd/base/error.hpp"
 #include "crd/comm/collectives.hpp"
-#include "memory_budget.hpp"
 #include "crd/pipeline/output_check.hpp"
+#include "crd/scan/input_listing.hpp"
+#include "memory_budget.hpp"
+#include "progress.hpp"
 #include "reader_thread_choice.hpp"
-#include "crd/pipeline/progress.hpp"
 
 namespace crd::pipeline {
 
@@ -37,14 +37,6 @@ ScanRequest scan_request(const DiscoverOptions& options) {
   request.min_chunk_length = options.min_chunk_length;
   request.keep_counts = options.keep_counts;
   return request;
-}
-
-ScanPhase run_scan_phase(const CommonOptions& common, const ScanRequest& request, comm::Transport& transport,
-                         PhaseTimer& timer, std::optional<output::ResultFile>& file) {
-  const MemoryBudget budget = MemoryBudget::of_job(common, transport);
-  ScanPhase p = run_scan_phase(common, request, budget, transport, timer, file);
-  p.budget = nullptr;  // ends here
-  return p;
 }
 
 ScanPhase run_scan_phase(const CommonOptions& common, const ScanRequest& request, const MemoryBudget& budget,

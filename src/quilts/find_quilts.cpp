@@ -7,11 +7,11 @@
 #include <tuple>
 
 #include "cover.hpp"
-#include "radix_sort.hpp"
-#include "stages.hpp"
 #include "crd/base/release_free_memory.hpp"
 #include "crd/comm/collectives.hpp"
 #include "crd/text/sort_hashes.hpp"
+#include "radix_sort.hpp"
+#include "stages.hpp"
 
 namespace crd::quilts {
 namespace {
@@ -67,6 +67,26 @@ std::uint64_t held_bytes(const HolderClass& c) {
 
 namespace {
 
+// Collective: the passes over the gram space (MemoryPlan), given what passes do not divide (`kept`:
+// the documents) and what they do (`divided`).
+std::uint32_t plan_passes(comm::Transport& transport, const MemoryPlan& memory, std::uint64_t kept,
+                          std::uint64_t divided) {
+  if (memory.passes > 0) return memory.passes;
+  if (memory.budget != nullptr && memory.budget->budget() != 0)
+    return memory.budget->slices(transport, memory.held + kept, divided);
+  // Unbudgeted, a pass counts at most kUnbudgetedPassGrams grams a rank. Passes are cheap (a
+  // pass's grams are one range of each gram set), and the gram sets fill most of the memory.
+  const std::uint64_t room = 2 * kPassBytesPerGram * kUnbudgetedPassGrams;
+  return static_cast<std::uint32_t>(comm::max(
+      transport, std::clamp<std::uint64_t>((divided + room - 1) / room, 1, shuffle::MemoryBudget::kMaxPasses)));
+}
+
+// Collective under a budget: fails on every rank alike unless the step's projected peak fits.
+void check_peak(comm::Transport& transport, const MemoryPlan& memory, const std::string& step, std::uint64_t bytes) {
+  if (memory.budget != nullptr && memory.budget->budget() != 0)
+    memory.budget->check_peak(transport, step, memory.held + bytes);
+}
+
 // Stages 2–5 a slice of the grams at a time. A holder list has one owner in every pass, so each
 // pass's classes merge into those of the passes before: the classes are those of one pass.
 std::vector<HolderClass> classes_in_passes(comm::Transport& transport, const std::vector<Document>& docs,
@@ -85,9 +105,9 @@ std::vector<HolderClass> classes_in_passes(comm::Transport& transport, const std
     classes_bytes = 0;
     for (const auto& c : classes) classes_bytes += held_bytes(c);
     // The classes stay for the covers; passes do not divide them.
-    if (memory.check && p + 1 < result.passes)
-      memory.check("grouping the holder classes",
-                   docs_bytes + classes_bytes + kPassBytesPerGram * grams / result.passes);
+    if (p + 1 < result.passes)
+      check_peak(transport, memory, "grouping the holder classes",
+                 docs_bytes + classes_bytes + kPassBytesPerGram * grams / result.passes);
   }
   return classes;
 }
@@ -99,9 +119,9 @@ struct CoverIndex {
     std::size_t run;
     auto operator<=>(const Held&) const = default;
   };
-  std::vector<std::size_t> run_start;        // class r: members[run_start[r] .. run_start[r + 1])
-  std::vector<std::uint64_t> run_grams;      // class r's grams (read from members, a miss per class held)
-  std::vector<Held> held;                    // (this rank's document, a class's run), ascending
+  std::vector<std::size_t> run_start;           // class r: members[run_start[r] .. run_start[r + 1])
+  std::vector<std::uint64_t> run_grams;         // class r's grams (read from members, a miss per class held)
+  std::vector<Held> held;                       // (this rank's document, a class's run), ascending
   std::vector<std::uint64_t> candidate_ids;     // every document named by a class here, ascending
   std::vector<std::uint64_t> candidate_server;  // and its server
   // members[i]'s index in candidate_ids: the covers read a class's holders from here, 4 bytes each,
@@ -143,8 +163,8 @@ struct SweepCounts {
 // Each of this rank's documents covered at every swept m: its page row (at params.m) and the
 // sweep's counts; a quilted page's sources are cited, to be named by their owners.
 SweepCounts cover_documents(const std::vector<Document>& docs, const std::vector<std::uint64_t>& gram_counts,
-                            const CoverIndex& x, const QuiltParams& params,
-                            QuiltResult& result, std::vector<CitedSource>& cited) {
+                            const CoverIndex& x, const QuiltParams& params, QuiltResult& result,
+                            std::vector<CitedSource>& cited) {
   const auto ms = params.m_values();
   const auto cs = params.c_values();
   const auto thetas = params.theta_values();
@@ -209,7 +229,8 @@ void name_sources(comm::Transport& transport, std::vector<CitedSource> cited, co
   auto doc = docs.begin();
   for (const auto& s : named) {
     doc = std::lower_bound(doc, docs.end(), s.doc, [](const Document& d, std::uint64_t id) { return d.id < id; });
-    if (doc == docs.end() || doc->id != s.doc) throw std::logic_error("quilts: a source is not owned where its id says");
+    if (doc == docs.end() || doc->id != s.doc)
+      throw std::logic_error("quilts: a source is not owned where its id says");
     for (const auto& c : s.citations) sources.push_back({c.page, doc->url, c.covered});
   }
 }
@@ -249,7 +270,7 @@ QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local,
   }
   result.counters.add("quilts.grams", grams);
   // A pass takes at most half the room beside the documents: the classes it builds take the rest.
-  result.passes = memory.passes ? memory.passes(docs_bytes, 2 * kPassBytesPerGram * grams) : 1;
+  result.passes = plan_passes(transport, memory, docs_bytes, 2 * kPassBytesPerGram * grams);
   std::uint64_t classes_bytes = 0;
   std::vector<HolderClass> classes = classes_in_passes(transport, docs, params.m_values().back(), docs_bytes, grams,
                                                        config, memory, result, classes_bytes);
@@ -260,9 +281,9 @@ QuiltResult find_quilts(comm::Transport& transport, std::vector<Document> local,
     gram_counts.push_back(d.grams.size());
     std::vector<std::uint64_t>().swap(d.grams);
   }
-  if (memory.check)
-    memory.check("sending the holder classes", docs_bytes - grams * sizeof(std::uint64_t) + classes_bytes +
-                                                   kMemberBytes * members_sent(classes, transport.size()));
+  check_peak(transport, memory, "sending the holder classes",
+             docs_bytes - grams * sizeof(std::uint64_t) + classes_bytes +
+                 kMemberBytes * members_sent(classes, transport.size()));
   release_free_memory();  // the gram sets
   auto members = classes_by_document(transport, classes, config);
   std::vector<HolderClass>().swap(classes);

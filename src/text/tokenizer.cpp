@@ -223,6 +223,36 @@ std::size_t raw_text_end(std::string_view html, std::size_t i, std::string_view 
   return gt == std::string_view::npos ? html.size() : gt + 1;
 }
 
+// Where the next markup byte ('<' or '&') is, from a position in the page. Markup is often near
+// (a byte loop finds it), text often long (memchr finds it; where it found the later one is kept for
+// next time).
+class MarkupFinder {
+ public:
+  explicit MarkupFinder(std::string_view html) : html_(html) {}
+  std::size_t next(std::size_t i) {
+    const std::size_t n = html_.size();
+    std::size_t markup = i;
+    const std::size_t near = std::min(n, i + 32);
+    while (markup < near && !is(html_[markup], kMarkup)) ++markup;
+    if (markup == near && near < n) {
+      if (next_lt_ < near) next_lt_ = next_of('<', near);
+      if (next_amp_ < near) next_amp_ = next_of('&', near);
+      markup = std::min(next_lt_, next_amp_);
+    }
+    return markup;
+  }
+
+ private:
+  std::size_t next_of(char c, std::size_t from) const {
+    const void* at = std::memchr(html_.data() + from, c, html_.size() - from);
+    return at == nullptr ? html_.size() : static_cast<std::size_t>(static_cast<const char*>(at) - html_.data());
+  }
+
+  std::string_view html_;
+  std::size_t next_lt_ = 0;
+  std::size_t next_amp_ = 0;
+};
+
 // The page's terms in order. The visible text is written into one buffer: markup becomes at most
 // one space and every other byte stands for itself, so the text is never longer than the page.
 // At an image term the text so far is flushed first; the image tag's space ends every term and URL
@@ -238,24 +268,11 @@ void page_terms(std::string_view html, std::string_view page_host, OnTerm& on_te
     text_terms(std::string_view(text + flushed, written - flushed), on_term);
     flushed = written;
   };
-  // Text up to the next '<' or '&' is copied as it is. Markup is often near (a byte loop finds
-  // it), text often long (memchr finds it; where it found the later one is kept for next time).
-  const auto next_of = [&](char c, std::size_t from) {
-    const void* at = std::memchr(html.data() + from, c, n - from);
-    return at == nullptr ? n : static_cast<std::size_t>(static_cast<const char*>(at) - html.data());
-  };
-  std::size_t next_lt = 0;
-  std::size_t next_amp = 0;
+  // Text up to the next '<' or '&' is copied as it is.
+  MarkupFinder markup_finder(html);
   std::size_t i = 0;
   while (i < n) {
-    std::size_t markup = i;
-    const std::size_t near = std::min(n, i + 32);
-    while (markup < near && !is(html[markup], kMarkup)) ++markup;
-    if (markup == near && near < n) {
-      if (next_lt < near) next_lt = next_of('<', near);
-      if (next_amp < near) next_amp = next_of('&', near);
-      markup = std::min(next_lt, next_amp);
-    }
+    const std::size_t markup = markup_finder.next(i);
     std::memcpy(text + written, html.data() + i, markup - i);
     written += markup - i;
     i = markup;

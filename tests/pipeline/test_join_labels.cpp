@@ -7,7 +7,7 @@
 
 #include "crd/comm/local_transport.hpp"
 #include "crd/hash/sha1.hpp"
-#include "crd/pipeline/label_set.hpp"
+#include "labels/label_set.hpp"
 
 namespace crd::pipeline {
 namespace {

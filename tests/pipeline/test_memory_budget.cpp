@@ -18,7 +18,7 @@ namespace {
 constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
 
 TEST(MemoryBudget, HeldBytesStopTheScanLikeTables) {
-  const MemoryBudget budget(1 << 20, 4096, 0, 1);
+  const MemoryBudget budget(1 << 20, 4096, 1);
   ScanMeter meter(budget);
   const scan::ScannedShard shard;
   EXPECT_TRUE(meter.fits(shard, 10, 100, 0));
@@ -36,7 +36,8 @@ TEST(MemoryBudget, HeldBytesStopTheScanLikeTables) {
     } catch (const FatalError& e) {
       EXPECT_EQ(std::string(e.what()),
                 "--memory 1 MiB per rank is too small: the busiest rank's tables would need about " +
-                    human_bytes(projected) + "; run with at least " + std::to_string(ranks) + " ranks or raise --memory");
+                    human_bytes(projected) + "; run with at least " + std::to_string(ranks) +
+                    " ranks or raise --memory");
       EXPECT_EQ(human_bytes(projected).substr(human_bytes(projected).size() - 4), " MiB");  // was "0.02 GiB"
     }
   });
@@ -46,7 +47,7 @@ TEST(MemoryBudget, OneRanksPeakFailsEveryRankWithOneLine) {
   std::mutex m;
   std::vector<std::string> messages;
   comm::run_local(2, [&](comm::Transport& t) {
-    const MemoryBudget budget(kGiB, 4096, t.rank(), t.size());
+    const MemoryBudget budget(kGiB, 4096, t.size());
     budget.check_peak(t, "finding candidate pairs", t.rank() == 1 ? kGiB / 2 : 0);  // fits
     try {
       budget.check_peak(t, "finding candidate pairs", t.rank() == 1 ? kGiB * 3 / 2 : 0);
@@ -69,7 +70,7 @@ std::uint64_t smallest_one_pass_budget(const scan::ScannedShard& shard, bool kee
     const std::uint64_t mid = lo + (hi - lo) / 2;
     bool fits = true;
     comm::run_local(1, [&](comm::Transport& t) {
-      const MemoryBudget budget(mid, 4096, 0, 1);
+      const MemoryBudget budget(mid, 4096, 1);
       try {
         budget.plan_passes(t, shard, ScanMeter(budget), false, 0, keep_counts, shard_passes);
       } catch (const FatalError&) {
@@ -94,7 +95,7 @@ TEST(MemoryBudget, KeptCountRowsAreCountedForEveryPass) {
   // During a pass the shard holds one pass's hashes; the rows of all passes are kept.
   EXPECT_EQ(smallest_one_pass_budget(shard, true, 3) - plain, 3 * owned * sizeof(discover::CountRow));
   comm::run_local(1, [&](comm::Transport& t) {
-    const MemoryBudget budget(plain, 4096, 0, 1);
+    const MemoryBudget budget(plain, 4096, 1);
     const ScanMeter meter(budget);
     EXPECT_EQ(budget.plan_passes(t, shard, meter, true, 0, false), 1u);
     EXPECT_GE(budget.plan_passes(t, shard, meter, true, 0, true), 2u);  // out of core instead
@@ -104,7 +105,7 @@ TEST(MemoryBudget, KeptCountRowsAreCountedForEveryPass) {
 // One budget serves the whole job; each scan or pass measures itself with a meter of its own, so a
 // pass after a scan that stopped starts afresh, and plans from its own projection.
 TEST(MemoryBudget, EachScanHasItsOwnMeterOnTheJobsBudget) {
-  const MemoryBudget budget(1 << 20, 4096, 0, 1);
+  const MemoryBudget budget(1 << 20, 4096, 1);
   const scan::ScannedShard shard;
   ScanMeter first(budget);
   EXPECT_FALSE(first.fits(shard, 10, 100, 2 << 20));
@@ -122,8 +123,29 @@ TEST(MemoryBudget, EachScanHasItsOwnMeterOnTheJobsBudget) {
 
 TEST(MemoryBudget, NoBudgetChecksNothing) {
   comm::run_local(2, [&](comm::Transport& t) {
-    const MemoryBudget budget(0, 4096, t.rank(), t.size());
+    const MemoryBudget budget(0, 4096, t.size());
     EXPECT_NO_THROW(budget.check_peak(t, "sorting the candidate pairs", 100 * kGiB));
+  });
+}
+
+// What a rank may read from one result file: the budget when it keeps what it reads; the budget
+// times the ranks when it keeps only its share (a partitioned labeled set), saturating; unchecked
+// without a budget, and of_job takes the rank count from the job.
+TEST(MemoryBudget, ReadCapIsTheBudgetOrItsShareOfAll) {
+  const MemoryBudget three(kGiB, 4096, 3);
+  EXPECT_EQ(three.read_cap(false), kGiB);
+  EXPECT_EQ(three.read_cap(true), 3 * kGiB);
+  const MemoryBudget huge(~std::uint64_t{0} / 2 + 1, 4096, 4);
+  EXPECT_EQ(huge.read_cap(true), ~std::uint64_t{0});
+  const MemoryBudget none(0, 4096, 4);
+  EXPECT_EQ(none.read_cap(true), 0u);
+  comm::run_local(2, [&](comm::Transport& t) {
+    CommonOptions common;
+    common.memory_budget = kGiB;
+    common.round_bytes = 4096;
+    const MemoryBudget job = MemoryBudget::of_job(common, t);
+    EXPECT_EQ(job.read_cap(true), 2 * kGiB);
+    EXPECT_EQ(job.fixed_bytes(), 8192u);
   });
 }
 

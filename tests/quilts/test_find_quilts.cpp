@@ -9,12 +9,13 @@
 #include <map>
 #include <mutex>
 
+#include "crd/base/error.hpp"
 #include "crd/comm/collectives.hpp"
 #include "crd/comm/local_transport.hpp"
-#include "crd/text/fingerprint.hpp"
 #include "crd/quilts/find_quilts.hpp"
 #include "crd/quilts/grams.hpp"
 #include "crd/quilts/site.hpp"
+#include "crd/text/fingerprint.hpp"
 #include "stages.hpp"
 
 namespace crd::quilts {
@@ -71,7 +72,7 @@ Sorted run(int nranks, const QuiltParams& params, std::size_t round_bytes, std::
     if (t.rank() == nranks - 1) local.push_back(document(pages[0], params));
     shuffle::ExchangeStats stats;
     MemoryPlan plan;
-    plan.passes = [&](std::uint64_t, std::uint64_t) { return passes; };
+    plan.passes = passes;
     auto r = find_quilts(t, std::move(local), params, {round_bytes, &stats}, plan);
     EXPECT_EQ(r.passes, passes);
     std::lock_guard lock(mu);
@@ -119,8 +120,11 @@ TEST(FindQuilts, TheQuiltAndExactlyItsSources) {
   EXPECT_DOUBLE_EQ(q.patchfrac, 180.0 / 196.0);
   EXPECT_EQ(q.sources, 5u);
   EXPECT_EQ(q.quilted, 1);
-  const SourceList want{{"blog.q.example/src0", 36}, {"www.s1.example/src1", 36}, {"www.s2.example/src2", 36},
-                        {"www.s3.example/src3", 36}, {"www.s4.example/src4", 36}};
+  const SourceList want{{"blog.q.example/src0", 36},
+                        {"www.s1.example/src1", 36},
+                        {"www.s2.example/src2", 36},
+                        {"www.s3.example/src3", 36},
+                        {"www.s4.example/src4", 36}};
   EXPECT_EQ(sources_of(s, "www.q.example/quilt"), want);
   // The one-source copy: every gram a patch gram, but one source: not a quilt.
   const auto& copy = row(s, "copy.example/one");
@@ -197,7 +201,9 @@ TEST(FindQuilts, MinSourceShareAndForeignSourcesChangeTheCover) {
   const auto foreign = run(3, p, 4096);
   EXPECT_EQ(row(foreign, "www.q.example/quilt").sources, 4u);
   EXPECT_EQ(row(foreign, "www.q.example/quilt").patch_grams, 180u);
-  const SourceList want{{"www.s1.example/src1", 36}, {"www.s2.example/src2", 36}, {"www.s3.example/src3", 36},
+  const SourceList want{{"www.s1.example/src1", 36},
+                        {"www.s2.example/src2", 36},
+                        {"www.s3.example/src3", 36},
                         {"www.s4.example/src4", 36}};
   EXPECT_EQ(sources_of(foreign, "www.q.example/quilt"), want);
   p.foreign = Foreign::Host;  // other hosts: blog.q.example counts again
@@ -208,7 +214,8 @@ TEST(FindQuilts, TwoUrlsWithOneIdAreDroppedAndCounted) {
   comm::run_local(2, [&](comm::Transport& t) {
     std::vector<Document> local;
     local.push_back({42, t.rank() == 0 ? "a.example/x" : "b.example/y", 0, 0, {1, 2, 3}});
-    local.push_back({43 + static_cast<std::uint64_t>(t.rank()), "c.example/" + std::to_string(t.rank()), 0, 0, {1, 2, 3}});
+    local.push_back(
+        {43 + static_cast<std::uint64_t>(t.rank()), "c.example/" + std::to_string(t.rank()), 0, 0, {1, 2, 3}});
     auto r = find_quilts(t, std::move(local), QuiltParams{}, {1, nullptr});
     const std::uint64_t collided = comm::sum(t, r.counters.get("quilts.documents.url_hash_collision"));
     const std::uint64_t docs = comm::sum(t, r.counters.get("quilts.documents"));
@@ -220,7 +227,6 @@ TEST(FindQuilts, TwoUrlsWithOneIdAreDroppedAndCounted) {
     }
   });
 }
-
 
 // Passes over the gram space (--memory): the same rows for 1, 2, 3 and 7 passes at 1–3 ranks,
 // also in one-record rounds; the quilt keeps exactly its five sources and what each covered.
@@ -234,40 +240,72 @@ TEST(FindQuilts, PassesOverTheGramSpaceGiveTheSameRows) {
       SCOPED_TRACE(testing::Message() << passes << " passes, " << n << " ranks");
       const auto s = run(n, p, n == 2 ? 1 : 4096, passes);
       expect_same_pages(s, base);
-      const SourceList want{{"blog.q.example/src0", 36}, {"www.s1.example/src1", 36}, {"www.s2.example/src2", 36},
-                            {"www.s3.example/src3", 36}, {"www.s4.example/src4", 36}};
+      const SourceList want{{"blog.q.example/src0", 36},
+                            {"www.s1.example/src1", 36},
+                            {"www.s2.example/src2", 36},
+                            {"www.s3.example/src3", 36},
+                            {"www.s4.example/src4", 36}};
       EXPECT_EQ(sources_of(s, "www.q.example/quilt"), want);
       ASSERT_EQ(s.sweep.size(), base.sweep.size());
       for (std::size_t i = 0; i < s.sweep.size(); ++i) EXPECT_EQ(s.sweep[i].quilted, base.sweep[i].quilted);
     }
 }
 
-// --memory's checks see each step's projected bytes; one that throws stops the search there.
+// --memory's checks of the job's budget: each step's projected peak, with what the caller holds,
+// fails on every rank alike and names the step; the passes divide the grams (kPassBytesPerGram
+// each, twice over) beside the documents and what the caller holds.
 TEST(FindQuilts, MemoryChecksNameTheirSteps) {
-  comm::run_local(2, [&](comm::Transport& t) {
+  const auto local_docs = [](comm::Transport& t) {
     std::vector<Document> local;
     for (std::size_t i = 0; i < corpus().size(); ++i)
       if (static_cast<int>(i) % 2 == t.rank()) local.push_back(document(corpus()[i], QuiltParams{}));
-    std::vector<std::string> steps;
-    std::uint64_t kept_seen = 0, divided_seen = 0;
-    MemoryPlan plan;
-    plan.passes = [&](std::uint64_t kept, std::uint64_t divided) {
-      kept_seen = kept;
-      divided_seen = divided;
-      return 2u;
+    return local;
+  };
+  // A budget with room for nothing beside the fixed buffers (2 × 4 KiB): the first check fails.
+  const auto failing_step = [&](std::uint32_t passes) {
+    std::mutex m;
+    std::vector<std::string> messages;
+    comm::run_local(2, [&](comm::Transport& t) {
+      const shuffle::MemoryBudget budget(8192 + 1, 4096, t.size());
+      try {
+        find_quilts(t, local_docs(t), QuiltParams{}, {4096, nullptr}, MemoryPlan{&budget, 0, passes});
+        ADD_FAILURE() << "no error";
+      } catch (const FatalError& e) {
+        std::lock_guard lock(m);
+        messages.push_back(e.what());
+      }
+    });
+    EXPECT_EQ(messages.size(), 2u);
+    EXPECT_EQ(messages.front(), messages.back());  // agreed
+    return messages.front();
+  };
+  EXPECT_NE(failing_step(2).find(": grouping the holder classes needs about "), std::string::npos);
+  EXPECT_NE(failing_step(1).find(": sending the holder classes needs about "), std::string::npos);
+
+  // Passes from the budget: what the caller holds leaves less room for the grams, so the same
+  // budget takes more passes, and the pages found are the same.
+  std::uint64_t docs_bytes = 0, grams = 0;
+  for (const auto& page : corpus()) {
+    const Document d = document(page, QuiltParams{});
+    docs_bytes += held_bytes(d);
+    grams += d.grams.size();
+  }
+  const std::uint64_t held = std::uint64_t{1} << 30;
+  const std::uint64_t room = kPassBytesPerGram * grams / 2;  // a quarter of all grams' 2 × kPassBytesPerGram
+  comm::run_local(2, [&](comm::Transport& t) {
+    const shuffle::MemoryBudget budget(8192 + held + docs_bytes + room, 4096, t.size());
+    const auto roomy = find_quilts(t, local_docs(t), QuiltParams{}, {4096, nullptr}, MemoryPlan{&budget, 0});
+    const auto tight = find_quilts(t, local_docs(t), QuiltParams{}, {4096, nullptr}, MemoryPlan{&budget, held});
+    EXPECT_EQ(roomy.passes, 1u);
+    EXPECT_GT(tight.passes, 1u);
+    EXPECT_LE(tight.passes, 4u);
+    const auto urls = [](std::vector<PageRow> pages) {
+      std::sort(pages.begin(), pages.end(), FieldLess{});
+      std::vector<std::string> out;
+      for (const auto& p : pages) out.push_back(p.url + (p.quilted ? " quilted" : ""));
+      return out;
     };
-    plan.check = [&](const std::string& step, std::uint64_t bytes) {
-      steps.push_back(step);
-      EXPECT_GT(bytes, 0u);
-    };
-    const auto r = find_quilts(t, std::move(local), QuiltParams{}, {4096, nullptr}, plan);
-    EXPECT_EQ(steps, (std::vector<std::string>{"grouping the holder classes", "sending the holder classes"}));
-    EXPECT_EQ(divided_seen, 2 * kPassBytesPerGram * r.counters.get("quilts.grams"));
-    EXPECT_GT(kept_seen, r.counters.get("quilts.grams") * 8);
-    plan.check = [](const std::string& step, std::uint64_t) { throw std::runtime_error(step); };
-    std::vector<Document> again;
-    if (t.rank() == 0) again.push_back(document(corpus()[0], QuiltParams{}));
-    EXPECT_THROW(find_quilts(t, std::move(again), QuiltParams{}, {4096, nullptr}, plan), std::runtime_error);
+    EXPECT_EQ(urls(tight.pages), urls(roomy.pages));
   });
 }
 
@@ -316,7 +354,8 @@ TEST(QuiltStages, HolderClassesAndTheirRoutes) {
         all.insert(all.end(), classes.begin(), classes.end());
         received[t.rank()] = std::move(members);
       });
-      std::sort(all.begin(), all.end(), [](const HolderClass& a, const HolderClass& b) { return a.first_gram < b.first_gram; });
+      std::sort(all.begin(), all.end(),
+                [](const HolderClass& a, const HolderClass& b) { return a.first_gram < b.first_gram; });
       ASSERT_EQ(all.size(), want.size());
       for (std::size_t i = 0; i < want.size(); ++i) {
         EXPECT_EQ(all[i].holders, want[i].holders);
@@ -329,10 +368,11 @@ TEST(QuiltStages, HolderClassesAndTheirRoutes) {
       for (int r = 0; r < n; ++r) {
         std::vector<ClassMember> expect;
         for (const auto& w : want) {
-          const bool mine = std::any_of(w.holders.begin(), w.holders.end(),
-                                        [&](std::uint64_t d) { return owner_of_key(d, n) == r; });
+          const bool mine =
+              std::any_of(w.holders.begin(), w.holders.end(), [&](std::uint64_t d) { return owner_of_key(d, n) == r; });
           if (mine)
-            for (const auto d : w.holders) expect.push_back({static_cast<std::uint32_t>(r), w.first_gram, d, d * 7, w.grams});
+            for (const auto d : w.holders)
+              expect.push_back({static_cast<std::uint32_t>(r), w.first_gram, d, d * 7, w.grams});
         }
         const auto& got = received[r];
         ASSERT_EQ(got.size(), expect.size()) << "rank " << r;
@@ -461,9 +501,8 @@ TEST(QuiltStages, PostingsFindEveryCandidateGram) {
         std::lock_guard lock(mu);
         all.insert(all.end(), mine.begin(), mine.end());
       });
-      std::sort(all.begin(), all.end(), [](const Holding& a, const Holding& b) {
-        return std::tie(a.gram, a.doc) < std::tie(b.gram, b.doc);
-      });
+      std::sort(all.begin(), all.end(),
+                [](const Holding& a, const Holding& b) { return std::tie(a.gram, a.doc) < std::tie(b.gram, b.doc); });
       std::vector<std::uint64_t> holders{text::mix64(1), text::mix64(2), text::mix64(3)};
       std::sort(holders.begin(), holders.end());
       ASSERT_EQ(all.size(), shared.size() * 3);

@@ -1,14 +1,13 @@
 // crd compare-hashing (paper §6.5, Table 1): page detection against a labeled set L with SHA-1
 // chunk hashes (crd's own) and with three locality-sensitive hashes of the same chunks — Nilsimsa,
-// TLSH, ssdeep — scored against a known truth, over a sweep of each LSH threshold.
+// TLSH, ssdeep — scored against a known truth, over a sweep of each LSH threshold: its options.
+// The comparison is compare/hashing_comparison.hpp; the job, pipeline/compare_hashing_pipeline.hpp.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "crd/comm/transport.hpp"
 #include "crd/detect/threshold.hpp"
-#include "crd/pipeline/options.hpp"
 
 namespace crd::compare {
 
@@ -24,17 +23,12 @@ struct SweepOptions {
 };
 
 struct CompareOptions {
-  std::vector<std::string> labels;      // result files holding L (as crd detect --labels)
-  std::string truth;                    // file: one positive URL prefix (page key) per line
+  std::vector<std::string> labels;   // result files holding L (as crd detect --labels)
+  std::string truth;                 // file: one positive URL prefix (page key) per line
   detect::Threshold page_threshold;  // one for all methods; auto = mean + σ of SHA-1 containments
   std::uint64_t min_labeled = 1;
   double extrapolate_pages = 2.86e9;  // Common Crawl's files in §6.5
   SweepOptions sweep;
 };
-
-// Collective. Scans the corpus (same reading, cleaning, chunking and sharding as crd detect),
-// writes /compare_hashing and /run to common.output, prints the tables on rank 0.
-void run_compare_hashing(const pipeline::CommonOptions& common, const pipeline::DiscoverOptions& stop_options,
-                         const CompareOptions& options, comm::Transport& transport);
 
 }  // namespace crd::compare

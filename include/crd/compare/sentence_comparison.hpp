@@ -11,15 +11,15 @@
 
 #include "crd/base/counters.hpp"
 #include "crd/compare/compare_documents.hpp"
+#include "crd/discover/label_lookup.hpp"
 #include "crd/output/result_reader.hpp"
-#include "crd/pipeline/label_lookup.hpp"
 
 namespace crd::compare {
 
 // One labeled sentence of a document.
 struct LabelHit {
   std::uint32_t position;
-  const pipeline::LabelSource* label;
+  const discover::LabelSource* label;
 };
 
 struct SentenceComparison {
@@ -36,16 +36,16 @@ struct SentenceComparison {
 // then compares them against `labels` when it holds any. Not movable once built: `pairs` refers
 // to `documents`.
 void compare_sentences(SentenceComparison& out, const std::vector<std::string>& inputs, const ReadSettings& read,
-                       std::uint64_t max_bucket, const pipeline::LabelLookup* labels);
+                       std::uint64_t max_bucket, const discover::LabelLookup* labels);
 
 // The labeled document a label was sampled from (its sample_url), read only for labels that hit.
 class LabelUrls {
  public:
-  const std::string& url_of(const pipeline::LabelSource& label);
+  const std::string& url_of(const discover::LabelSource& label);
 
  private:
   std::map<std::string, output::ResultReader> readers_;
-  std::map<const pipeline::LabelSource*, std::string> urls_;
+  std::map<const discover::LabelSource*, std::string> urls_;
 };
 
 // A document's labeled sentences from one labeled document.

@@ -1,35 +1,17 @@
-// The label hashes of one or more result files in one flat map, for the single-process commands
-// (check, compare): 20 bytes per label; a label's other columns are read only when it matched.
+// Loading a discover::LabelLookup (the label hashes of result files in one flat map) for the
+// single-process commands, check and compare.
 #pragma once
 
-#include <cstdint>
 #include <string>
 #include <vector>
 
-#include "crd/discover/digest_map.hpp"
+#include "crd/discover/label_lookup.hpp"
 
 namespace crd::pipeline {
-
-// Where a label was read: the file, its labeled group, and the row in that group.
-struct LabelSource {
-  std::string path;
-  std::string group;
-  std::uint64_t row;
-};
-
-struct LabelLookup {
-  std::vector<LabelSource> sources;
-  discover::DigestMap<std::uint32_t> index;  // hash → position in sources
-
-  const LabelSource* find(const Digest& d) const {
-    const std::uint32_t* id = index.find(d);
-    return id == nullptr ? nullptr : &sources[*id];
-  }
-};
 
 // Reads the labeled group of every file (labels_group); a hash in several files keeps
 // its first source. Throws UsageError for a file that holds no labeled set, or one chunked unlike
 // `chunking` (the command's chunking identity: check_labels_chunking).
-LabelLookup load_label_lookup(const std::vector<std::string>& paths, const std::string& chunking);
+discover::LabelLookup load_label_lookup(const std::vector<std::string>& paths, const std::string& chunking);
 
 }  // namespace crd::pipeline

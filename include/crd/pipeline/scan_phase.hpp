@@ -8,13 +8,13 @@
 #include <string>
 
 #include "crd/comm/transport.hpp"
-#include "crd/scan/corpus_scan.hpp"
 #include "crd/discover/label_rules.hpp"
 #include "crd/discover/owner_tally.hpp"
 #include "crd/output/result_file.hpp"
 #include "crd/pipeline/checkpoint.hpp"
 #include "crd/pipeline/options.hpp"
 #include "crd/pipeline/run_report.hpp"
+#include "crd/scan/corpus_scan.hpp"
 
 namespace crd::pipeline {
 
@@ -31,11 +31,11 @@ struct ScanPhase {
   std::vector<io::InputFile> files;
   std::vector<std::size_t> mine;
   scan::ScanOptions scan_options;
-  std::uint64_t job_bytes = 0;     // all ranks' input bytes (progress)
-  std::uint64_t bytes_read = 0;    // input bytes this rank read, over every scan and pass
-  std::uint64_t shard_bytes = 0;   // this rank's input bytes (read once in memory)
-  std::uint64_t tables_max = 0;    // the largest tables of an earlier scan or pass
-  std::uint64_t held = 0;          // what the command keeps beside the tables (held_bytes), for every pass
+  std::uint64_t job_bytes = 0;           // all ranks' input bytes (progress)
+  std::uint64_t bytes_read = 0;          // input bytes this rank read, over every scan and pass
+  std::uint64_t shard_bytes = 0;         // this rank's input bytes (read once in memory)
+  std::uint64_t tables_max = 0;          // the largest tables of an earlier scan or pass
+  std::uint64_t held = 0;                // what the command keeps beside the tables (held_bytes), for every pass
   const MemoryBudget* budget = nullptr;  // the job's, as run_scan_phase was given it
 };
 
@@ -48,12 +48,13 @@ void with_result_file(comm::Transport& transport,
 
 // The scan's own inputs, besides the corpus and CommonOptions.
 struct ScanRequest {
-  std::string stop_chunks;                    // file of stop chunks ("" = none)
-  std::uint64_t min_chunk_length = 0;         // shorter chunks are stop items too
-  bool keep_counts = false;                   // every hash's count is kept: the memory plan counts them
-  bool keep_pages = false;                    // keep each page's chunk ids (label, detect, compare-hashing)
-  bool out_of_core = false;                   // tables past --memory: plan passes > 1 instead of failing
-  std::function<std::uint64_t()> held_bytes;  // bytes the command keeps beside the shard's tables (neardup's sketches, detect's labeled set)
+  std::string stop_chunks;             // file of stop chunks ("" = none)
+  std::uint64_t min_chunk_length = 0;  // shorter chunks are stop items too
+  bool keep_counts = false;            // every hash's count is kept: the memory plan counts them
+  bool keep_pages = false;             // keep each page's chunk ids (label, detect, compare-hashing)
+  bool out_of_core = false;            // tables past --memory: plan passes > 1 instead of failing
+  std::function<std::uint64_t()>
+      held_bytes;  // bytes the command keeps beside the shard's tables (neardup's sketches, detect's labeled set)
 };
 
 // The stop items and kept counts that discover's options ask for (the other fields unset).
@@ -66,10 +67,6 @@ ScanRequest scan_request(const DiscoverOptions& options);
 // phase keeps a pointer to it).
 ScanPhase run_scan_phase(const CommonOptions& common, const ScanRequest& request, const MemoryBudget& budget,
                          comm::Transport& transport, PhaseTimer& timer, std::optional<output::ResultFile>& file);
-// The same with a budget of its own, for compare-hashing, whose pipeline lives outside this module
-// (memory_checks.hpp); it must not outlive the ScanPhase's use of p.budget (null here).
-ScanPhase run_scan_phase(const CommonOptions& common, const ScanRequest& request, comm::Transport& transport,
-                         PhaseTimer& timer, std::optional<output::ResultFile>& file);
 
 // Collective: /run/resources (peak memory, the tables' bytes, out-of-core passes and the input read
 // again, shuffle volume), the same on every rank. passes/bytes_reread: this rank's (1 and 0 in memory).

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -11,6 +10,7 @@
 #include "crd/comm/transport.hpp"
 #include "crd/quilts/params.hpp"
 #include "crd/quilts/records.hpp"
+#include "crd/shuffle/memory_budget.hpp"
 #include "crd/shuffle/reduce_by_key.hpp"
 
 namespace crd::quilts {
@@ -33,14 +33,15 @@ std::uint64_t held_bytes(const Document& d);             // what `d` holds (for 
 inline constexpr std::uint64_t kUnbudgetedPassGrams = std::uint64_t{1} << 19;
 std::uint64_t held_bytes(const HolderClass& c);
 
-// How a search fits its memory: both collective (every rank calls, with its own share), and both
-// throw on every rank alike when nothing fits. Unset: one pass, nothing checked.
+// How a search fits its memory. Stages 2–5 run in passes over the gram space: as many as the
+// budget needs beside what passes do not divide (the documents, and `held`) for what they do
+// (kPassBytesPerGram per gram); unbudgeted, kUnbudgetedPassGrams grams a pass. Each later step's
+// projected peak, with `held`, is checked against the budget (collective: FatalError on every rank
+// alike when it does not fit).
 struct MemoryPlan {
-  // Passes over the gram space for stages 2–5, given what passes do not divide (`kept`: the
-  // documents) and what they do (`divided`: kPassBytesPerGram per gram).
-  std::function<std::uint32_t(std::uint64_t kept, std::uint64_t divided)> passes;
-  // Fails unless a step's projected peak fits.
-  std::function<void(const std::string& step, std::uint64_t bytes)> check;
+  const shuffle::MemoryBudget* budget = nullptr;  // the job's --memory; null: unbudgeted
+  std::uint64_t held = 0;                         // this rank's bytes held beside the search (the scan's tables)
+  std::uint32_t passes = 0;                       // > 0: exactly this many passes, whatever the budget
 };
 
 // local: the documents this rank read (ids, urls, servers, grams set; any records of one URL).

@@ -6,17 +6,18 @@
 #include "crd/discover/discovery.hpp"
 #include "crd/output/result_reader.hpp"
 #include "crd/output/table_io.hpp"
-#include "crd/pipeline/label_set.hpp"
+#include "label_set.hpp"
 
 namespace crd::pipeline {
 
-LabelLookup load_label_lookup(const std::vector<std::string>& paths, const std::string& chunking) {
-  LabelLookup out;
+discover::LabelLookup load_label_lookup(const std::vector<std::string>& paths, const std::string& chunking) {
+  discover::LabelLookup out;
   for (const auto& path : paths) {
     output::ResultReader reader(path);
     const std::string group = labels_group(reader);
     check_labels_chunking(reader, group, chunking);
-    const auto hashes = reader.read_matrix(output::Table<discover::LabelRow>{group.c_str()}.column(&discover::LabelRow::hash));
+    const auto hashes =
+        reader.read_matrix(output::Table<discover::LabelRow>{group.c_str()}.column(&discover::LabelRow::hash));
     for (std::size_t i = 0; i * 20 < hashes.size(); ++i) {
       Digest d;
       std::copy_n(hashes.begin() + static_cast<std::ptrdiff_t>(i * 20), 20, d.bytes.begin());

@@ -1,18 +1,18 @@
 // Loading and joining the labeled set.
-#include "crd/pipeline/label_set.hpp"
+#include "label_set.hpp"
 
 #include <algorithm>
 #include <memory>
 
+#include "agreed_errors.hpp"
 #include "crd/base/error.hpp"
 #include "crd/base/heap_bytes.hpp"
-#include "crd/base/saturating.hpp"
-#include "agreed_errors.hpp"
+#include "crd/chunk/chunking_identity.hpp"
 #include "crd/comm/collectives.hpp"
 #include "crd/output/result_reader.hpp"
 #include "crd/output/schema.hpp"
-#include "crd/chunk/chunking_identity.hpp"
 #include "label_file_shape.hpp"
+#include "memory_budget.hpp"
 
 namespace crd::pipeline {
 
@@ -38,7 +38,8 @@ std::string labels_group(const output::ResultReader& r) {
 void check_labels_chunking(const output::ResultReader& r, const std::string& group, const std::string& chunking) {
   namespace attr = output::schema::attr;
   std::string stored;
-  if (r.has_attribute(group, attr::kLabelChunking)) stored = r.attribute_string(group, attr::kLabelChunking);
+  if (r.has_attribute(group, attr::kLabelChunking))
+    stored = r.attribute_string(group, attr::kLabelChunking);
   else if (group == output::schema::kDiscoveryChunks.group && output::schema::has_attribute(r, attr::kChunking))
     stored = output::schema::attribute_string(r, attr::kChunking);
   if (stored.empty() || chunk::chunking_used(stored) == chunk::chunking_used(chunking)) return;
@@ -50,12 +51,12 @@ namespace {
 
 struct ReadLabels {
   std::vector<discover::LabelRow> mine;  // the rows this rank owns, in file order (no sample_url)
-  std::vector<Digest> everything;  // every hash, if replicated
+  std::vector<Digest> everything;        // every hash, if replicated
   bool replicate = false;
 };
 
 ReadLabels read_label_files(const std::vector<std::string>& paths, JoinMode mode, std::uint64_t replicate_max,
-                            std::uint64_t memory_budget, const std::string& chunking, int nranks, int me) {
+                            const MemoryBudget& budget, const std::string& chunking, int nranks, int me) {
   constexpr std::uint64_t kBlock = 1u << 16;
   ReadLabels out;
   std::vector<discover::LabelRow>& mine = out.mine;
@@ -67,15 +68,13 @@ ReadLabels read_label_files(const std::vector<std::string>& paths, JoinMode mode
     readers.push_back(std::make_unique<output::ResultReader>(path));
     groups.push_back(labels_group(*readers.back()));
     check_labels_chunking(*readers.back(), groups.back(), chunking);
-    rows_total += readers.back()->rows(output::Table<discover::LabelRow>{groups.back().c_str()}.column(&discover::LabelRow::hash));
+    rows_total += readers.back()->rows(
+        output::Table<discover::LabelRow>{groups.back().c_str()}.column(&discover::LabelRow::hash));
   }
-  const bool replicate =
-      mode == JoinMode::Replicated || (mode == JoinMode::Auto && rows_total <= replicate_max);
+  const bool replicate = mode == JoinMode::Replicated || (mode == JoinMode::Auto && rows_total <= replicate_max);
   out.replicate = replicate;
-  // Partitioned, a rank reads every row but keeps the 1/nranks it owns: the budget bounds what it keeps.
-  const std::uint64_t read_budget =
-      replicate || memory_budget == 0 ? memory_budget : saturating_mul(memory_budget, static_cast<std::uint64_t>(nranks));
-  for (auto& reader : readers) reader->set_memory_budget(read_budget);
+  // Partitioned, a rank reads every row but keeps the 1/nranks it owns.
+  for (auto& reader : readers) reader->set_memory_budget(budget.read_cap(!replicate));
 
   for (std::size_t source = 0; source < readers.size(); ++source) {
     const output::ResultReader& reader = *readers[source];
@@ -97,12 +96,14 @@ ReadLabels read_label_files(const std::vector<std::string>& paths, JoinMode mode
 }  // namespace
 
 LabelSet load_label_set(comm::Transport& transport, const std::vector<std::string>& paths, JoinMode mode,
-                        std::uint64_t replicate_max, std::uint64_t memory_budget, const std::string& chunking) {
+                        std::uint64_t replicate_max, const MemoryBudget& budget, const std::string& chunking) {
   // Every rank opens the files itself (read-only, serial HDF5). Errors are then normally the same
   // everywhere, but a file one rank cannot read (node-local paths, a bad sector in a column only
   // some ranks read) must not leave the others in the next collective: agree first.
   ReadLabels read;
-  agree_on_errors(transport, [&] { read = read_label_files(paths, mode, replicate_max, memory_budget, chunking, transport.size(), transport.rank()); });
+  agree_on_errors(transport, [&] {
+    read = read_label_files(paths, mode, replicate_max, budget, chunking, transport.size(), transport.rank());
+  });
   std::vector<discover::LabelRow>& mine = read.mine;
   std::vector<Digest>& everything = read.everything;
   const bool replicate = read.replicate;

@@ -5,22 +5,23 @@
 #include <algorithm>
 #include <map>
 
-#include "crd/base/error.hpp"
 #include "agreed_errors.hpp"
+#include "crd/base/error.hpp"
 #include "crd/base/heap_bytes.hpp"
 #include "crd/detect/similarity.hpp"
 #include "crd/discover/discovery.hpp"
 #include "crd/output/result_reader.hpp"
 #include "crd/output/schema.hpp"
 #include "crd/output/table_io.hpp"
-#include "crd/pipeline/label_set.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
+#include "label_set.hpp"
 
 namespace crd::pipeline {
 
 std::vector<output::LabeledDocumentRow> labeled_document_rows(comm::Transport& transport,
                                                               const std::vector<std::string>& keys,
-                                                              const detect::PageScores& scores, std::size_t round_bytes) {
+                                                              const detect::PageScores& scores,
+                                                              std::size_t round_bytes) {
   std::vector<output::LabeledDocumentRow> rows;
   rows.reserve(scores.size());
   for (std::size_t i = 0; i < scores.size(); ++i) {
@@ -37,18 +38,20 @@ std::vector<output::LabeledDocumentRow> labeled_document_rows(comm::Transport& t
 namespace {
 
 std::vector<Digest> label_hashes(const output::ResultReader& reader, const std::string& group) {
-  const auto bytes = reader.read_matrix(output::Table<discover::LabelRow>{group.c_str()}.column(&discover::LabelRow::hash));
+  const auto bytes =
+      reader.read_matrix(output::Table<discover::LabelRow>{group.c_str()}.column(&discover::LabelRow::hash));
   std::vector<Digest> out(bytes.size() / 20);
-  for (std::size_t i = 0; i < out.size(); ++i) std::copy_n(bytes.begin() + static_cast<std::ptrdiff_t>(i * 20), 20, out[i].bytes.begin());
+  for (std::size_t i = 0; i < out.size(); ++i)
+    std::copy_n(bytes.begin() + static_cast<std::ptrdiff_t>(i * 20), 20, out[i].bytes.begin());
   return out;
 }
 
-LabeledDocuments read_labeled_documents(const std::vector<std::string>& paths, std::uint64_t memory_budget) {
+LabeledDocuments read_labeled_documents(const std::vector<std::string>& paths, std::uint64_t read_cap) {
   std::vector<std::unique_ptr<output::ResultReader>> readers;
   std::vector<std::vector<Digest>> file_hashes;
   std::vector<Digest> merged;
   for (const auto& path : paths) {
-    readers.push_back(std::make_unique<output::ResultReader>(path, memory_budget));
+    readers.push_back(std::make_unique<output::ResultReader>(path, read_cap));
     const output::ResultReader& reader = *readers.back();
     const std::string group = labels_group(reader);
     if (group != output::schema::kLabels.group || !reader.has(output::schema::kLabelsDocuments.group))
@@ -72,7 +75,8 @@ LabeledDocuments read_labeled_documents(const std::vector<std::string>& paths, s
         if (label_row >= hashes.size())
           throw UsageError(paths[f] + ": " + output::schema::kLabelsDocuments.group + " names label row " +
                            std::to_string(label_row) + " of " + std::to_string(hashes.size()));
-        const auto id = static_cast<std::uint64_t>(std::lower_bound(merged.begin(), merged.end(), hashes[label_row]) - merged.begin());
+        const auto id = static_cast<std::uint64_t>(std::lower_bound(merged.begin(), merged.end(), hashes[label_row]) -
+                                                   merged.begin());
         ++counts[id];
       }
       for (const auto& [id, count] : counts) postings.push_back({id, {document, count}});
@@ -113,15 +117,14 @@ std::uint64_t labeled_documents_peak(const std::vector<std::string>& paths) {
   const std::uint64_t list = documents * (sizeof(std::string) + sizeof(std::uint32_t)) + url_bytes +
                              (labels + 1) * sizeof(std::uint64_t) + postings * sizeof(LabeledDocuments::Holder);
   const std::uint64_t hashes = 2 * labels * sizeof(Digest);  // each file's label hashes and the merged ids
-  return list + largest_file + hashes +
-         postings * sizeof(std::pair<std::uint64_t, LabeledDocuments::Holder>);
+  return list + largest_file + hashes + postings * sizeof(std::pair<std::uint64_t, LabeledDocuments::Holder>);
 }
 
 LabeledDocuments load_labeled_documents(comm::Transport& transport, const std::vector<std::string>& paths,
-                                        std::uint64_t memory_budget) {
+                                        const MemoryBudget& budget) {
   // As load_label_set: a file only some ranks can read must not leave the others in a collective.
   LabeledDocuments out;
-  agree_on_errors(transport, [&] { out = read_labeled_documents(paths, memory_budget); });
+  agree_on_errors(transport, [&] { out = read_labeled_documents(paths, budget.read_cap(false)); });
   return out;
 }
 
@@ -136,7 +139,7 @@ std::uint64_t held_bytes(const LabeledDocuments& d) {
 std::vector<output::SimilarityPairRow> similarity_pairs(std::span<const detect::PageRow> pages,
                                                         const LabeledDocuments& documents, std::uint64_t k) {
   struct Overlap {
-    std::uint32_t matching = 0;       // distinct shared labels
+    std::uint32_t matching = 0;  // distinct shared labels
     std::uint32_t page_positions = 0;
     std::uint64_t document_positions = 0;
   };
@@ -166,7 +169,8 @@ std::vector<output::SimilarityPairRow> similarity_pairs(std::span<const detect::
     std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(keep), ranked.end(), better);
     for (std::size_t r = 0; r < keep; ++r) {
       const auto& [document, o] = ranked[r];
-      out.push_back({page.url, documents.urls[document], o.matching, detect::similarity_term(o.page_positions, page.chunks),
+      out.push_back({page.url, documents.urls[document], o.matching,
+                     detect::similarity_term(o.page_positions, page.chunks),
                      detect::similarity_term(o.document_positions, documents.chunks[document])});
     }
   }

@@ -8,9 +8,10 @@
 #include <vector>
 
 #include "crd/comm/transport.hpp"
-#include "crd/detect/page_scores.hpp"
 #include "crd/detect/detection.hpp"
+#include "crd/detect/page_scores.hpp"
 #include "crd/output/result_rows.hpp"
+#include "memory_budget.hpp"
 
 namespace crd::pipeline {
 
@@ -18,7 +19,8 @@ namespace crd::pipeline {
 // the expert corpus against its own labels), sorted by url across ranks.
 std::vector<output::LabeledDocumentRow> labeled_document_rows(comm::Transport& transport,
                                                               const std::vector<std::string>& keys,
-                                                              const detect::PageScores& scores, std::size_t round_bytes);
+                                                              const detect::PageScores& scores,
+                                                              std::size_t round_bytes);
 
 // The labeled documents of the --labels files, and for each label id of the merged set (the ids
 // detection uses: positions in hash order of all files' labels) the documents holding it.
@@ -34,9 +36,10 @@ struct LabeledDocuments {
 };
 
 // Collective (agreed: every rank throws alike). Every rank reads every file's /labels_documents
-// and label hashes. UsageError for a file without /labels_documents. memory_budget: as load_label_set.
+// and label hashes. UsageError for a file without /labels_documents. FatalError (agreed) past the
+// budget's read_cap, as load_label_set. budget: the job's.
 LabeledDocuments load_labeled_documents(comm::Transport& transport, const std::vector<std::string>& paths,
-                                        std::uint64_t memory_budget);
+                                        const MemoryBudget& budget);
 
 // Local. The bytes loading the labeled documents of `paths` peaks at — the rows of the largest
 // file as read, the postings (label, document, count) sorted into the inverted list, and the list

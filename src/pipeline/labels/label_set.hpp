@@ -21,9 +21,11 @@
 
 namespace crd::pipeline {
 
+class MemoryBudget;  // the job's --memory (src/pipeline/memory_budget.hpp)
+
 struct LabelSet {
-  detect::LabelSlice owned;      // this rank's labels, by hash
-  std::uint64_t total = 0;       // labels over all ranks
+  detect::LabelSlice owned;  // this rank's labels, by hash
+  std::uint64_t total = 0;   // labels over all ranks
   bool replicated = false;
   discover::DigestMap<std::uint64_t> all;  // replicated: every label's hash → id
 };
@@ -48,10 +50,11 @@ void check_labels_chunking(const output::ResultReader& reader, const std::string
 // /discovery/chunks from `crd discover` or `crd run`, or /detection/labels), merging duplicates.
 // Throws UsageError (every rank alike, agreed) for a file that is not a crd result, has no labels
 // or holds a malformed labeled set; FatalError (agreed) if a well-formed file cannot be read, declares
-// more rows than it stores, or holds more than memory_budget bytes (--memory, 0 = unchecked).
+// more rows than it stores, or holds more than the budget's read_cap (--memory).
+// budget: the job's.
 // chunking: the run's chunking identity; a file chunked otherwise is refused (check_labels_chunking).
 LabelSet load_label_set(comm::Transport& transport, const std::vector<std::string>& paths, JoinMode mode,
-                        std::uint64_t replicate_max, std::uint64_t memory_budget, const std::string& chunking);
+                        std::uint64_t replicate_max, const MemoryBudget& budget, const std::string& chunking);
 
 // Collective. label_of[local chunk id] = label id or detect::kNoLabel.
 std::vector<std::uint64_t> join_labels(comm::Transport& transport, const LabelSet& labels,

@@ -113,6 +113,9 @@ std::vector<std::uint64_t> simhash(std::span<const std::uint64_t> tokens, std::u
 Sketch sketch(std::span<const std::uint64_t> tokens, const SketchParams& params) {
   Sketch s;
   if (tokens.empty()) return s;
+  // n tokens give n − k + 1 shingles (one when n < k).
+  const std::uint64_t n_shingles = tokens.size() >= params.k ? tokens.size() - params.k + 1 : 1;
+  if (n_shingles < params.min_shingles) return s;
   s.super = supershingles(min_values(shingles(tokens, params.k), params.m), params.m_prime);
   s.bits = simhash(tokens, params.b);
   return s;

@@ -59,6 +59,10 @@ TEST(Sketch, PagesWithFewerShinglesThanTheMinimumHaveNoSketch) {
   EXPECT_TRUE(sketch(tokens_of("a b c"), params).super.empty());
   params.min_shingles = 1;
   EXPECT_EQ(sketch(tokens_of("a b c"), params).super.size(), 6u);
+  // Distinct shingles count: 13 tokens, 6 shingles of 8, but only 1 distinct.
+  params.min_shingles = 2;
+  EXPECT_TRUE(sketch(tokens_of("0 0 0 0 0 0 0 0 0 0 0 0 0"), params).super.empty());
+  EXPECT_EQ(sketch(tokens_of("0 0 0 0 0 0 0 0 0 0 0 0 1"), params).super.size(), 6u);
 }
 
 TEST(Sketch, RepeatedShinglesDoNotChangeMinValues) {

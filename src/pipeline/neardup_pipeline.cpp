@@ -11,6 +11,7 @@
 #include "crd/comm/collectives.hpp"
 #include "crd/discover/histogram.hpp"
 #include "crd/hash/sha1.hpp"
+#include "crd/io/document.hpp"
 #include "crd/neardup/boilerplate.hpp"
 #include "crd/neardup/clusters.hpp"
 #include "crd/neardup/normalize.hpp"
@@ -196,7 +197,9 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
     const std::string_view host = key.substr(0, key.find('/'));
     if (options.boilerplate_pages != 0) {
       neardup::BlockTokens blocks;
-      neardup::tokenize_blocks(doc.body, host, options.normalize_text, blocks);
+      std::string_view type = doc.content_type;  // as io::is_chunkable reads it
+      if (type.empty() || type == "application/octet-stream") type = io::sniff_media_type(doc.body);
+      neardup::tokenize_blocks(doc.body, host, options.normalize_text, blocks, type.starts_with("text/plain"));
       if (blocks.tokens.empty())
         ++without_tokens;
       else

@@ -8,7 +8,11 @@ J^l, and a pair is B-similar when at least t of the m' supershingles agree:
 
 (for t = 1 this is datatrove's 1 − (1 − J^r)^b with r = l and b = m'). Prints a Markdown table and,
 with --png, draws the curves (matplotlib; /usr/bin/python3 on Debian).
-  /usr/bin/python3 validation/neardup_curves.py [--png docs/images/neardup_curves.png]
+  /usr/bin/python3 validation/neardup_curves.py [--png docs/images/neardup_curves.png] \
+      [--measured neardup-high-recall.ini=VALIDATION_DIR/measured-neardup-high-recall.tsv]
+--measured draws a preset's measured shares (validation/neardup_validation.py --keep writes them:
+one row per Jaccard band, "lo hi copies found") as points at each band's middle. FineWeb's own bands
+(datatrove: 5-word shingles, 14 × 8, one agreeing) are drawn dashed for reference.
 """
 import argparse
 import configparser
@@ -18,6 +22,7 @@ import os
 HERE = os.path.dirname(os.path.abspath(__file__))
 CONFIGS = os.path.join(HERE, "..", "configs")
 PRESETS = ("neardup-henzinger.ini", "neardup-high-recall.ini")
+FINEWEB = (14, 8, 1, 5)  # datatrove's MinHash deduplication as FineWeb runs it (Penedo et al. 2024)
 JACCARDS = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.98)
 
 
@@ -40,13 +45,22 @@ def p_found(j, m_prime, l, t):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--png", help="also draw the curves into this PNG file")
+    ap.add_argument("--measured", nargs="*", default=[], help="PRESET=TSV: a preset's measured shares")
     args = ap.parse_args()
     rows = [(name,) + preset(name) for name in PRESETS]
+    measured = {}
+    for spec in args.measured:
+        name, path = spec.split("=", 1)
+        with open(path, encoding="utf-8") as f:
+            measured[name] = [tuple(float(x) for x in line.split()) for line in f if line.strip()]
     print("| preset | k | m′ × l | t | " + " | ".join("J = %.2f" % j for j in JACCARDS) + " |")
     print("|---|---:|---:|---:|" + "---:|" * len(JACCARDS))
     for name, m_prime, l, t, k in rows:
         cells = " | ".join("%.3f" % p_found(j, m_prime, l, t) for j in JACCARDS)
         print("| `%s` | %d | %d × %d | %d | %s |" % (name, k, m_prime, l, t, cells))
+    m_prime, l, t, k = FINEWEB
+    print("| FineWeb's bands (datatrove) | %d | %d × %d | %d | %s |" % (
+        k, m_prime, l, t, " | ".join("%.3f" % p_found(j, m_prime, l, t) for j in JACCARDS)))
     if args.png:
         import matplotlib
         matplotlib.use("Agg")
@@ -54,8 +68,15 @@ def main():
         fig, ax = plt.subplots(figsize=(6.4, 4.0))
         xs = [i / 200 for i in range(201)]
         for name, m_prime, l, t, k in rows:
-            ax.plot(xs, [p_found(x, m_prime, l, t) for x in xs],
-                    label="%s (k=%d, %d×%d, ≥%d)" % (name[:-4], k, m_prime, l, t))
+            line, = ax.plot(xs, [p_found(x, m_prime, l, t) for x in xs],
+                            label="%s (k=%d, %d×%d, ≥%d)" % (name[:-4], k, m_prime, l, t))
+            if name in measured:
+                pts = [((lo + hi) / 2, found / n) for lo, hi, n, found in measured[name] if n]
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], "o", color=line.get_color(), ms=4,
+                        label="%s, measured (validation corpus)" % name[:-4])
+        m_prime, l, t, k = FINEWEB
+        ax.plot(xs, [p_found(x, m_prime, l, t) for x in xs], "--", color="grey", lw=1,
+                label="FineWeb's bands (k=%d, %d×%d, ≥%d)" % (k, m_prime, l, t))
         ax.axvline(0.8, color="grey", lw=0.8, ls=":")
         ax.set_xlabel("Jaccard similarity of the pages' k-word shingle sets")
         ax.set_ylabel("probability the pair is found")

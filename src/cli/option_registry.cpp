@@ -134,6 +134,9 @@ constexpr OptionSpec kOptions[] = {
   {"boilerplate-pages", 0, K::Count, {0, kNoMost}, kNeardup, R, "N",
    "leave out of the shingles every block (text between block-level tags) found on at least N pages of its host "
    "(0 = off)"},
+  {"min-shingles", 0, K::Count, {0, kMaxU32}, kNeardup, R, "N",
+   "a page of fewer than N distinct shingles (after --boilerplate-pages) is matched only with pages identical to it "
+   "(0 = off)"},
   {"max-pairs", 0, K::Count, {0, kNoMost}, kNeardup, R, "",
    "neardup: keep at most this many pairs in /neardup/pairs, leaving out the largest buckets' first (0 = all); "
    "/neardup/clusters stays complete"},

@@ -82,6 +82,7 @@ void neardup(OptionBinder& b, Settings& s) {
   b.add("max-pairs", rules.max_pairs);
   b.add("normalize-text", s.neardup.normalize_text);
   b.add("boilerplate-pages", s.neardup.boilerplate_pages);
+  b.add("min-shingles", sketch.min_shingles);
 }
 
 void quilts(OptionBinder& b, Settings& s) {

@@ -5,8 +5,8 @@
 #include <array>
 #include <string>
 
-#include "crd/text/fingerprint.hpp"
 #include "crd/neardup/normalize.hpp"
+#include "crd/text/fingerprint.hpp"
 #include "crd/text/tokenizer.hpp"
 
 namespace crd::neardup {
@@ -55,7 +55,9 @@ std::size_t raw_text_end(std::string_view html, std::size_t from, std::string_vi
 }
 
 // The salt of a host's block keys.
-std::uint64_t host_salt(std::string_view host) { return text::mix64(text::term_token(host) ^ 0xB10C'B10C'B10C'B10Cull); }
+std::uint64_t host_salt(std::string_view host) {
+  return text::mix64(text::term_token(host) ^ 0xB10C'B10C'B10C'B10Cull);
+}
 
 }  // namespace
 
@@ -92,13 +94,23 @@ void for_each_block(std::string_view html, const std::function<void(std::string_
   on_block(html.substr(start));
 }
 
-void tokenize_blocks(std::string_view html, std::string_view page_host, bool normalize, BlockTokens& out) {
+void for_each_line(std::string_view text, const std::function<void(std::string_view line)>& on_block) {
+  std::size_t start = 0;
+  for (std::size_t nl = text.find('\n'); nl != std::string_view::npos; nl = text.find('\n', start)) {
+    on_block(text.substr(start, nl - start));
+    start = nl + 1;
+  }
+  on_block(text.substr(start));
+}
+
+void tokenize_blocks(std::string_view html, std::string_view page_host, bool normalize, BlockTokens& out,
+                     bool plain_text) {
   out.tokens.clear();
   out.ends.clear();
   out.keys.clear();
   const std::uint64_t salt = host_salt(page_host);
   std::vector<std::uint64_t> block;
-  for_each_block(html, [&](std::string_view piece) {
+  const auto on_piece = [&](std::string_view piece) {
     if (normalize)
       tokenize_normalized(piece, page_host, block);
     else
@@ -109,7 +121,11 @@ void tokenize_blocks(std::string_view html, std::string_view page_host, bool nor
     out.tokens.insert(out.tokens.end(), block.begin(), block.end());
     out.ends.push_back(static_cast<std::uint32_t>(out.tokens.size()));
     out.keys.push_back(key);
-  });
+  };
+  if (plain_text)
+    for_each_line(html, on_piece);
+  else
+    for_each_block(html, on_piece);
 }
 
 std::vector<std::uint64_t> kept_tokens(const BlockTokens& page, const std::vector<std::uint64_t>& left_out) {

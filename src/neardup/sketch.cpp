@@ -113,7 +113,17 @@ std::vector<std::uint64_t> simhash(std::span<const std::uint64_t> tokens, std::u
 Sketch sketch(std::span<const std::uint64_t> tokens, const SketchParams& params) {
   Sketch s;
   if (tokens.empty()) return s;
-  s.super = supershingles(min_values(shingles(tokens, params.k), params.m), params.m_prime);
+  const auto page_shingles = shingles(tokens, params.k);
+  if (params.min_shingles > 1) {
+    // Distinct shingles: a table of numbers (every digit run a 0 under --normalize-text) has many
+    // shingles but one distinct, like every other such table.
+    std::vector<std::uint64_t> distinct(page_shingles.begin(), page_shingles.end());
+    sort_hashes(distinct);
+    if (static_cast<std::size_t>(std::unique(distinct.begin(), distinct.end()) - distinct.begin()) <
+        params.min_shingles)
+      return s;
+  }
+  s.super = supershingles(min_values(page_shingles, params.m), params.m_prime);
   s.bits = simhash(tokens, params.b);
   return s;
 }

@@ -11,6 +11,7 @@
 #include "crd/comm/collectives.hpp"
 #include "crd/discover/histogram.hpp"
 #include "crd/hash/sha1.hpp"
+#include "crd/io/document.hpp"
 #include "crd/neardup/boilerplate.hpp"
 #include "crd/neardup/clusters.hpp"
 #include "crd/neardup/normalize.hpp"
@@ -185,7 +186,9 @@ void take_page(std::string_view key, const io::Document& doc, const NeardupOptio
   const std::string_view host = key.substr(0, key.find('/'));
   if (options.boilerplate_pages != 0) {
     neardup::BlockTokens blocks;
-    neardup::tokenize_blocks(doc.body, host, options.normalize_text, blocks);
+    std::string_view type = doc.content_type;  // as io::is_chunkable reads it
+    if (type.empty() || type == "application/octet-stream") type = io::sniff_media_type(doc.body);
+    neardup::tokenize_blocks(doc.body, host, options.normalize_text, blocks, type.starts_with("text/plain"));
     if (blocks.tokens.empty())
       ++without_tokens;
     else
@@ -267,13 +270,14 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
   CommonOptions common = common_options;
   std::vector<neardup::SketchedPage> pages;
   std::uint64_t sketches_bytes = 0;  // what `pages` holds, for --memory
-  std::uint64_t without_tokens = 0;
+  std::uint64_t without_tokens = 0, too_short = 0;
   Sha1 sha1;
   const auto add_page = [&](std::string_view key, std::span<const std::uint64_t> tokens) {
     // The identity of a token sequence: SHA-1 of its tokens' bytes (little-endian words).
     const Digest identity =
         sha1(std::string_view(reinterpret_cast<const char*>(tokens.data()), tokens.size() * sizeof(std::uint64_t)));
     pages.push_back({identity, {std::string(key)}, neardup::sketch(tokens, options.sketch)});
+    if (pages.back().sketch.super.empty()) ++too_short;  // --min-shingles
     sketches_bytes += neardup::held_bytes(pages.back());
   };
   BlockedPages blocked;
@@ -299,6 +303,7 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
     }
     scan.shard.counters.add("neardup.pages.sketched", pages.size());
     scan.shard.counters.add("neardup.pages.no_tokens", without_tokens);
+    if (options.sketch.min_shingles != 0) scan.shard.counters.add("neardup.pages.too_short", too_short);
     const std::uint64_t sketched = comm::sum(transport, pages.size());
 
     const std::uint64_t tables = MemoryBudget::tables_bytes(scan.shard);

@@ -19,7 +19,7 @@ SCORING = {"page-threshold", "min-labeled", "min-neighborhood-labeled", "neighbo
            "provenance-samples"}
 NEARDUP = {"method", "shingle-tokens", "minvalues", "supershingles", "min-b-similarity", "simhash-bits",
            "simhash-pieces", "min-c-similarity", "combined-c-similarity", "max-bucket", "max-pairs", "normalize-text",
-           "boilerplate-pages"}
+           "boilerplate-pages", "min-shingles"}
 QUILTS = {"gram-words", "max-gram-documents", "min-sources", "min-patch-fraction", "min-source-share",
           "foreign-sourced", "max-page-grams", "sweep-m", "sweep-c", "sweep-theta", "exclude-pages"}
 COMPARE = {"labels", "truth", "page-threshold", "min-labeled", "extrapolate-pages", "nilsimsa-threshold",
@@ -131,6 +131,7 @@ class CommandHelp(unittest.TestCase):
             "max-pairs": (["--max-pairs", "-1"], "max-pairs"),
             "normalize-text": (["--normalize-text=yes"], "normalize-text"),
             "boilerplate-pages": (["--boilerplate-pages", "x"], "boilerplate-pages"),
+            "min-shingles": (["--min-shingles", "-1"], "min-shingles"),
             "gram-words": (["--gram-words", "0"], "gram-words"),
             "max-gram-documents": (["--max-gram-documents", "1"], "max-gram-documents"),
             "min-sources": (["--min-sources", "-1"], "min-sources"),

@@ -7,6 +7,10 @@
 # (--shuffle-buffer 4096, about 250 counts a round): a host whose pages carry one long block on
 # exactly 50 pages and another on exactly 49 loses the first and keeps the second, so only the
 # pages with the 49-page block pair, at 1 and 2 ranks, as with the default rounds.
+# --min-shingles on stubs: 40 redirect pages of stubs.example (like Octave's "The node you are
+# looking for is at X" or OpenJDK's "No usage of X") that differ in one name pair with each other
+# with the high-recall parameters; with --min-shingles 20 they have no sketch and pair with nothing,
+# while two identical stubs are still listed as identical and one cluster.
 import os
 import unittest
 
@@ -30,6 +34,11 @@ def template_page(i):
     return "<html><body>%s<main><p>%s</p></main>%s</body></html>" % (NAV, body, FOOTER)
 
 
+def stub_page(name):
+    return ("<html><head><title>%s (GNU Octave (version 7.3.0))</title></head><body><p>The node you are "
+            "looking for is at <a href=\"Text.html#%s\">%s</a>.</p></body></html>" % (name, name, name))
+
+
 def article(changed):
     text = " ".join("%s%d" % (WORDS[j % len(WORDS)], j) for j in range(300))
     if changed:
@@ -51,17 +60,41 @@ class NeardupBoilerplate(unittest.TestCase):
             with open(os.path.join(host, name), "w") as f:
                 f.write(article(changed))
 
+        cls.stubs = cls.tmp("stubs")
+        host = os.path.join(cls.stubs, "stubs.example")
+        os.makedirs(host)
+        for i in range(40):
+            with open(os.path.join(host, "XREF%02d.html" % i), "w") as f:
+                f.write(stub_page("XREFfunction%s" % WORDS[i % len(WORDS)] + WORDS[i // len(WORDS)]))
+        with open(os.path.join(host, "XREF00-again.html"), "w") as f:
+            f.write(stub_page("XREFfunction%s" % WORDS[0] + WORDS[0]))
+
     @classmethod
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
-    def pairs(self, name, extra, nranks=None):
+    def pairs(self, name, extra, nranks=None, tree=None, more=False):
         out = self.tmp(name)
-        ci.run_crd(ci.quiet(["neardup", self.tree, "-o", out] + HIGH_RECALL + extra), nranks=nranks)
+        ci.run_crd(ci.quiet(["neardup", tree or self.tree, "-o", out] + HIGH_RECALL + extra), nranks=nranks)
         with ci.h5py.File(out, "r") as f:
-            a = [bytes(x).decode() for x in f["neardup/pairs/page_a"]]
-            b = [bytes(x).decode() for x in f["neardup/pairs/page_b"]]
-        return list(zip(a, b))
+            col = lambda name: [bytes(x).decode() for x in f["neardup/" + name]]
+            pairs = list(zip(col("pairs/page_a"), col("pairs/page_b")))
+            if more:
+                return pairs, list(zip(col("identical/page"), col("identical/representative"))), \
+                    list(zip(col("clusters/page"), col("clusters/cluster")))
+        return pairs
+
+    def test_stubs_pair_without_min_shingles_and_only_identical_ones_with_it(self):
+        opts = ["--normalize-text", "--boilerplate-pages", "50"]
+        without = self.pairs("stubs-without.h5", opts, tree=self.stubs)
+        self.assertGreater(len(without), 100, "stubs that differ in one name pair without the option")
+        same = ("stubs.example/XREF00-again.html", "stubs.example/XREF00.html")
+        for nranks in (1, 2):
+            pairs, identical, clusters = self.pairs("stubs-with-np%d.h5" % nranks, opts + ["--min-shingles", "20"],
+                                                    nranks=nranks, tree=self.stubs, more=True)
+            self.assertEqual(pairs, [])
+            self.assertEqual(identical, [(same[1], same[0])])
+            self.assertEqual(sorted(clusters), [(same[0], same[0]), (same[1], same[0])])
 
     def test_template_pages_pair_without_the_option_and_not_with_it(self):
         true_pair = ("docs.example/article-copy.html", "docs.example/article.html")

@@ -54,6 +54,29 @@ TEST(Blocks, TokensConcatenatedAreThePagesAndKeysArePerHost) {
   EXPECT_EQ(kept, want);
 }
 
+// A plain-text page's blocks are its lines: a header line that a host's files share is a block of
+// its own (as HTML, with no block-level tag, the whole file would be one block).
+TEST(Blocks, APlainTextPagesBlocksAreItsLines) {
+  const std::string text = "# Copyright the authors\n# Distributed under the license\n\nint main() { return 0; }\n";
+  BlockTokens lines;
+  tokenize_blocks(text, "h.org", false, lines, true);
+  ASSERT_EQ(lines.keys.size(), 3u);  // the empty line has no token
+  EXPECT_EQ(lines.tokens, text::tokenize(text, "h.org"));
+  BlockTokens whole;
+  tokenize_blocks(text, "h.org", false, whole);
+  EXPECT_EQ(whole.keys.size(), 1u);
+  // The header's two lines left out leave the code.
+  std::vector<std::uint64_t> header = {lines.keys[0], lines.keys[1]};
+  std::sort(header.begin(), header.end());
+  std::vector<std::uint64_t> want;
+  for (const char* t : {"int", "main", "return", "0"}) want.push_back(text::term_token(t));
+  EXPECT_EQ(kept_tokens(lines, header), want);
+  // The same header line in another file of the host is the same block.
+  BlockTokens other;
+  tokenize_blocks("# Copyright the authors\nfoo bar\n", "h.org", false, other, true);
+  EXPECT_EQ(other.keys[0], lines.keys[0]);
+}
+
 class Boilerplate : public ::testing::TestWithParam<int> {};
 
 TEST_P(Boilerplate, KeysOnAtLeastNPagesOfTheJob) {

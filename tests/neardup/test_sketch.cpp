@@ -42,6 +42,29 @@ TEST(Sketch, FewerTokensThanAShingleAreOneShingle) {
   EXPECT_TRUE(sketch({}, SketchParams{}).super.empty());
 }
 
+// --min-shingles: the sentence's 13 tokens are 6 shingles of 8; at 6 it is sketched as without the
+// option, at 7 it has no sketch (no bucket: matched only with identical pages).
+TEST(Sketch, PagesWithFewerShinglesThanTheMinimumHaveNoSketch) {
+  const auto tokens = tokens_of(kSentence);
+  SketchParams params;
+  const Sketch plain = sketch(tokens, params);
+  params.min_shingles = 6;
+  EXPECT_EQ(sketch(tokens, params), plain);
+  ASSERT_EQ(plain.super.size(), 6u);
+  params.min_shingles = 7;
+  const Sketch none = sketch(tokens, params);
+  EXPECT_TRUE(none.super.empty());
+  EXPECT_TRUE(none.bits.empty());
+  params.min_shingles = 2;  // fewer tokens than k are one shingle
+  EXPECT_TRUE(sketch(tokens_of("a b c"), params).super.empty());
+  params.min_shingles = 1;
+  EXPECT_EQ(sketch(tokens_of("a b c"), params).super.size(), 6u);
+  // Distinct shingles count: 13 tokens, 6 shingles of 8, but only 1 distinct.
+  params.min_shingles = 2;
+  EXPECT_TRUE(sketch(tokens_of("0 0 0 0 0 0 0 0 0 0 0 0 0"), params).super.empty());
+  EXPECT_EQ(sketch(tokens_of("0 0 0 0 0 0 0 0 0 0 0 0 1"), params).super.size(), 6u);
+}
+
 TEST(Sketch, RepeatedShinglesDoNotChangeMinValues) {
   const auto once = min_values(shingles(tokens_of("a b c d e f g h i"), 8), 84);
   const auto twice = min_values(shingles(tokens_of("a b c d e f g h i a b c d e f g h i"), 8), 84);
@@ -73,7 +96,8 @@ TEST(Sketch, LongPagesGiveTheDefinitionsValues) {
   const auto bits = simhash(tokens, 384);
   for (std::uint32_t c = 0; c < 384; ++c) {
     std::int64_t sum = 0;
-    for (const std::uint64_t t : tokens) sum += ((mix64(t ^ seed(Domain::Projection, c / 64)) >> (c % 64)) & 1) != 0 ? 1 : -1;
+    for (const std::uint64_t t : tokens)
+      sum += ((mix64(t ^ seed(Domain::Projection, c / 64)) >> (c % 64)) & 1) != 0 ? 1 : -1;
     ASSERT_EQ((bits[c / 64] >> (c % 64)) & 1, sum > 0 ? 1u : 0u) << c;
   }
 }

@@ -17,11 +17,12 @@
 namespace crd::neardup {
 
 struct SketchParams {
-  std::uint32_t k = 8;          // tokens per shingle
-  std::uint32_t m = 84;         // min-values (hash functions)
-  std::uint32_t m_prime = 6;    // supershingles; l = m / m_prime min-values each
-  std::uint32_t b = 384;        // simhash bits (a multiple of 64)
-  std::uint32_t pieces = 12;    // simhash pieces for candidate buckets (b / pieces bits each, ≤ 64)
+  std::uint32_t k = 8;             // tokens per shingle
+  std::uint32_t m = 84;            // min-values (hash functions)
+  std::uint32_t m_prime = 6;       // supershingles; l = m / m_prime min-values each
+  std::uint32_t b = 384;           // simhash bits (a multiple of 64)
+  std::uint32_t pieces = 12;       // simhash pieces for candidate buckets (b / pieces bits each, ≤ 64)
+  std::uint32_t min_shingles = 0;  // fewer distinct shingles: no sketch, matched only when identical (0: off)
 
   std::uint32_t l() const { return m / m_prime; }
   std::uint32_t piece_bits() const { return b / pieces; }
@@ -30,7 +31,10 @@ struct SketchParams {
 };
 
 // Both sketches of one page: m' supershingles and b bits as b / 64 words (bit i is word i / 64,
-// bit i % 64). An empty token sequence has no sketch (callers skip it).
+// bit i % 64). An empty token sequence has no sketch (callers skip it), nor has a page of fewer
+// than min_shingles distinct shingles: a stub's few shingles are mostly its template's, so one name of its
+// own is all that tells two stubs apart and their Jaccard says little (it still joins the pages
+// whose token sequence is identical to its own).
 struct Sketch {
   std::vector<std::uint64_t> super;
   std::vector<std::uint64_t> bits;

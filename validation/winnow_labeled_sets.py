@@ -267,12 +267,13 @@ def main():
     ap.add_argument("--sets", default=",".join(SETS))
     ap.add_argument("--rules", default=",".join(RULES), help="names from RULES (empty: only --rule)")
     ap.add_argument("--rule", action="append", default=[], help="NAME=LABEL_AND_DETECT_ARGS::DETECT_ONLY_ARGS")
+    ap.add_argument("--crd-commit", help="the commit --crd was built from (default: git log of its folder)")
     ap.add_argument("--work", help="scratch folder (default: a new one under $TMPDIR, removed)")
     a = ap.parse_args()
     a.xs = [float(x) if "." in x else int(x) for x in a.xs.split(",")]
     rules = {n: RULES[n] for n in a.rules.split(",") if n}
     rules.update(parse_rule(s) for s in a.rule)
-    commit = crd_commit(a.crd)
+    commit = a.crd_commit or crd_commit(a.crd)
     work = a.work or tempfile.mkdtemp(prefix="crd-labeled-sets-")
     rows, fps = [], []
     try:

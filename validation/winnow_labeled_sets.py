@@ -160,7 +160,11 @@ def score(name, rule, pages, hoods, site_pages, hosts, kinds, xs, ncopies, attrs
         part_hosts = [h for h, p in part_of.items() if p == part]
         flagged_hosts = [h for h in part_hosts if host_flagged.get(h)]
         key = part.replace("-", "_")
-        common.update({"%s_hosts" % key: len(part_hosts), "%s_pages" % key: len(mine),
+        # The false-positive rate is over every page of the part, scored or not (a page with no
+        # chunk cannot be flagged; it is not a page the rule was spared).
+        common.update({"%s_hosts" % key: len(part_hosts),
+                       "%s_pages" % key: sum(len(f) for _, p, _, f in hosts if p == part),
+                       "%s_pages_scored" % key: len(mine),
                        "%s_fp_pages" % key: int(mine["flagged"].sum()),
                        "%s_fp_hosts" % key: len(flagged_hosts), "%s_fp_host_names" % key: " ".join(flagged_hosts)})
     common["fp_rate_held_out"] = common["held_out_fp_pages"] / max(1, common["held_out_pages"])

@@ -7,9 +7,9 @@ n = x · cpp, the labeled set's mean scan chunks per page).
     V=/work/valdata   # read-only: background/ background2/ background3/ corpus/ (Debian doc packages)
     /usr/bin/python3 validation/winnow_labeled_sets.py --crd build/crd --valdata $V --nranks 2 \\
         --out validation/results                                  # winnow_labeled_sets.csv, -fp.csv
-    /usr/bin/python3 validation/winnow_labeled_sets.py ... --sets python --rules winnow,winnow-fit
-    /usr/bin/python3 validation/winnow_labeled_sets.py ... --crd OTHER/build/crd --tag stopgrams \\
-        --rule 'stopgrams=--chunker winnow::--page-threshold binomial --stop-grams auto'
+    /usr/bin/python3 validation/winnow_labeled_sets.py ... --sets postgresql --tag postgresql   # one set a run
+    /usr/bin/python3 validation/winnow_labeled_sets.py ... --crd OTHER/crd --crd-commit HASH --tag stopgrams-postgresql \\
+        --sets postgresql --rules winnow,winnow+scan --rule 'winnow-hs0=--chunker winnow::--host-stop-pages 0'
 
 Labeled sets (SETS): `postgresql` (a database manual, postgresql-doc-15's HTML), `python` (a
 language reference with generated index pages, python3.11-doc's HTML), `java.base` (API pages and

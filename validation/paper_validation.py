@@ -139,18 +139,7 @@ class Experiment:
         return out
 
     def mutate(self, body, kind, n, rng, tag):
-        parts = spans(body)
-        if kind == "add":
-            for j in range(n):
-                parts.insert(rng.randrange(len(parts) + 1), b"<p>added paragraph %d of %s</p>" % (j, tag))
-        elif kind == "delete":
-            for _ in range(min(n, len(parts))):
-                parts.pop(rng.randrange(len(parts)))
-        else:  # modify: one character of a random chunk, with replacement
-            for _ in range(n):
-                i = rng.randrange(len(parts))
-                parts[i] = change_one_character(parts[i], rng)
-        return b"\n".join(parts)
+        return mutate(body, kind, n, rng, tag)
 
     # --- crd -------------------------------------------------------------------------------------
     def run(self, args):
@@ -283,6 +272,24 @@ class Experiment:
             flagged_unrelated = set(hoods.index[hoods["flagged"] == 1]) & self.unrelated_hosts
             templates[[t["labels"] for t in templates].index(name)]["mutation_run_unrelated_flagged"] = len(flagged_unrelated)
         return rows, templates
+
+
+def mutate(body, kind, n, rng, tag):
+    """The mutation model of §6.3 (one definition, used by every validation script): n new
+    paragraphs added at random places (each naming its page by tag), n chunks deleted, or n random
+    chunks with one character changed (with replacement)."""
+    parts = spans(body)
+    if kind == "add":
+        for j in range(n):
+            parts.insert(rng.randrange(len(parts) + 1), b"<p>added paragraph %d of %s</p>" % (j, tag))
+    elif kind == "delete":
+        for _ in range(min(n, len(parts))):
+            parts.pop(rng.randrange(len(parts)))
+    else:  # modify: one character of a random chunk, with replacement
+        for _ in range(n):
+            i = rng.randrange(len(parts))
+            parts[i] = change_one_character(parts[i], rng)
+    return b"\n".join(parts)
 
 
 def change_one_character(span, rng):

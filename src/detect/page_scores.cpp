@@ -27,7 +27,10 @@ PageScores score_pages(std::span<const std::uint64_t> page_offsets, std::span<co
       }
       ++chunks;
     }
-    if (chunks == 0) continue;
+    if (chunks == 0) {
+      if (page_offsets[p + 1] > page_offsets[p]) ++out.only_stop_pages;
+      continue;
+    }
     out.page.push_back(static_cast<std::uint32_t>(p));
     out.chunks.push_back(chunks);
     out.labeled.push_back(labeled);
@@ -43,6 +46,7 @@ void add_pass_scores(PageScores& into, const PageScores& pass) {
   PageScores out;
   out.page = std::move(into.page);
   out.chunks = std::move(into.chunks);
+  out.only_stop_pages = into.only_stop_pages;  // every pass sees the same page vectors and stop chunks
   out.positions.reserve(into.positions.size() + pass.positions.size());
   out.label_ids.reserve(out.positions.capacity());
   for (std::size_t p = 0; p < out.page.size(); ++p) {

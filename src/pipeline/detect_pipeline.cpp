@@ -47,8 +47,10 @@ void detect_and_write(output::ResultFile& file, comm::Transport& transport, cons
   // Label ids are stored as uint32 per page match (docs/schema.md); the same test on every rank.
   if (label_total > 0xFFFFFFFFull) throw FatalError("more than 2^32 - 1 labels: split the labeled set");
   detect::DetectionResult result;
+  std::uint64_t only_stop_pages = 0;  // this rank's; kept in the checkpoint with the result
   if (!p.checkpoints->load_agreed("detect", [&](BinaryFileReader& in) {
         result = load_detection(in);
+        only_stop_pages = in.pod<std::uint64_t>();
         check_label_use(result, labels.hashes.size());
       })) {
     const auto score = [&] {
@@ -62,10 +64,16 @@ void detect_and_write(output::ResultFile& file, comm::Transport& transport, cons
       return scores;
     };
     const detect::PageScores scores = score();
+    only_stop_pages = scores.only_stop_pages;
     result = detect::detect(transport, p.shard.keys, scores, labels, options, common.round_bytes);
-    p.checkpoints->save("detect", [&](BinaryFileWriter& out) { save_detection(out, result); });
+    p.checkpoints->save("detect", [&](BinaryFileWriter& out) {
+      save_detection(out, result);
+      out.pod(only_stop_pages);
+    });
     p.checkpoints->agree_saved();
   }
+  // Counted only when it happens, so results without such pages keep their counters as they were.
+  if (only_stop_pages > 0) p.shard.counters.add(detect::kOnlyStopPagesCounter, only_stop_pages);
   fault_point("after_detect", transport.rank());
   std::vector<output::SimilarityPairRow> pair_rows;
   if (documents != nullptr) {

@@ -1,4 +1,5 @@
-// score_pages: stop chunks removed before counting and positions; empty pages omitted. The page
+// score_pages: stop chunks removed before counting and positions; empty pages omitted, and those
+// emptied by stop chunks counted. The page
 // rule detect and crd check share: strictly above the threshold, at least min_labeled.
 #include <gtest/gtest.h>
 
@@ -33,6 +34,9 @@ TEST(ScorePages, HandComputed) {
   EXPECT_EQ(s.match_offsets, (std::vector<std::uint64_t>{0, 2, 2, 5}));
   EXPECT_EQ(s.positions, (std::vector<std::uint32_t>{1, 2, 0, 1, 2}));
   EXPECT_EQ(s.label_ids, (std::vector<std::uint32_t>{10, 11, 11, 11, 10}));
+  // Page 1 had chunks, all of them stop chunks: counted; page 2 had none (its chunker's skip
+  // reason counts it): not.
+  EXPECT_EQ(s.only_stop_pages, 1u);
 }
 
 // Out-of-core counting: the example above in two passes — pass A tallies chunks 0..2, pass B 3..5;
@@ -45,8 +49,10 @@ TEST(ScorePages, PassesAddUpToTheWhole) {
   const auto in_pass = [&](bool a) {
     std::vector<std::uint32_t> ids;
     for (const std::uint32_t id : chunk_ids) {
-      if ((id <= 2) == a) ids.push_back(id);
-      else ids.push_back(is_stop[id] != 0 ? kOtherPassStopChunk : kOtherPassChunk);
+      if ((id <= 2) == a)
+        ids.push_back(id);
+      else
+        ids.push_back(is_stop[id] != 0 ? kOtherPassStopChunk : kOtherPassChunk);
     }
     return ids;
   };
@@ -58,6 +64,7 @@ TEST(ScorePages, PassesAddUpToTheWhole) {
     EXPECT_EQ(sum.chunks, whole.chunks);
     EXPECT_EQ(sum.labeled, whole.labeled);
     EXPECT_EQ(sum.containment, whole.containment);
+    EXPECT_EQ(sum.only_stop_pages, whole.only_stop_pages);
     EXPECT_EQ(sum.match_offsets, whole.match_offsets);
     EXPECT_EQ(sum.positions, whole.positions);
     EXPECT_EQ(sum.label_ids, whole.label_ids);

@@ -25,9 +25,17 @@ struct PageScores {
   // labeled chunks are exact chunks; the rest are grams.
   std::vector<std::uint32_t> exact_chunks;
   std::vector<std::uint32_t> exact_labeled;
+  // Pages with chunks of which every one is a stop chunk (--min-chunk-length, --stop-chunks): left
+  // out of `page` like pages without chunks, but only these are counted here, since a page the
+  // chunker emitted nothing for is already counted by its skip reason (detect writes this as the
+  // counter detect.pages.only_stop_chunks).
+  std::uint64_t only_stop_pages = 0;
 
   std::size_t size() const { return page.size(); }
 };
+
+// The counter of PageScores::only_stop_pages in /run/counters.
+inline constexpr const char* kOnlyStopPagesCounter = "detect.pages.only_stop_chunks";
 
 // Containment (paper §4.3): labeled / chunks, both counted after stop-chunk removal (0 for a page
 // without chunks). Whether a page is flagged is the page rule's (page_rule.hpp).

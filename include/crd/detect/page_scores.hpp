@@ -25,6 +25,8 @@ struct PageScores {
   // labeled chunks are exact chunks; the rest are grams.
   std::vector<std::uint32_t> exact_chunks;
   std::vector<std::uint32_t> exact_labeled;
+  // --chunker winnow+scan only, else empty: parallel to positions, 1 when the match is an exact chunk.
+  std::vector<std::uint8_t> match_exact;
 
   std::size_t size() const { return page.size(); }
 };

@@ -1,9 +1,6 @@
 // Defaults that depend on another option's value (dependent_defaults.hpp).
 #include "dependent_defaults.hpp"
 
-#include "crd/detect/host_stop.hpp"
-#include "option_values.hpp"
-
 namespace crd::cli {
 
 namespace po = boost::program_options;
@@ -16,21 +13,13 @@ bool option_given(const po::variables_map& vm, std::string_view option) {
 std::vector<DependentDefault> apply_dependent_defaults(po::variables_map& vm) {
   std::vector<DependentDefault> applied;
   const auto chunker = vm.find("chunker");
-  if (chunker == vm.end()) return applied;
+  const auto threshold = vm.find("page-threshold");
+  if (chunker == vm.end() || threshold == vm.end() || !threshold->second.defaulted()) return applied;
   const std::string kind = chunker->second.as<std::string>();
   if (kind != "winnow" && kind != "winnow+scan") return applied;
-  const std::string why = "the default with --chunker " + kind + " (docs/winnow.md)";
-  // Each variable stays marked as defaulted (option_given is false); its notifier reads the new value.
-  if (const auto threshold = vm.find("page-threshold"); threshold != vm.end() && threshold->second.defaulted()) {
-    threshold->second.value() = std::string("binomial");
-    applied.push_back({"page-threshold", "binomial", why});
-  }
-  // Grams a host repeats on many pages are its boilerplate (docs/winnow.md, "A chance rate measured
-  // from the crawl"): on the development background, 214 false pages became 20 at this value.
-  if (const auto stop = vm.find("host-stop-pages"); stop != vm.end() && stop->second.defaulted()) {
-    stop->second.value() = Count{detect::kWinnowHostStopPages};
-    applied.push_back({"host-stop-pages", std::to_string(detect::kWinnowHostStopPages), why});
-  }
+  // The variable stays marked as defaulted (option_given is false); its notifier parses the new value.
+  threshold->second.value() = std::string("binomial");
+  applied.push_back({"page-threshold", "binomial", "the default with --chunker " + kind + " (docs/winnow.md)"});
   return applied;
 }
 

@@ -18,9 +18,7 @@ struct DependentDefault {
 
 // With --chunker winnow (or winnow+scan), a --page-threshold left at its default becomes `binomial` (docs/winnow.md,
 // "The page threshold"): mean + σ over winnowed grams misses diluted copies, and the binomial rule
-// is the one the chunker was validated with; and a --host-stop-pages left at its default becomes
-// detect::kWinnowHostStopPages (docs/winnow.md, "A chance rate measured from the crawl"). Returns
-// the defaults replaced.
+// is the one the chunker was validated with. Returns the defaults replaced.
 std::vector<DependentDefault> apply_dependent_defaults(boost::program_options::variables_map& vm);
 
 // True when the user gave `option` (command line or config file), false when it took a default or

@@ -55,7 +55,7 @@ TEST(HostStop, CommonPhraseOnEveryPageIsNotCopyingEditedMirrorsAre) {
       without += p.flagged;
     EXPECT_EQ(without, w.pages.size()) << "at R = 1 %, 4 common grams of 12–16 are not chance";
 
-    o.host_stop_pages = kWinnowHostStopPages;
+    o.host_stop_pages = 20;
     const auto out = testing::run_detect(w, nranks, o, 64, testing::slice_firsts(w.labels, nranks));
     const auto pages = testing::all_pages(out);
     ASSERT_EQ(pages.size(), w.pages.size());

@@ -1,9 +1,9 @@
 # Grams a host repeats are its boilerplate (docs/winnow.md, "A chance rate measured from the crawl"):
-# under `--chunker winnow` with no --host-stop-pages, a labeled gram that one host holds on more than
-# 20 pages is not counted by the page rule. A host that repeats the site's license paragraph on
-# each of its 30 pages (as a source tree repeats its license header) is then not flagged, while
-# edited copies of the site on three mirror hosts are; /config and /detection record the default;
-# identical at 1 and 2 ranks. With --host-stop-pages 0 (the rule before) every such page is flagged.
+# with `--chunker winnow --host-stop-pages 20`, a labeled gram that one host holds on more than 20
+# pages is not counted by the page rule. A host that repeats the site's license paragraph on each of
+# its 30 pages (as a source tree repeats its license header) is then not flagged, while edited
+# copies of the site on three mirror hosts are; /config and /detection record it; identical at 1 and
+# 2 ranks. Without the option (the default, 0) every such page is flagged.
 import random
 import unittest
 
@@ -11,7 +11,7 @@ import crd_integ as ci
 from test_winnow import edited, page, vocabulary_word, write
 
 WINNOW = ["--chunker", "winnow"]
-DEFAULT_NOTE = "# host-stop-pages not given: 20 is the default with --chunker winnow"
+STOP = ["--host-stop-pages", "20"]
 
 
 class WinnowHostStop(unittest.TestCase):
@@ -48,12 +48,11 @@ class WinnowHostStop(unittest.TestCase):
         mine = pages[pages["url"].str.startswith(host + "/")]
         return sorted(mine[mine["flagged"] == 1]["url"]), len(mine)
 
-    def test_a_host_repeating_a_license_is_not_flagged_by_default_mirrors_are(self):
-        r = self.detect(1, "default.h5")
+    def test_a_host_repeating_a_license_is_not_flagged_mirrors_are(self):
+        r = self.detect(1, "stop.h5", STOP)
         a = r.detection_attrs
         self.assertEqual(a["host_stop_pages"], 20)
         self.assertGreaterEqual(a["host_stop_labels"], 1)
-        self.assertIn(DEFAULT_NOTE, r.attrs["config"])
         self.assertIn("\nhost-stop-pages = 20\n", r.attrs["config"])
         self.assertEqual(self.flagged(r, "tree.example"), ([], 30))
         names = sorted(["p%d.html" % i for i in range(8)] + ["license.html"])
@@ -65,14 +64,14 @@ class WinnowHostStop(unittest.TestCase):
             # the mirrors' own copies of the other pages are evidence.
             self.assertEqual(flagged, ["%s/%s" % (host, p) for p in names if p != "license.html"])
         # Identical at 2 ranks.
-        self.detect(2, "default2.h5")
-        ci.assert_same_datasets(self, ci.comparable(self.tmp("default.h5"))[0], ci.comparable(self.tmp("default2.h5"))[0],
+        self.detect(2, "stop2.h5", STOP)
+        ci.assert_same_datasets(self, ci.comparable(self.tmp("stop.h5"))[0], ci.comparable(self.tmp("stop2.h5"))[0],
                                 "at np=2")
 
     def test_without_the_stop_the_repeated_license_is_flagged(self):
-        r = self.detect(1, "off.h5", ["--host-stop-pages", "0"])
-        self.assertEqual(r.detection_attrs["host_stop_labels"], 0)
-        self.assertNotIn(DEFAULT_NOTE, r.attrs["config"])
+        r = self.detect(1, "off.h5")
+        self.assertEqual((r.detection_attrs["host_stop_pages"], r.detection_attrs["host_stop_labels"]), (0, 0))
+        self.assertIn("\nhost-stop-pages = 0\n", r.attrs["config"])
         flagged, n = self.flagged(r, "tree.example")
         self.assertEqual((len(flagged), n), (30, 30))
 

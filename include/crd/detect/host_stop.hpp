@@ -18,12 +18,6 @@
 
 namespace crd::detect {
 
-// --host-stop-pages under --chunker winnow and winnow+scan (the default elsewhere is 0, off). Set on
-// the development background (docs/winnow.md): a labeled site's page-specific gram is on at most a
-// few of its pages, so a mirror repeats it as rarely; license headers, templates and index numbers
-// recur on hundreds of one host's pages.
-inline constexpr std::uint64_t kWinnowHostStopPages = 20;
-
 // The label ids of grams that some host holds on more than max_host_pages pages (exact chunks of
 // --chunker winnow+scan, scores.match_exact, are not counted), ascending, on every rank
 // (none when max_host_pages is 0: the rule is off, and nothing is exchanged). A page's host is its

@@ -2,7 +2,8 @@
 """Cost per byte of the winnow page rules against scan discover (docs/winnow.md): CPU seconds (user +
 system, median of --repeat runs, the commands alternated within each repeat so that a slow spell of
 a shared machine hits them all) of discover (scan), detect with scan, winnow (the binomial rule by
-default) and winnow+scan (the combined rule) labels, and run with each winnow chunker, at 1 rank.
+default) and winnow+scan (the combined rule) labels, the same two with --host-stop-pages 20 (what
+the stop grams per host cost), and run with each winnow chunker, at 1 rank.
 The labels are `crd label` of the corpus's first shard with the same chunker, as perf/cost_table.py
 makes them.
 
@@ -43,6 +44,10 @@ def main():
     jobs = [("discover (scan)", ["discover", args.corpus])]
     for chunker in ("scan", "winnow", "winnow+scan"):
         jobs.append(("detect --chunker %s" % chunker, ["detect", args.corpus, "--chunker", chunker, "--labels", labels[chunker]]))
+    # The stop grams per host (--host-stop-pages, off by default) on top of the winnow rules.
+    for chunker in ("winnow", "winnow+scan"):
+        jobs.append(("detect --chunker %s --host-stop-pages 20" % chunker,
+                     ["detect", args.corpus, "--chunker", chunker, "--labels", labels[chunker], "--host-stop-pages", "20"]))
     for chunker in ("winnow", "winnow+scan"):
         jobs.append(("run --chunker %s" % chunker, ["run", args.corpus, "--chunker", chunker]))
     seconds = {name: [] for name, _ in jobs}

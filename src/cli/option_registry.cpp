@@ -102,6 +102,9 @@ constexpr OptionSpec kOptions[] = {
    "docs/winnow.md; crd check: a number or binomial); "
    "with --chunker winnow or winnow+scan and no --page-threshold, binomial"},
   {"min-labeled", 0, K::Count, kAny, kDetection, R, "", "flag a page only with at least this many labeled chunks"},
+  {"host-stop-pages", 0, K::Count, kAny, kDetection, R, "N",
+   "the page rule does not count a labeled chunk that one host holds on more than N pages (that host's "
+   "boilerplate; docs/winnow.md; 20 suits --chunker winnow on sites without much repeated API text); 0 = off"},
   {"min-neighborhood-labeled", 0, K::Count, kAny, kDetection, R, "",
    "flag a neighborhood only with at least this many labeled chunks (paper §8.1: 1001)"},
   {"neighborhood-threshold", 0, K::Threshold, kAny, kDetection, R, "",

@@ -6,6 +6,7 @@
 #include "crd/base/error.hpp"
 #include "crd/comm/collectives.hpp"
 #include "crd/detect/combined_rule.hpp"
+#include "crd/detect/host_stop.hpp"
 #include "crd/detect/page_rule.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
 #include "exact_median.hpp"
@@ -63,6 +64,10 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
   summarize(scores.containment, options.page_threshold, s.pages, s.page_mean, s.page_sigma, s.page_median, s.page_mad,
             s.page_threshold, s.page_threshold_clamped);
 
+  // Labels a host repeats are that host's boilerplate: the page rule does not count them.
+  const std::vector<std::uint64_t> host_stop =
+      host_stop_labels(transport, keys, scores, labels.first_id, options.host_stop_pages, round_bytes);
+  s.host_stop_labels = host_stop.size();
   PageRule page_rule(options.page_threshold, s.page_threshold, options.min_labeled, options.combined);
   std::vector<PageRow> page_rows;
   page_rows.reserve(scores.size());
@@ -72,7 +77,7 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
     row.chunks = scores.chunks[i];
     row.labeled = scores.labeled[i];
     row.containment = scores.containment[i];
-    row.flagged = page_rule.judge(page_counts(scores, i)).flagged ? 1 : 0;
+    row.flagged = page_rule.judge(page_counts_without(scores, i, host_stop)).flagged ? 1 : 0;
     row.positions.assign(scores.positions.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i]),
                          scores.positions.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i + 1]));
     row.label_ids.assign(scores.label_ids.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i]),

@@ -11,6 +11,7 @@
 #include "crd/comm/collectives.hpp"
 #include "crd/detect/detection.hpp"
 #include "crd/shuffle/reduce_by_key.hpp"
+#include "label_owner.hpp"
 
 namespace crd::detect {
 namespace {
@@ -21,12 +22,6 @@ struct LocalUse {
   std::size_t last_page = ~std::size_t{0};
   std::set<std::string_view> keys;  // the smallest `samples` keys
 };
-
-// Owner of a label id: the rank whose slice [first, first + size) holds it.
-int owner_of_label(const std::vector<std::uint64_t>& firsts, std::uint64_t id) {
-  const auto it = std::upper_bound(firsts.begin(), firsts.end(), id);
-  return static_cast<int>(it - firsts.begin()) - 1;
-}
 
 template <class Set>
 void keep_smallest(Set& set, std::size_t limit) {
@@ -48,8 +43,8 @@ struct Use {
 }  // namespace
 
 std::vector<LabelUse> label_provenance(comm::Transport& transport, const std::vector<std::string>& keys,
-                                       const PageScores& scores, const LabelSlice& labels,
-                                       const DetectOptions& options, std::size_t round_bytes,
+                                       const PageScores& scores, const LabelSlice& labels, const DetectOptions& options,
+                                       std::size_t round_bytes,
                                        const std::vector<std::vector<std::uint32_t>>& hood_labels) {
   const std::size_t samples = options.provenance_samples;
   // Hashed, not ordered: a lookup per label match (1.26M on 55k pages) walked a tree before;

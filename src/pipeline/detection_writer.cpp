@@ -14,8 +14,8 @@ void write_labels(output::ResultFile& file, const detect::LabelSlice& labels,
   std::vector<output::DetectedLabelRow> rows;
   std::vector<output::ProvenanceRow> provenance;
   for (std::size_t i = 0; i < labels.hashes.size(); ++i) {
-    rows.push_back({labels.hashes[i], output::narrow_saturated<std::uint32_t>(labels.lengths[i]), labels.samples[i], use[i].pages,
-                    use[i].neighborhoods, use[i].occurrences});
+    rows.push_back({labels.hashes[i], output::narrow_saturated<std::uint32_t>(labels.lengths[i]), labels.samples[i],
+                    use[i].pages, use[i].neighborhoods, use[i].occurrences});
     for (const auto& url : use[i].sample_urls)
       provenance.push_back({static_cast<std::uint32_t>(labels.first_id + i), url});
   }
@@ -26,9 +26,8 @@ void write_labels(output::ResultFile& file, const detect::LabelSlice& labels,
 
 }  // namespace
 
-void write_detection(output::ResultFile& file, detect::DetectionResult&& result,
-                     const detect::LabelSlice& labels, std::uint64_t label_total,
-                     const detect::DetectOptions& options, const std::string& join_mode) {
+void write_detection(output::ResultFile& file, detect::DetectionResult&& result, const detect::LabelSlice& labels,
+                     std::uint64_t label_total, const detect::DetectOptions& options, const std::string& join_mode) {
   const auto& s = result.stats;
   namespace attr = schema::attr;
   const auto set = [&](const schema::Attribute& a, const auto& value) { schema::set_attribute(file, a, value); };
@@ -55,6 +54,8 @@ void write_detection(output::ResultFile& file, detect::DetectionResult&& result,
   set(attr::kNeighborhoodMedian, s.neighborhood_median);
   set(attr::kNeighborhoodMad, s.neighborhood_mad);
   set(attr::kMinNeighborhoodLabeled, options.min_neighborhood_labeled);
+  set(attr::kHostStopPages, options.host_stop_pages);
+  set(attr::kHostStopLabels, s.host_stop_labels);
   write_labels(file, labels, result.label_use);
   output::write_table(file, schema::kPages, result.pages);
   output::write_table(file, schema::kNeighborhoods, result.neighborhoods);

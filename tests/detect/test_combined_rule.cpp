@@ -1,7 +1,8 @@
 // The combined page rule (--chunker winnow+scan, docs/winnow.md "Deletions: the combined mode"):
 // each part's counts, the flag of either part, the stated level, and detect() flagging a copy cut
 // down to a few whole paragraphs (every exact chunk copied, too few grams for the binomial test)
-// but not pages that share a template chunk and a gram or two, at 1 to 3 ranks alike.
+// but not pages that share a template chunk and a gram or two, at 1 to 3 ranks alike; and the same
+// cut copy under the stop grams per host.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -175,6 +176,47 @@ TEST(CombinedRule, NeedsTheBinomialPageRule) {
   o.combined = true;
   o.page_threshold = Threshold::parse("auto", "page-threshold");
   EXPECT_THROW(comm::run_local(1, [&](comm::Transport& t) { detect(t, {}, PageScores{}, {}, o, 256); }), UsageError);
+}
+
+// Under the stop grams per host (--host-stop-pages, host_stop.hpp) a copy cut down to three copied
+// paragraphs, one of them the site's template chunk, is still flagged: the exact part keeps every
+// exact chunk, template included, while the gram part drops the 6-gram phrase that all 30 pages
+// of bg.example hold (and that flags them without the stop).
+TEST(CombinedRule, DeletionFlaggedUnderTheStopGramsPerHost) {
+  const Kinds k;
+  std::vector<testing::Page> pages;
+  for (std::uint32_t i = 0; i < 10; ++i)
+    pages.push_back({"cut.example/p" + std::to_string(i), run(0, 1) + run(10 + 2 * i, 2) + run(500, 30), 0});
+  for (int i = 0; i < 30; ++i)
+    pages.push_back({"bg.example/p" + std::to_string(i), run(0, 1) + run(100, 6) + run(800, 24), 0});
+  for (std::uint64_t stop : {0u, 20u}) {
+    for (int nranks : {1, 2}) {
+      SCOPED_TRACE("host-stop-pages " + std::to_string(stop) + ", ranks " + std::to_string(nranks));
+      DetectOptions o;
+      o.page_threshold = Threshold::parse("binomial", "page-threshold");
+      o.max_neighborhood_depth = 0;
+      o.combined = true;
+      o.host_stop_pages = stop;
+      std::vector<std::vector<PageRow>> rows(static_cast<std::size_t>(nranks));
+      std::uint64_t stopped = 0;
+      comm::run_local(nranks, [&](comm::Transport& t) {
+        std::vector<std::string> keys;
+        std::vector<std::vector<std::uint32_t>> mine;
+        for (std::size_t i = 0; i < pages.size(); ++i)
+          if (static_cast<int>(i % static_cast<std::size_t>(nranks)) == t.rank()) {
+            keys.push_back(pages[i].key);
+            mine.push_back(pages[i].chunks);
+          }
+        const DetectionResult r = detect(t, keys, scored(k, mine), slice(t.rank(), nranks), o, 64);
+        rows[static_cast<std::size_t>(t.rank())] = r.pages;
+        if (t.rank() == 0) stopped = r.stats.host_stop_labels;
+      });
+      EXPECT_EQ(stopped, stop == 0 ? 0u : 6u) << "the phrase's 6 grams; the template is an exact chunk";
+      for (const auto& r : rows)
+        for (const PageRow& p : r)
+          EXPECT_EQ(p.flagged, p.url.rfind("cut.example/", 0) == 0 || stop == 0 ? 1 : 0) << p.url;
+    }
+  }
 }
 
 }  // namespace

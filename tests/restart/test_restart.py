@@ -186,12 +186,12 @@ class Restart(unittest.TestCase):
         args, out, files = self.killed_with_checkpoints("formats")
         with open(files[(0, "discover")], "r+b") as f:
             f.seek(8)  # the u32 format version after the 8-byte magic
-            f.write((7).to_bytes(4, "little"))
+            f.write((6).to_bytes(4, "little"))
         with open(files[(2, "scan")], "r+b") as f:
             f.write(b"1CRDCKT2")  # the magic number of format 2, written before checkpoints had a CRC
         self.resume_with_warnings(args, out, [
-            self.warning(0, files[(0, "discover")], "has checkpoint format 7; this crd reads format 6", "discover"),
-            self.warning(2, files[(2, "scan")], "has checkpoint format 2; this crd reads format 6", "scan"),
+            self.warning(0, files[(0, "discover")], "has checkpoint format 6; this crd reads format 7", "discover"),
+            self.warning(2, files[(2, "scan")], "has checkpoint format 2; this crd reads format 7", "scan"),
         ])
 
     def test_resume_without_work_dir_is_a_usage_error(self):

@@ -18,7 +18,8 @@
 namespace crd::detect {
 
 // Fills scores.exact_chunks and scores.exact_labeled (parallel to the scored pages): how many of
-// each page's chunks left after stop removal, and of its labeled chunks, are exact chunks.
+// each page's chunks left after stop removal, and of its labeled chunks, are exact chunks; and
+// scores.match_exact, whether each match is one.
 // is_exact, by chunk id: 1 for an exact chunk, 0 for a gram. The arguments are score_pages'; the
 // out-of-core markers (kOtherPass…) have no kind and are refused (logic_error).
 void score_exact_part(PageScores& scores, std::span<const std::uint64_t> page_offsets,

@@ -31,6 +31,9 @@ struct DetectOptions {
   // --chunker winnow+scan: pages are flagged by the combined rule (combined_rule.hpp), which needs
   // a binomial page rule and the scores' exact part.
   bool combined = false;
+  // --host-stop-pages: a label that one host holds on more than this many pages is not counted by
+  // the page rule (host_stop.hpp); 0: off.
+  std::uint64_t host_stop_pages = 0;
 
   // "" if the options fit together, else why not (names the option). crd detect and run check it
   // before reading any input; detect() refuses options with a problem.
@@ -117,6 +120,7 @@ struct DetectionStats {
   std::uint64_t pages = 0, flagged_pages = 0, neighborhoods = 0, flagged_neighborhoods = 0;
   double page_median = 0, page_mad = 0, neighborhood_median = 0, neighborhood_mad = 0;
   std::uint8_t page_threshold_clamped = 0, neighborhood_threshold_clamped = 0;  // Threshold::resolve
+  std::uint64_t host_stop_labels = 0;  // labels not counted by the page rule (host_stop.hpp)
 };
 
 struct DetectionResult {

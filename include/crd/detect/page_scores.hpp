@@ -30,6 +30,8 @@ struct PageScores {
   // chunker emitted nothing for is already counted by its skip reason (detect writes this as the
   // counter detect.pages.only_stop_chunks).
   std::uint64_t only_stop_pages = 0;
+  // --chunker winnow+scan only, else empty: parallel to positions, 1 when the match is an exact chunk.
+  std::vector<std::uint8_t> match_exact;
 
   std::size_t size() const { return page.size(); }
 };

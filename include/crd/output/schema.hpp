@@ -123,6 +123,10 @@ inline constexpr Attribute kNeighborhoodThresholdClamped{kDetection, "neighborho
 inline constexpr Attribute kNeighborhoodMedian{kDetection, "neighborhood_median", "float64"};
 inline constexpr Attribute kNeighborhoodMad{kDetection, "neighborhood_mad", "float64"};
 inline constexpr Attribute kMinNeighborhoodLabeled{kDetection, "min_neighborhood_labeled", "uint64"};
+// --host-stop-pages, and how many labels some host held on more pages than it (not counted by the
+// page rule; docs/winnow.md, "A chance rate measured from the crawl").
+inline constexpr Attribute kHostStopPages{kDetection, "host_stop_pages", "uint64"};
+inline constexpr Attribute kHostStopLabels{kDetection, "host_stop_labels", "uint64"};
 
 // /neardup.
 inline constexpr Attribute kNeardupMethod{kNeardup, "method", "str"};

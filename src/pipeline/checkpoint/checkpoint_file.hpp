@@ -20,8 +20,9 @@ namespace crd::pipeline {
 // the detection phase's DetectionStats and the top-N cut in the discovery phase; version 5 the
 // owner count rows of --keep-counts in the discovery phase; version 6 the owner (hostile input: a rank's
 // file swapped with another's, or another job's file put under this job's name, was used, and
-// crashed crd or changed its result). A file of any other version is never read.
-constexpr std::uint32_t kCheckpointFormat = 6;
+// crashed crd or changed its result); version 7 the detection phase's count of pages of stop chunks
+// only and the labels stopped per host (--host-stop-pages). A file of any other version is never read.
+constexpr std::uint32_t kCheckpointFormat = 7;
 
 // Whose state a checkpoint holds: a job (its fingerprint, job_fingerprint in checkpoint.hpp,
 // which covers the rank count) and one of its ranks.

@@ -1,0 +1,98 @@
+// host_stop_labels: per (gram label, host) page counts on the label's owner; page counts without them.
+#include "crd/detect/host_stop.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+#include "crd/comm/collectives.hpp"
+#include "crd/detect/combined_rule.hpp"
+#include "crd/hash/sha1.hpp"
+#include "crd/shuffle/reduce_by_key.hpp"
+#include "label_owner.hpp"
+
+namespace crd::detect {
+namespace {
+
+// One host's pages holding one label. The key's first 4 bytes are the label id, big-endian, the
+// other 16 the leading bytes of the host's SHA-1: keys sort by label first, so each owner meets a
+// label's hosts together, and the records are fixed-size and trivially copyable (the shuffle's
+// radix sort and unframed exchange). Two hosts share a key only if their SHA-1s agree in 128 bits,
+// which no crawl will see (docs/winnow.md, "Collisions").
+struct HostUse {
+  Digest key;
+  std::uint64_t pages = 0;
+  static constexpr auto fields() { return std::tuple(&HostUse::key, &HostUse::pages); }
+};
+
+Digest host_key(std::uint32_t label, const Digest& host) {
+  Digest key;
+  for (int b = 0; b < 4; ++b) key.bytes[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(label >> (24 - 8 * b));
+  std::copy(host.bytes.begin(), host.bytes.begin() + 16, key.bytes.begin() + 4);
+  return key;
+}
+
+std::uint32_t label_of_key(const Digest& key) {
+  std::uint32_t label = 0;
+  for (int b = 0; b < 4; ++b) label = (label << 8) | key.bytes[static_cast<std::size_t>(b)];
+  return label;
+}
+
+// Exact chunks of --chunker winnow+scan keep their own stop rules (--stop-chunks, the combined
+// rule's exact part): a page cut down to a few copied paragraphs is flagged by them, template
+// chunk included (docs/winnow.md, "Deletions").
+bool is_exact_match(const PageScores& scores, std::uint64_t m) {
+  return !scores.match_exact.empty() && scores.match_exact[m] != 0;
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> host_stop_labels(comm::Transport& transport, const std::vector<std::string>& keys,
+                                            const PageScores& scores, std::uint64_t first_id,
+                                            std::uint64_t max_host_pages, std::size_t round_bytes) {
+  if (max_host_pages == 0) return {};
+  // One record per page and distinct label; reduce_by_key folds a host's pages on this rank first.
+  std::vector<HostUse> uses;
+  std::vector<std::uint32_t> distinct;
+  Sha1 sha1;
+  std::string_view host;
+  Digest host_digest;
+  for (std::size_t i = 0; i < scores.size(); ++i) {
+    const std::string_view key = keys[scores.page[i]];
+    const std::string_view page_host = key.substr(0, key.find('/'));  // url_prefixes.hpp's depth 0
+    if (i == 0 || page_host != host) host_digest = sha1(host = page_host);
+    distinct.clear();
+    for (std::uint64_t m = scores.match_offsets[i]; m < scores.match_offsets[i + 1]; ++m)
+      if (!is_exact_match(scores, m)) distinct.push_back(scores.label_ids[m]);
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    for (std::uint32_t id : distinct) uses.push_back({host_key(id, host_digest), 1});
+  }
+  const std::vector<std::uint64_t> firsts =
+      comm::allgather_concat(transport, std::span<const std::uint64_t>(&first_id, 1));
+  uses = shuffle::reduce_by_key(
+      transport, std::move(uses), [](const HostUse& u) -> const Digest& { return u.key; },
+      [&](const Digest& key, int) { return owner_of_label(firsts, label_of_key(key)); },
+      [](HostUse& into, HostUse& from) { into.pages += from.pages; }, {round_bytes});
+  // Sorted by key, so by label: a label is stopped once, when any of its hosts exceeds the limit.
+  std::vector<std::uint64_t> mine;
+  for (const HostUse& u : uses) {
+    const std::uint64_t label = label_of_key(u.key);
+    if (u.pages > max_host_pages && (mine.empty() || mine.back() != label)) mine.push_back(label);
+  }
+  // The owners' slices ascend with the rank, so the concatenation is ascending.
+  return comm::allgather_concat(transport, std::span<const std::uint64_t>(mine));
+}
+
+PageCounts page_counts_without(const PageScores& scores, std::size_t i, std::span<const std::uint64_t> stop) {
+  PageCounts c = page_counts(scores, i);
+  if (stop.empty()) return c;
+  for (std::uint64_t m = scores.match_offsets[i]; m < scores.match_offsets[i + 1]; ++m) {
+    if (is_exact_match(scores, m) || !std::binary_search(stop.begin(), stop.end(), std::uint64_t{scores.label_ids[m]}))
+      continue;
+    --c.chunks;
+    --c.labeled;
+  }
+  return c;
+}
+
+}  // namespace crd::detect

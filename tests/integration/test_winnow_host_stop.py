@@ -1,0 +1,80 @@
+# Grams a host repeats are its boilerplate (docs/winnow.md, "A chance rate measured from the crawl"):
+# with `--chunker winnow --host-stop-pages 20`, a labeled gram that one host holds on more than 20
+# pages is not counted by the page rule. A host that repeats the site's license paragraph on each of
+# its 30 pages (as a source tree repeats its license header) is then not flagged, while edited
+# copies of the site on three mirror hosts are; /config and /detection record it; identical at 1 and
+# 2 ranks. Without the option (the default, 0) every such page is flagged.
+import random
+import unittest
+
+import crd_integ as ci
+from test_winnow import edited, page, vocabulary_word, write
+
+WINNOW = ["--chunker", "winnow"]
+STOP = ["--host-stop-pages", "20"]
+
+
+class WinnowHostStop(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = ci.TempDir("winnow-host-stop")
+        rng = random.Random(4344)
+        license_text = " ".join(vocabulary_word(rng) for _ in range(40))
+        site = {"p%d.html" % i: page(rng) for i in range(8)}
+        site["license.html"] = "<html><body><p>%s</p></body></html>" % license_text
+        for name, html in site.items():
+            write(cls.tmp("site", "site.example", name), html)
+            for m in range(3):
+                write(cls.tmp("corpus", "mirror%d.example" % m, name), edited(html, rng))
+        for i in range(30):
+            own = " ".join(vocabulary_word(rng) for _ in range(60))
+            write(cls.tmp("corpus", "tree.example", "src%d.html" % i),
+                  "<html><body><p>%s</p>\n<p>%s</p></body></html>" % (license_text, own))
+        cls.labels = cls.tmp("L.h5")
+        ci.run_crd(ci.quiet(["label", cls.tmp("site"), "-o", cls.labels] + WINNOW), timeout=120)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def detect(self, nranks, name, extra=()):
+        out = self.tmp(name)
+        ci.run_crd(ci.quiet(["detect", self.tmp("corpus"), "--labels", self.labels, "-o", out] + WINNOW + list(extra)),
+                   nranks=nranks, timeout=300)
+        return ci.open_results(out)
+
+    def flagged(self, r, host):
+        pages = r.pages
+        mine = pages[pages["url"].str.startswith(host + "/")]
+        return sorted(mine[mine["flagged"] == 1]["url"]), len(mine)
+
+    def test_a_host_repeating_a_license_is_not_flagged_mirrors_are(self):
+        r = self.detect(1, "stop.h5", STOP)
+        a = r.detection_attrs
+        self.assertEqual(a["host_stop_pages"], 20)
+        self.assertGreaterEqual(a["host_stop_labels"], 1)
+        self.assertIn("\nhost-stop-pages = 20\n", r.attrs["config"])
+        self.assertEqual(self.flagged(r, "tree.example"), ([], 30))
+        names = sorted(["p%d.html" % i for i in range(8)] + ["license.html"])
+        for m in range(3):
+            host = "mirror%d.example" % m
+            flagged, n = self.flagged(r, host)
+            self.assertEqual(n, 9)
+            # The copied license page shares its grams with the tree's 30 pages: stopped, so only
+            # the mirrors' own copies of the other pages are evidence.
+            self.assertEqual(flagged, ["%s/%s" % (host, p) for p in names if p != "license.html"])
+        # Identical at 2 ranks.
+        self.detect(2, "stop2.h5", STOP)
+        ci.assert_same_datasets(self, ci.comparable(self.tmp("stop.h5"))[0], ci.comparable(self.tmp("stop2.h5"))[0],
+                                "at np=2")
+
+    def test_without_the_stop_the_repeated_license_is_flagged(self):
+        r = self.detect(1, "off.h5")
+        self.assertEqual((r.detection_attrs["host_stop_pages"], r.detection_attrs["host_stop_labels"]), (0, 0))
+        self.assertIn("\nhost-stop-pages = 0\n", r.attrs["config"])
+        flagged, n = self.flagged(r, "tree.example")
+        self.assertEqual((len(flagged), n), (30, 30))
+
+
+if __name__ == "__main__":
+    ci.main()

@@ -2,18 +2,18 @@
 # Near-duplicate clusters of 10^5 near-identical pages (tests/support/stub_pages.py: OpenJDK-like
 # "No usage of X" stubs, one navigation block and footer, one class name different), as a benchmark:
 # CPU seconds (user + sys of all ranks, /usr/bin/time) and peak RSS (/run/resources memory.peak_rss_max,
-# the busiest rank) of crd neardup at 1 and 2 ranks under --memory MEMORY (default 2G: crd refuses
+# the busiest rank) of crd neardup at 1 and 2 ranks under --memory MEMORY (default 4G: crd refuses
 # to start a step its estimate puts over it), with Henzinger's preset, the high-recall preset, and the
 # high-recall preset without its boilerplate rule, and the clusters it reports. Prints one markdown
 # row per run.
 #
-#   perf/neardup_stubs.sh CRD [PAGES] [MEMORY]   (default 100000 2G; the WARC is written under /tmp)
+#   perf/neardup_stubs.sh CRD [PAGES] [MEMORY]   (default 100000 4G; the WARC is written under /tmp)
 set -euo pipefail
 [ $# -ge 1 ] || { sed -n 2,10p "$0"; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 crd=$(realpath "$1")
 pages=${2:-100000}
-memory=${3:-2G}
+memory=${3:-4G}
 tmp=$(mktemp -d /tmp/crd-neardup-stubs.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 /usr/bin/python3 "$root/tests/support/stub_pages.py" "$pages" "$tmp/stubs.warc"

@@ -55,6 +55,34 @@ inline World make_world(std::uint64_t seed, std::size_t npages, std::uint32_t nc
   return w;
 }
 
+// A crawl against a labeled site of 1000 grams (labels 0 … 999), of which 0 … 3 are also a common
+// phrase (a license line, a template sentence) that every page holds. page() adds a page: the
+// phrase, `labeled` site grams from `first_label` on, and `own` grams no other page has; world()
+// then labels the site's grams.
+class PhraseWorld {
+ public:
+  void page(const std::string& key, std::uint32_t first_label, std::uint32_t labeled, std::uint32_t own) {
+    Page p;
+    p.key = key;
+    for (std::uint32_t k = 0; k < 4; ++k) p.chunks.push_back(k);
+    for (std::uint32_t k = 0; k < labeled; ++k) p.chunks.push_back(first_label + k);
+    for (std::uint32_t k = 0; k < own; ++k) p.chunks.push_back(next_unlabeled_++);
+    w_.pages.push_back(std::move(p));
+  }
+  World world() {
+    w_.label_of.assign(next_unlabeled_, kNoLabel);
+    w_.is_stop.assign(next_unlabeled_, 0);
+    for (std::uint32_t c = 0; c < kSiteGrams; ++c) w_.label_of[c] = c;
+    w_.labels = kSiteGrams;
+    return w_;
+  }
+
+ private:
+  static constexpr std::uint32_t kSiteGrams = 1000;
+  World w_;
+  std::uint32_t next_unlabeled_ = kSiteGrams;
+};
+
 struct RankInput {
   std::vector<std::string> keys;
   PageScores scores;
@@ -89,7 +117,8 @@ inline RankInput rank_input(const World& w, int rank, const std::vector<std::uin
 // Even split of the label ids, or a random one (which may leave ranks without labels).
 inline std::vector<std::uint64_t> slice_firsts(std::uint64_t labels, int nranks, std::mt19937_64* rng = nullptr) {
   std::vector<std::uint64_t> firsts;
-  for (int r = 0; r < nranks; ++r) firsts.push_back(labels * static_cast<std::uint64_t>(r) / static_cast<std::uint64_t>(nranks));
+  for (int r = 0; r < nranks; ++r)
+    firsts.push_back(labels * static_cast<std::uint64_t>(r) / static_cast<std::uint64_t>(nranks));
   if (rng != nullptr) {
     for (int r = 1; r < nranks; ++r) firsts[static_cast<std::size_t>(r)] = (*rng)() % (labels + 1);
     std::sort(firsts.begin(), firsts.end());

@@ -43,24 +43,13 @@ TEST(FittedChanceRate, ResolvesFromTheMedianAndMadAboveTheFixedRate) {
 // Labels 0 … 999 are the site's grams; 0 … 3 are also a common phrase that every page of the crawl
 // holds (a license line, a template sentence): 4 of a short page's 12–16 grams.
 TEST(FittedChanceRate, CommonPhraseInEveryPageIsNotCopyingAnEditedCopyIs) {
-  testing::World w;
-  std::uint32_t next_unlabeled = 1000;
-  const auto page = [&](const std::string& key, std::uint32_t first_label, std::uint32_t labeled, std::uint32_t own) {
-    testing::Page p;
-    p.key = key;
-    for (std::uint32_t k = 0; k < 4; ++k) p.chunks.push_back(k);
-    for (std::uint32_t k = 0; k < labeled; ++k) p.chunks.push_back(first_label + k);
-    for (std::uint32_t k = 0; k < own; ++k) p.chunks.push_back(next_unlabeled++);
-    w.pages.push_back(std::move(p));
-  };
-  for (int i = 0; i < 300; ++i) page("bg" + std::to_string(i % 7) + ".example/p" + std::to_string(i), 0, 0, 8 + i % 5);
+  testing::PhraseWorld crawl;
+  for (int i = 0; i < 300; ++i)
+    crawl.page("bg" + std::to_string(i % 7) + ".example/p" + std::to_string(i), 0, 0, 8 + i % 5);
   // Edited copies: 100 of their 146 other grams still the site's (an edit costs K grams).
   for (int i = 0; i < 10; ++i)
-    page("copy.example/p" + std::to_string(i), 10 + 50 * static_cast<std::uint32_t>(i), 100, 46);
-  w.label_of.assign(next_unlabeled, kNoLabel);
-  w.is_stop.assign(next_unlabeled, 0);
-  for (std::uint32_t c = 0; c < 1000; ++c) w.label_of[c] = c;
-  w.labels = 1000;
+    crawl.page("copy.example/p" + std::to_string(i), 10 + 50 * static_cast<std::uint32_t>(i), 100, 46);
+  testing::World w = crawl.world();
 
   std::vector<PageRow> first;
   double first_rate = 0;

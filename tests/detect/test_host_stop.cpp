@@ -17,26 +17,14 @@ namespace {
 // on about 43 pages of each host. The site is copied, edited, onto 25 mirror hosts of 4 pages each:
 // each of a copy's grams is on 25 hosts, but on at most 2 pages of any one.
 testing::World phrase_and_mirrors() {
-  testing::World w;
-  std::uint32_t next_unlabeled = 1000;
-  const auto page = [&](const std::string& key, std::uint32_t first_label, std::uint32_t labeled, std::uint32_t own) {
-    testing::Page p;
-    p.key = key;
-    for (std::uint32_t k = 0; k < 4; ++k) p.chunks.push_back(k);
-    for (std::uint32_t k = 0; k < labeled; ++k) p.chunks.push_back(first_label + k);
-    for (std::uint32_t k = 0; k < own; ++k) p.chunks.push_back(next_unlabeled++);
-    w.pages.push_back(std::move(p));
-  };
-  for (int i = 0; i < 300; ++i) page("bg" + std::to_string(i % 7) + ".example/p" + std::to_string(i), 0, 0, 8 + i % 5);
+  testing::PhraseWorld w;
+  for (int i = 0; i < 300; ++i)
+    w.page("bg" + std::to_string(i % 7) + ".example/p" + std::to_string(i), 0, 0, 8 + i % 5);
   // Edited copies: 100 of their 146 other grams still the site's (an edit costs K grams).
   for (int m = 0; m < 25; ++m)
     for (std::uint32_t j = 0; j < 4; ++j)
-      page("mirror" + std::to_string(m) + ".example/p" + std::to_string(j), 10 + 50 * j, 100, 46);
-  w.label_of.assign(next_unlabeled, kNoLabel);
-  w.is_stop.assign(next_unlabeled, 0);
-  for (std::uint32_t c = 0; c < 1000; ++c) w.label_of[c] = c;
-  w.labels = 1000;
-  return w;
+      w.page("mirror" + std::to_string(m) + ".example/p" + std::to_string(j), 10 + 50 * j, 100, 46);
+  return w.world();
 }
 
 TEST(HostStop, CommonPhraseOnEveryPageIsNotCopyingEditedMirrorsAre) {

@@ -43,6 +43,17 @@ def write(path, text):
         f.write(text)
 
 
+class DetectsWinnow:
+    """A test case's `crd detect --chunker winnow` over its tmp("corpus") against its labels (set up
+    by the class: cls.tmp, cls.labels), at nranks, returning the opened result."""
+
+    def detect(self, nranks, name, extra=()):
+        out = self.tmp(name)
+        ci.run_crd(ci.quiet(["detect", self.tmp("corpus"), "--labels", self.labels, "-o", out] + WINNOW + list(extra)),
+                   nranks=nranks, timeout=300)
+        return ci.open_results(out)
+
+
 class WinnowEndToEnd(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

@@ -8,13 +8,12 @@ import re
 import unittest
 
 import crd_integ as ci
-from test_winnow import edited, page, vocabulary_word, write
+from test_winnow import WINNOW, DetectsWinnow, edited, page, vocabulary_word, write
 
-WINNOW = ["--chunker", "winnow"]
 DEFAULT_NOTE = "# page-threshold not given: binomial is the default with --chunker winnow"
 
 
-class WinnowDefaultRule(unittest.TestCase):
+class WinnowDefaultRule(DetectsWinnow, unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = ci.TempDir("winnow-default-rule")
@@ -36,12 +35,6 @@ class WinnowDefaultRule(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         cls.tmp.cleanup()
-
-    def detect(self, nranks, name, extra=()):
-        out = self.tmp(name)
-        ci.run_crd(ci.quiet(["detect", self.tmp("corpus"), "--labels", self.labels, "-o", out] + WINNOW + list(extra)),
-                   nranks=nranks, timeout=300)
-        return ci.open_results(out)
 
     def test_winnow_without_a_page_threshold_flags_by_the_binomial_rule(self):
         r = self.detect(1, "default.h5")

@@ -8,13 +8,12 @@ import random
 import unittest
 
 import crd_integ as ci
-from test_winnow import edited, page, vocabulary_word, write
+from test_winnow import WINNOW, DetectsWinnow, edited, page, vocabulary_word, write
 
-WINNOW = ["--chunker", "winnow"]
 STOP = ["--host-stop-pages", "20"]
 
 
-class WinnowHostStop(unittest.TestCase):
+class WinnowHostStop(DetectsWinnow, unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = ci.TempDir("winnow-host-stop")
@@ -36,12 +35,6 @@ class WinnowHostStop(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         cls.tmp.cleanup()
-
-    def detect(self, nranks, name, extra=()):
-        out = self.tmp(name)
-        ci.run_crd(ci.quiet(["detect", self.tmp("corpus"), "--labels", self.labels, "-o", out] + WINNOW + list(extra)),
-                   nranks=nranks, timeout=300)
-        return ci.open_results(out)
 
     def flagged(self, r, host):
         pages = r.pages

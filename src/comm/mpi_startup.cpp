@@ -72,6 +72,13 @@ void prefer_single_node_start() {
   // with libxml2 and ICU, the GL one with libX11 and five more: 5 ms of each rank's MPI_Init here.
   // Topology exchange falls back to hwloc's built-in XML parser.
   set_default("HWLOC_PLUGINS_BLACKLIST", kIoPluginsOfHwloc);
+  // A rank that waits in a collective spins in Open MPI's progress loop; mpirun asks it to yield
+  // only when there are more ranks than cores. On one node the ranks share cores with mpirun's
+  // own progress, --reader-thread and whatever else runs there, and a spinning rank takes the
+  // time slice the rank it waits for needs: a one-page job at 2 ranks on 2 busy cores took twice
+  // the CPU and twice the wall time (perf/fixed_cost.py). crd's collectives are few and large,
+  // so the microseconds a yield adds to a message's latency cost nothing measurable.
+  set_default("OMPI_MCA_mpi_yield_when_idle", "1");
 }
 
 void avoid_shared_file_pointer_files() { set_default("OMPI_MCA_sharedfp", "^lockedfile,individual"); }

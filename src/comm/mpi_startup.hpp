@@ -11,8 +11,9 @@ namespace crd::comm {
 bool single_node_open_mpi_job();
 
 // Before MPI_Init, for single-node jobs: the ob1 PML (UCX's start-up probes network devices) and
-// hwloc without I/O discovery (a PCI scan of every device) and without loading the plugins for it.
-// Sets OMPI_MCA_pml, HWLOC_COMPONENTS and HWLOC_PLUGINS_BLACKLIST only where they are unset.
+// hwloc without I/O discovery (a PCI scan of every device) and without loading the plugins for it,
+// and waiting ranks that yield their core instead of spinning on it. Sets OMPI_MCA_pml,
+// HWLOC_COMPONENTS, HWLOC_PLUGINS_BLACKLIST and OMPI_MCA_mpi_yield_when_idle only where unset.
 void prefer_single_node_start();
 
 // Before MPI_Init, for every job: no shared-file-pointer files beside the result. crd never uses

@@ -1,8 +1,7 @@
 // Open MPI start-up defaults: set only for single-node jobs and only where the user set nothing;
 // TCP_NODELAY only on TCP connections to a loopback address.
-#include <gtest/gtest.h>
-
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
@@ -16,9 +15,16 @@
 namespace crd::comm {
 namespace {
 
-constexpr const char* kRead[] = {"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE", "PMIX_RANK", "PMI_RANK",
-                                 "SLURM_STEP_ID", "OMPI_MCA_pml", "HWLOC_COMPONENTS", "HWLOC_PLUGINS_BLACKLIST",
-                                 "OMPI_MCA_sharedfp"};
+constexpr const char* kRead[] = {"OMPI_COMM_WORLD_SIZE",
+                                 "OMPI_COMM_WORLD_LOCAL_SIZE",
+                                 "PMIX_RANK",
+                                 "PMI_RANK",
+                                 "SLURM_STEP_ID",
+                                 "OMPI_MCA_pml",
+                                 "HWLOC_COMPONENTS",
+                                 "HWLOC_PLUGINS_BLACKLIST",
+                                 "OMPI_MCA_sharedfp",
+                                 "OMPI_MCA_mpi_yield_when_idle"};
 
 class StartDefaults : public ::testing::Test {
  protected:
@@ -40,6 +46,7 @@ TEST_F(StartDefaults, SingletonGetsSharedMemoryDefaults) {
   const std::string plugins = value("HWLOC_PLUGINS_BLACKLIST");
   for (const char* plugin : {"hwloc_pci", "hwloc_gl", "hwloc_opencl", "hwloc_xml_libxml"})
     EXPECT_NE(plugins.find(plugin), std::string::npos) << plugin;
+  EXPECT_EQ(value("OMPI_MCA_mpi_yield_when_idle"), "1");
 }
 
 TEST_F(StartDefaults, MpirunWithAllRanksLocal) {
@@ -48,6 +55,9 @@ TEST_F(StartDefaults, MpirunWithAllRanksLocal) {
   prefer_single_node_start();
   EXPECT_EQ(value("OMPI_MCA_pml"), "ob1");
   EXPECT_EQ(value("HWLOC_COMPONENTS"), "-pci,-linuxio");
+  // Waiting ranks give their core to the rank they wait for (mpirun asks for it only when
+  // oversubscribed).
+  EXPECT_EQ(value("OMPI_MCA_mpi_yield_when_idle"), "1");
 }
 
 TEST_F(StartDefaults, MultiNodeAndDirectLaunchKeepOpenMpisChoice) {
@@ -58,6 +68,7 @@ TEST_F(StartDefaults, MultiNodeAndDirectLaunchKeepOpenMpisChoice) {
   EXPECT_EQ(value("OMPI_MCA_pml"), "(unset)");
   EXPECT_EQ(value("HWLOC_COMPONENTS"), "(unset)");
   EXPECT_EQ(value("HWLOC_PLUGINS_BLACKLIST"), "(unset)");
+  EXPECT_EQ(value("OMPI_MCA_mpi_yield_when_idle"), "(unset)");
   for (const char* launcher : {"PMIX_RANK", "PMI_RANK", "SLURM_STEP_ID"}) {
     SetUp();
     ::setenv(launcher, "0", 1);
@@ -71,8 +82,10 @@ TEST_F(StartDefaults, UsersSettingsWin) {
   ::setenv("OMPI_MCA_pml", "ucx", 1);
   ::setenv("HWLOC_COMPONENTS", "-gl", 1);
   ::setenv("HWLOC_PLUGINS_BLACKLIST", "", 1);
+  ::setenv("OMPI_MCA_mpi_yield_when_idle", "0", 1);
   prefer_single_node_start();
   EXPECT_EQ(value("OMPI_MCA_pml"), "ucx");
+  EXPECT_EQ(value("OMPI_MCA_mpi_yield_when_idle"), "0");
   EXPECT_EQ(value("HWLOC_COMPONENTS"), "-gl");
   EXPECT_EQ(value("HWLOC_PLUGINS_BLACKLIST"), "");
 }

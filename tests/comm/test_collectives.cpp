@@ -4,13 +4,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
 
-#include "crd/comm/local_transport.hpp"
 #include "crd/comm/collectives.hpp"
+#include "crd/comm/local_transport.hpp"
 
 namespace crd::comm {
 namespace {
@@ -73,9 +75,11 @@ TEST_P(Collectives, ScatterGivesEachRankItsOwnValue) {
   run_local(GetParam(), [](Transport& t) {
     std::vector<Message> values;
     if (t.rank() == 0)
-      for (int r = 0; r < t.size(); ++r) values.push_back({static_cast<std::uint8_t>(r), "to " + std::to_string(r), items_of(r)});
+      for (int r = 0; r < t.size(); ++r)
+        values.push_back({static_cast<std::uint8_t>(r), "to " + std::to_string(r), items_of(r)});
     const Message got = scatter_from_rank0(t, values);
-    EXPECT_EQ(got, (Message{static_cast<std::uint8_t>(t.rank()), "to " + std::to_string(t.rank()), items_of(t.rank())}));
+    EXPECT_EQ(got,
+              (Message{static_cast<std::uint8_t>(t.rank()), "to " + std::to_string(t.rank()), items_of(t.rank())}));
     // A wrong count is refused on rank 0 before anything is sent; the other ranks' argument is ignored.
     if (t.rank() == 0) {
       EXPECT_THROW(scatter_from_rank0(t, std::vector<Message>(t.size() + 1)), std::invalid_argument);
@@ -89,13 +93,14 @@ TEST_P(Collectives, AlltoallValuesReachEachDestinationFromEachSource) {
     const auto n = static_cast<std::size_t>(t.size());
     std::vector<Message> out;
     for (int d = 0; d < t.size(); ++d)
-      out.push_back({static_cast<std::uint8_t>(d), std::to_string(t.rank()) + "->" + std::to_string(d), items_of(t.rank() + d)});
+      out.push_back(
+          {static_cast<std::uint8_t>(d), std::to_string(t.rank()) + "->" + std::to_string(d), items_of(t.rank() + d)});
     const auto got = alltoall(t, out);
     ASSERT_EQ(got.size(), n);
     for (int s = 0; s < t.size(); ++s)
-      EXPECT_EQ(got[static_cast<std::size_t>(s)], (Message{static_cast<std::uint8_t>(t.rank()),
-                                                           std::to_string(s) + "->" + std::to_string(t.rank()),
-                                                           items_of(s + t.rank())}));
+      EXPECT_EQ(got[static_cast<std::size_t>(s)],
+                (Message{static_cast<std::uint8_t>(t.rank()), std::to_string(s) + "->" + std::to_string(t.rank()),
+                         items_of(s + t.rank())}));
     EXPECT_THROW(alltoall(t, std::vector<Message>(n + 1)), std::invalid_argument);  // before sending
   });
 }
@@ -162,6 +167,48 @@ TEST(Collectives, DecodeRefusesTruncatedAndLongerBytes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, Collectives, ::testing::Values(1, 2, 3, 4));
+
+// A transport that counts the collectives it passes on to a one-rank transport.
+class CountingTransport : public Transport {
+ public:
+  int allgathers = 0, reductions = 0;
+  int rank() const override { return inner_->rank(); }
+  int size() const override { return inner_->size(); }
+  void alltoallv(std::span<const std::byte> send, std::span<const std::uint64_t> send_counts,
+                 std::vector<std::byte>& recv, std::vector<std::uint64_t>& recv_counts) override {
+    inner_->alltoallv(send, send_counts, recv, recv_counts);
+  }
+  void allgatherv(std::span<const std::byte> send, std::vector<std::byte>& recv,
+                  std::vector<std::uint64_t>& counts) override {
+    ++allgathers;
+    inner_->allgatherv(send, recv, counts);
+  }
+  void allreduce(std::span<std::uint64_t> inout, ReduceOp op) override {
+    ++reductions;
+    inner_->allreduce(inout, op);
+  }
+  void allreduce(std::span<double> inout, ReduceOp op) override {
+    ++reductions;
+    inner_->allreduce(inout, op);
+  }
+  std::uint64_t exscan_sum(std::uint64_t value) override { return inner_->exscan_sum(value); }
+  void barrier() override { inner_->barrier(); }
+  [[noreturn]] void abort_all(const std::string& message) override { throw std::runtime_error(message); }
+
+ private:
+  std::unique_ptr<Transport> inner_ = make_single_rank_transport();
+};
+
+// first_error follows every write step of a result file: without an error it is one reduction,
+// and the messages are gathered only when some rank has one.
+TEST(FirstError, GathersOnlyWhenSomeRankFailed) {
+  CountingTransport t;
+  EXPECT_EQ(first_error(t, ""), "");
+  EXPECT_EQ(t.reductions, 1);
+  EXPECT_EQ(t.allgathers, 0);
+  EXPECT_EQ(first_error(t, "disk full"), "rank 0: disk full");
+  EXPECT_EQ(t.allgathers, 1);
+}
 
 }  // namespace
 }  // namespace crd::comm

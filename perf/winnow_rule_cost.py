@@ -9,6 +9,7 @@ makes them.
 
     /usr/bin/python3 perf/synth_corpus.py /tmp/synth48x2 --size 48M --shards 2 --level 1 --seed 1
     /usr/bin/python3 perf/winnow_rule_cost.py --crd build/crd --corpus /tmp/synth48x2/warc [--repeat 3]
+        [--baseline OLD/crd]   (also runs OLD on every job, alternated with --crd: a column each)
 """
 import argparse
 import os
@@ -31,8 +32,10 @@ def main():
     ap.add_argument("--crd", required=True)
     ap.add_argument("--corpus", required=True, help="a directory of .warc.gz shards (perf/synth_corpus.py OUT/warc)")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--baseline", help="another crd binary, run alternately with --crd (both use --crd's labels)")
     args = ap.parse_args()
     crd = os.path.abspath(args.crd)
+    binaries = [crd] + ([os.path.abspath(args.baseline)] if args.baseline else [])
     shards = sorted(os.path.join(args.corpus, n) for n in os.listdir(args.corpus) if n.endswith(".warc.gz"))
     work = tempfile.mkdtemp(prefix="crd-winnow-cost-")
     quiet = ["--progress-interval", "0"]
@@ -50,19 +53,25 @@ def main():
                      ["detect", args.corpus, "--chunker", chunker, "--labels", labels[chunker], "--host-stop-pages", "20"]))
     for chunker in ("winnow", "winnow+scan"):
         jobs.append(("run --chunker %s" % chunker, ["run", args.corpus, "--chunker", chunker]))
-    seconds = {name: [] for name, _ in jobs}
+    seconds = {(b, name): [] for b in binaries for name, _ in jobs}
     out = os.path.join(work, "out.h5")
     for _ in range(args.repeat):
         for name, job in jobs:
-            if os.path.exists(out):
-                os.unlink(out)
-            seconds[name].append(cpu_seconds([crd] + job + ["-o", out] + quiet))
-    base = statistics.median(seconds["discover (scan)"])
-    print("| command | CPU s (median of %d) | × scan discover |" % args.repeat)
-    print("|---|---:|---:|")
+            for b in binaries:
+                if os.path.exists(out):
+                    os.unlink(out)
+                seconds[(b, name)].append(cpu_seconds([b] + job + ["-o", out] + quiet))
+    # Each binary against its own scan discover.
+    base = {b: statistics.median(seconds[(b, "discover (scan)")]) for b in binaries}
+    heads = ["CPU s (median of %d) | × scan discover" % args.repeat] + (["baseline CPU s | ×"] if args.baseline else [])
+    print("| command | %s |" % " | ".join(heads))
+    print("|---|" + "---:|---:|" * len(binaries))
     for name, _ in jobs:
-        cpu = statistics.median(seconds[name])
-        print("| `%s` | %.2f | %.1f |" % (name, cpu, cpu / base))
+        cells = []
+        for b in binaries:
+            cpu = statistics.median(seconds[(b, name)])
+            cells.append("%.2f | %.1f" % (cpu, cpu / base[b]))
+        print("| `%s` | %s |" % (name, " | ".join(cells)))
     shutil.rmtree(work)
     return 0
 

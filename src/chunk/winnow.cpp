@@ -8,7 +8,13 @@ namespace crd::chunk::detail {
 
 std::vector<std::size_t> winnow(std::span<const std::uint64_t> hashes, std::size_t window) {
   std::vector<std::size_t> selected;
-  if (hashes.empty()) return selected;
+  winnow(hashes, window, selected);
+  return selected;
+}
+
+void winnow(std::span<const std::uint64_t> hashes, std::size_t window, std::vector<std::size_t>& selected) {
+  selected.clear();
+  if (hashes.empty()) return;
   const std::size_t w = std::clamp<std::size_t>(window, 1, hashes.size());
   // The rightmost minimum of [begin, begin + w).
   auto rescan = [&](std::size_t begin) {
@@ -30,7 +36,6 @@ std::vector<std::size_t> winnow(std::span<const std::uint64_t> hashes, std::size
     }
     selected.push_back(min);
   }
-  return selected;
 }
 
 }  // namespace crd::chunk::detail

@@ -16,5 +16,7 @@ namespace crd::chunk::detail {
 // Guarantee: every window's minimum is selected, so two sequences sharing `window` consecutive
 // hashes both select a position of equal hash inside that stretch.
 std::vector<std::size_t> winnow(std::span<const std::uint64_t> hashes, std::size_t window);
+// The same into `selected` (replaced), whose capacity a caller reuses from page to page.
+void winnow(std::span<const std::uint64_t> hashes, std::size_t window, std::vector<std::size_t>& selected);
 
 }  // namespace crd::chunk::detail

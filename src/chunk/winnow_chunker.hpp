@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "crd/chunk/chunker.hpp"
+#include "crd/text/tokenizer.hpp"
 #include "utf8_converter.hpp"
 
 namespace crd::chunk::detail {
@@ -25,9 +26,9 @@ class WinnowChunker final : public Chunker {
  private:
   std::uint32_t gram_words_;
   std::uint32_t window_;
-  std::string terms_;                   // this page's terms, back to back
-  std::vector<std::size_t> term_ends_;  // end offset of each term in terms_
-  std::vector<std::uint64_t> tokens_;   // each term's 64-bit token
+  text::TermList terms_;               // this page's terms and their tokens
+  std::vector<std::uint64_t> grams_;   // the hash of each K-word gram
+  std::vector<std::size_t> selected_;  // the first term of each gram kept
   std::string gram_;
   Utf8Converter converter_;
 };

@@ -4,14 +4,14 @@
 #include <string>
 #include <string_view>
 #include <tuple>
-#include <unordered_map>
 
 #include "crd/base/uint128.hpp"
 #include "crd/detect/detection.hpp"
+#include "crd/shuffle/reduce_by_key.hpp"
 #include "exact_moments.hpp"
+#include "label_slots.hpp"
 #include "prefix_owner.hpp"
 #include "url_prefixes.hpp"
-#include "crd/shuffle/reduce_by_key.hpp"
 
 namespace crd::detect {
 
@@ -45,12 +45,9 @@ constexpr auto prefix_of = [](const auto& r) -> const std::string& { return r.pr
 // one array lookup: a host's template labels recur on every one of its pages. Sets `distinct`.
 std::vector<std::uint32_t> dense_label_ids(const PageScores& scores, std::size_t& distinct) {
   std::vector<std::uint32_t> local_label(scores.label_ids.size());
-  std::unordered_map<std::uint32_t, std::uint32_t> index;
-  for (std::size_t m = 0; m < local_label.size(); ++m) {
-    const auto [it, added] = index.try_emplace(scores.label_ids[m], static_cast<std::uint32_t>(index.size()));
-    local_label[m] = it->second;
-  }
-  distinct = index.size();
+  detail::LabelSlots slots;
+  for (std::size_t m = 0; m < local_label.size(); ++m) local_label[m] = slots.slot(scores.label_ids[m]);
+  distinct = slots.size();
   return local_label;
 }
 
@@ -124,15 +121,27 @@ LocalRuns local_runs(const std::vector<std::string>& keys, const PageScores& sco
 }
 
 // Every labeled prefix has totals too, and both come back ascending by prefix: walk them
-// together so the label lists run parallel to the rows.
+// together so the label lists run parallel to the rows. A prefix's runs from several ranks may
+// list one label each: marks by label slot keep it once (in the order first met, which the
+// counts made of them do not depend on), where sorting every list cost more than the rest of it.
 std::vector<std::vector<std::uint32_t>> labels_by_row(std::vector<Labels> labels, const std::vector<Totals>& sums) {
   std::vector<std::vector<std::uint32_t>> out(sums.size());
+  detail::LabelSlots slots;
+  std::vector<std::size_t> listed_in_row;  // by slot: 1 + the row that last listed the label
   std::size_t at = 0;
   for (Labels& l : labels) {
     while (at < sums.size() && sums[at].prefix < l.prefix) ++at;
     if (at == sums.size() || sums[at].prefix != l.prefix)
       throw std::logic_error("aggregate_neighborhoods: labels without totals");
-    l.ids.erase(std::unique(l.ids.begin(), l.ids.end()), l.ids.end());
+    std::size_t kept = 0;
+    for (const std::uint32_t id : l.ids) {
+      const std::uint32_t s = slots.slot(id);
+      if (s == listed_in_row.size()) listed_in_row.push_back(0);
+      if (listed_in_row[s] == at + 1) continue;
+      listed_in_row[s] = at + 1;
+      l.ids[kept++] = id;
+    }
+    l.ids.resize(kept);
     out[at] = std::move(l.ids);
   }
   return out;
@@ -170,7 +179,11 @@ std::vector<NeighborhoodRow> aggregate_neighborhoods(comm::Transport& transport,
       config);
   if (labels_out != nullptr)
     *labels_out = labels_by_row(
-        shuffle::group_by_key(transport, std::move(runs.labels), prefix_of, prefix_owner, &Labels::ids, config), sums);
+        shuffle::reduce_by_key(
+            transport, std::move(runs.labels), prefix_of, prefix_owner,
+            [](Labels& into, Labels& from) { into.ids.insert(into.ids.end(), from.ids.begin(), from.ids.end()); },
+            config),
+        sums);
   std::vector<NeighborhoodRow> rows;
   rows.reserve(sums.size());
   for (Totals& t : sums) rows.push_back(row_of(t, options.badness));

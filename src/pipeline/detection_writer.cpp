@@ -9,15 +9,19 @@ namespace schema = output::schema;
 
 namespace {
 
-void write_labels(output::ResultFile& file, const detect::LabelSlice& labels,
-                  const std::vector<detect::LabelUse>& use) {
+// The sample URLs are moved into their rows, not copied (a few per label, for every label).
+void write_labels(output::ResultFile& file, const detect::LabelSlice& labels, std::vector<detect::LabelUse>&& use) {
   std::vector<output::DetectedLabelRow> rows;
+  rows.reserve(labels.hashes.size());
+  std::size_t urls = 0;
+  for (const auto& u : use) urls += u.sample_urls.size();
   std::vector<output::ProvenanceRow> provenance;
+  provenance.reserve(urls);
   for (std::size_t i = 0; i < labels.hashes.size(); ++i) {
     rows.push_back({labels.hashes[i], output::narrow_saturated<std::uint32_t>(labels.lengths[i]), labels.samples[i],
                     use[i].pages, use[i].neighborhoods, use[i].occurrences});
-    for (const auto& url : use[i].sample_urls)
-      provenance.push_back({static_cast<std::uint32_t>(labels.first_id + i), url});
+    for (auto& url : use[i].sample_urls)
+      provenance.push_back({static_cast<std::uint32_t>(labels.first_id + i), std::move(url)});
   }
   output::write_table(file, schema::kDetectionLabels, rows);
   // Label ids ascend with rank, and urls ascend within a label: rank order is the output order.
@@ -56,7 +60,7 @@ void write_detection(output::ResultFile& file, detect::DetectionResult&& result,
   set(attr::kMinNeighborhoodLabeled, options.min_neighborhood_labeled);
   set(attr::kHostStopPages, options.host_stop_pages);
   set(attr::kHostStopLabels, s.host_stop_labels);
-  write_labels(file, labels, result.label_use);
+  write_labels(file, labels, std::move(result.label_use));
   output::write_table(file, schema::kPages, result.pages);
   output::write_table(file, schema::kNeighborhoods, result.neighborhoods);
 }

@@ -343,7 +343,26 @@ struct TokenSink {
   void word(std::string_view /*t*/, std::uint64_t h) { out.push_back(mix64(h)); }
 };
 
+struct TermListSink {
+  TermList& out;
+  void operator()(std::string_view t) { add(t, term_token(t)); }
+  void word(std::string_view t, std::uint64_t h) { add(t, mix64(h)); }
+  void add(std::string_view t, std::uint64_t token) {
+    out.text += t;
+    out.ends.push_back(out.text.size());
+    out.tokens.push_back(token);
+  }
+};
+
 }  // namespace
+
+void terms_and_tokens(std::string_view html, std::string_view page_host, TermList& out) {
+  out.text.clear();
+  out.ends.clear();
+  out.tokens.clear();
+  TermListSink sink{out};
+  page_terms(html, page_host, sink);
+}
 
 void for_each_term(std::string_view html, std::string_view page_host,
                    const std::function<void(std::string_view term)>& on_term) {

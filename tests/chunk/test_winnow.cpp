@@ -68,11 +68,14 @@ TEST(Winnow, SelectsEveryWindowsRightmostMinimumOnce) {
 
 TEST(Winnow, EveryWindowHoldsASelectedMinimumOnRandomHashes) {
   std::mt19937_64 rng(35);
+  std::vector<std::size_t> reused;  // the overload that refills a caller's vector gives the same
   for (std::size_t w : {1u, 2u, 4u, 7u, 16u}) {
     for (int round = 0; round < 50; ++round) {
       std::vector<std::uint64_t> h(1 + rng() % 300);
       for (auto& x : h) x = rng() % (round % 2 == 0 ? 8 : ~0ull);  // few values: many ties
       const auto sel = winnow(h, w);
+      winnow(h, w, reused);
+      ASSERT_EQ(reused, sel);
       ASSERT_TRUE(std::is_sorted(sel.begin(), sel.end()));
       ASSERT_EQ(std::adjacent_find(sel.begin(), sel.end()), sel.end()) << "a position recorded twice";
       const std::size_t span = std::min(w, h.size());

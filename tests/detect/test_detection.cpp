@@ -8,8 +8,8 @@
 #include <map>
 #include <set>
 
-#include "url_prefixes.hpp"
 #include "detect_fixture.hpp"
+#include "url_prefixes.hpp"
 
 namespace crd::detect {
 namespace {
@@ -116,7 +116,23 @@ Reference reference(const World& w, int max_depth) {
   return ref;
 }
 
-void check_against_reference(const World& w, const DetectOptions& options, const std::vector<testing::RankOutput>& out) {
+// label_provenance's totals and sample keys (the smallest distinct page keys) against the reference.
+void check_label_use(const Reference& ref, const DetectOptions& options, const std::vector<testing::RankOutput>& out) {
+  const auto use = testing::all_label_use(out);
+  ASSERT_EQ(use.size(), ref.use.size());
+  for (std::size_t id = 0; id < use.size(); ++id) {
+    const RefUse& want = ref.use[id];
+    EXPECT_EQ(use[id].occurrences, want.occurrences) << id;
+    EXPECT_EQ(use[id].pages, want.pages) << id;
+    EXPECT_EQ(use[id].neighborhoods, want.prefixes.size()) << id;
+    std::vector<std::string> smallest(want.keys.begin(), want.keys.end());
+    if (smallest.size() > options.provenance_samples) smallest.resize(options.provenance_samples);
+    EXPECT_EQ(use[id].sample_urls, smallest) << id;
+  }
+}
+
+void check_against_reference(const World& w, const DetectOptions& options,
+                             const std::vector<testing::RankOutput>& out) {
   const Reference ref = reference(w, options.max_neighborhood_depth);
   const DetectionStats& s = out[0].result.stats;
   for (const auto& o : out) {
@@ -196,17 +212,7 @@ void check_against_reference(const World& w, const DetectOptions& options, const
   EXPECT_EQ(s.neighborhood_threshold, nt.value);
   EXPECT_EQ(s.neighborhood_threshold_clamped, nt.clamped ? 1 : 0);
 
-  const auto use = testing::all_label_use(out);
-  ASSERT_EQ(use.size(), w.labels);
-  for (std::size_t id = 0; id < use.size(); ++id) {
-    const RefUse& want = ref.use[id];
-    EXPECT_EQ(use[id].occurrences, want.occurrences) << id;
-    EXPECT_EQ(use[id].pages, want.pages) << id;
-    EXPECT_EQ(use[id].neighborhoods, want.prefixes.size()) << id;
-    std::vector<std::string> smallest(want.keys.begin(), want.keys.end());
-    if (smallest.size() > options.provenance_samples) smallest.resize(options.provenance_samples);
-    EXPECT_EQ(use[id].sample_urls, smallest) << id;
-  }
+  check_label_use(ref, options, out);
 
   // aggregate_neighborhoods alone: the same totals and badness bits as detect's sorted output.
   std::vector<NeighborhoodRow> aggregated;
@@ -253,11 +259,15 @@ void expect_identical(const std::vector<testing::RankOutput>& a, const std::vect
   }
   const DetectionStats& x = a[0].result.stats;
   const DetectionStats& y = b[0].result.stats;
-  for (auto [p, q] : {std::pair{x.page_mean, y.page_mean}, {x.page_sigma, y.page_sigma},
-                      {x.page_threshold, y.page_threshold}, {x.neighborhood_mean, y.neighborhood_mean},
+  for (auto [p, q] : {std::pair{x.page_mean, y.page_mean},
+                      {x.page_sigma, y.page_sigma},
+                      {x.page_threshold, y.page_threshold},
+                      {x.neighborhood_mean, y.neighborhood_mean},
                       {x.neighborhood_sigma, y.neighborhood_sigma},
-                      {x.neighborhood_threshold, y.neighborhood_threshold}, {x.page_median, y.page_median},
-                      {x.page_mad, y.page_mad}, {x.neighborhood_median, y.neighborhood_median},
+                      {x.neighborhood_threshold, y.neighborhood_threshold},
+                      {x.page_median, y.page_median},
+                      {x.page_mad, y.page_mad},
+                      {x.neighborhood_median, y.neighborhood_median},
                       {x.neighborhood_mad, y.neighborhood_mad}})
     EXPECT_EQ(bits(p), bits(q));
   EXPECT_EQ(x.pages, y.pages);
@@ -323,7 +333,8 @@ TEST_P(Detection, EmptyRanksAndNoPages) {
   World w = testing::make_world(9, 60, 40);
   for (auto& p : w.pages) p.rank = nranks - 1;  // everything on the last rank
   const DetectOptions options;
-  check_against_reference(w, options, testing::run_detect(w, nranks, options, 256, testing::slice_firsts(w.labels, nranks)));
+  check_against_reference(w, options,
+                          testing::run_detect(w, nranks, options, 256, testing::slice_firsts(w.labels, nranks)));
   World empty;
   const auto out = testing::run_detect(empty, nranks, options, 256, testing::slice_firsts(0, nranks));
   for (const auto& o : out) {
@@ -332,6 +343,22 @@ TEST_P(Detection, EmptyRanksAndNoPages) {
     EXPECT_EQ(o.result.stats.pages, 0u);
     EXPECT_EQ(o.result.stats.page_mean, 0.0);
     EXPECT_EQ(o.result.stats.neighborhoods, 0u);
+  }
+}
+
+// A crawl may hold one URL on several pages: a label's sample keys are still distinct, the
+// smallest ones, and its pages count every page.
+TEST_P(Detection, ProvenanceOfRepeatedKeys) {
+  const int nranks = GetParam();
+  World w = testing::make_world(5, 200, 60);
+  for (std::size_t i = 3; i < w.pages.size(); i += 3) w.pages[i].key = w.pages[i - 3].key;
+  std::mt19937_64 rng(17 + static_cast<std::uint64_t>(nranks));
+  for (auto& p : w.pages) p.rank = static_cast<int>(rng() % static_cast<std::uint64_t>(nranks));
+  for (const std::uint64_t samples : {1u, 3u, 1000u}) {
+    DetectOptions options;
+    options.provenance_samples = samples;
+    const auto out = testing::run_detect(w, nranks, options, 128, testing::slice_firsts(w.labels, nranks, &rng));
+    check_label_use(reference(w, options.max_neighborhood_depth), options, out);
   }
 }
 

@@ -163,5 +163,34 @@ TEST(Tokenizer, RandomPagesGiveTheTokensTheyAlwaysGave) {
   EXPECT_EQ(for_none, 0xaddd8a3d920f2c9eull);
 }
 
+// terms_and_tokens gives terms() and tokenize() in one list, from a list reused page after page.
+TEST(Tokenizer, TermsAndTokensAreTermsAndTheirTokens) {
+  std::uint64_t state = 77;
+  TermList list;
+  std::size_t seen = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const std::string page = random_page(state);
+    for (const std::string_view host : {std::string_view("h.org"), std::string_view("")}) {
+      terms_and_tokens(page, host, list);
+      const auto words = terms(page, host);
+      ASSERT_EQ(list.tokens, tokenize(page, host)) << page;
+      ASSERT_EQ(list.ends.size(), words.size()) << page;
+      std::string joined;
+      for (std::size_t t = 0; t < words.size(); ++t) {
+        ASSERT_EQ(list.term(t), words[t]) << page;
+        joined += words[t];
+      }
+      ASSERT_EQ(list.text, joined) << page;
+      seen += words.size();
+    }
+  }
+  EXPECT_GT(seen, 50000u);  // the pages are not all empty
+  terms_and_tokens("<p>one www.a.org/x <img src=http://c.net/i.png></p>", "h.org", list);
+  EXPECT_EQ(list.text, "onewwwaorgxhttp://c.net/i.png");
+  EXPECT_EQ(list.ends, (std::vector<std::size_t>{3, 6, 7, 10, 11, 29}));
+  EXPECT_EQ(list.tokens[0], term_token("one"));
+  EXPECT_EQ(list.tokens[5], term_token("http://c.net/i.png"));
+}
+
 }  // namespace
 }  // namespace crd::text

@@ -25,6 +25,21 @@ namespace crd::text {
 void for_each_term(std::string_view html, std::string_view page_host,
                    const std::function<void(std::string_view term)>& on_term);
 
+// The page's terms with their tokens, for a caller that needs both (the winnow chunker): `text`
+// holds the terms back to back, ends[i] is where term i ends in it, tokens[i] its term_token.
+// Refilled by terms_and_tokens, which keeps the capacities from page to page.
+struct TermList {
+  std::string text;
+  std::vector<std::size_t> ends;
+  std::vector<std::uint64_t> tokens;
+  std::string_view term(std::size_t i) const {
+    const std::size_t begin = i == 0 ? 0 : ends[i - 1];
+    return std::string_view(text).substr(begin, ends[i] - begin);
+  }
+};
+// One pass, no call per term: a word's token is the hash taken as its bytes are scanned.
+void terms_and_tokens(std::string_view html, std::string_view page_host, TermList& out);
+
 // The terms as strings (tests, diagnostics).
 std::vector<std::string> terms(std::string_view html, std::string_view page_host);
 

@@ -1,6 +1,7 @@
 // The join of candidates with their pages' Jaccard samples (see jaccard_check.hpp).
 #include "crd/neardup/jaccard_check.hpp"
 
+#include <algorithm>
 #include <compare>
 
 #include "crd/base/heap_bytes.hpp"
@@ -53,6 +54,13 @@ CheckedCandidates check_jaccard(comm::Transport& transport, const std::vector<Sk
 
   std::vector<AtSecond> second;
   for (AtFirst& r : routed) {
+    // A capped bucket's edges repeat across buckets (a member and its bucket's smallest member are
+    // often the same pair in all of them): each is checked once, here, where all its copies meet.
+    r.list.erase(std::unique(r.list.begin(), r.list.end(),
+                             [](const JaccardCandidate& x, const JaccardCandidate& y) {
+                               return x.kept == 0 && y.kept == 0 && x.a == y.a && x.b == y.b;
+                             }),
+                 r.list.end());
     const std::vector<std::uint32_t>& sample = sets[r.a - first].sample;
     // The list is sorted by (a, b): split it by the second set's owner, one sample copy per owner.
     std::vector<std::vector<JaccardCandidate>> by_owner(static_cast<std::size_t>(nranks));

@@ -80,7 +80,7 @@ def main():
     for name, m_prime, l, t, k, mj, sample in rows:
         cells = " | ".join("%.3f" % p_reported(j, m_prime, l, t, mj, sample) for j in JACCARDS)
         print("| `%s` | %d | %d × %d | %d | %s | %s |" % (name, k, m_prime, l, t,
-                                                         "%.2f (k = %d)" % (mj, sample) if mj else "—", cells))
+                                                         "%g (k = %d)" % (mj, sample) if mj else "—", cells))
         if mj:
             cells = " | ".join("%.3f" % p_found(j, m_prime, l, t) for j in JACCARDS)
             print("| — its bands alone | %d | %d × %d | %d | — | %s |" % (k, m_prime, l, t, cells))
@@ -96,7 +96,7 @@ def main():
         for name, m_prime, l, t, k, mj, sample in rows:
             line, = ax.plot(xs, [p_reported(x, m_prime, l, t, mj, sample) for x in xs],
                             label="%s (k=%d, %d×%d, ≥%d%s)" % (name[:-4], k, m_prime, l, t,
-                                                              ", Ĵ≥%.2f" % mj if mj else ""))
+                                                              ", Ĵ≥%g" % mj if mj else ""))
             if mj:
                 ax.plot(xs, [p_found(x, m_prime, l, t) for x in xs], ":", color=line.get_color(), lw=1,
                         label="%s, its bands alone" % name[:-4])

@@ -140,6 +140,11 @@ constexpr OptionSpec kOptions[] = {
   {"min-shingles", 0, K::Count, {0, kMaxU32}, kNeardup, R, "N",
    "a page of fewer than N distinct shingles (after --boilerplate-pages) is matched only with pages identical to it "
    "(0 = off)"},
+  {"min-jaccard", 0, K::Fraction, kAny, kNeardup, R, "",
+   "keep a pair (or a capped bucket's cluster edge) only when its pages' Jaccard, estimated from a bottom-k sample of "
+   "their shingles, is at least this (0 = off)"},
+  {"jaccard-sample", 0, K::Count, {16, 65536}, kNeardup, R, "k",
+   "--min-jaccard: shingle hashes sampled per page (bottom-k); the estimate's spread is sqrt(J(1 - J)/k)"},
   {"max-pairs", 0, K::Count, {0, kNoMost}, kNeardup, R, "",
    "neardup: keep at most this many pairs in /neardup/pairs, leaving out the largest buckets' first (0 = all); "
    "/neardup/clusters stays complete"},

@@ -84,6 +84,8 @@ void neardup(OptionBinder& b, Settings& s) {
   b.add("normalize-text", s.neardup.normalize_text);
   b.add("boilerplate-pages", s.neardup.boilerplate_pages);
   b.add("min-shingles", sketch.min_shingles);
+  b.add("min-jaccard", rules.min_jaccard);
+  b.add("jaccard-sample", sketch.jaccard_sample);
 }
 
 void quilts(OptionBinder& b, Settings& s) {

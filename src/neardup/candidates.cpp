@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 #include <string_view>
 
 #include "crd/base/uint128.hpp"
@@ -212,7 +213,8 @@ std::uint64_t kept_bucket_size(const std::vector<BucketPairs>& all, std::uint64_
 }  // namespace
 
 std::uint64_t held_bytes(const SketchedPage& page) {
-  std::uint64_t bytes = sizeof(SketchedPage) + sketch_bytes(page.sketch);
+  std::uint64_t bytes =
+      sizeof(SketchedPage) + sketch_bytes(page.sketch) + page.sample.capacity() * sizeof(std::uint32_t);
   for (const std::string& p : page.pages) bytes += sizeof(std::string) + p.capacity();
   return bytes;
 }
@@ -311,7 +313,7 @@ void compare_members(const BucketRecord& bucket, const PairRules& rules, const s
 template <class Emit>
 void compare_buckets(const std::vector<BucketRecord>& buckets, const PairRules& rules,
                      const std::vector<BucketKey>& all_capped, BucketCaps& caps, Emit& emit,
-                     std::vector<ClusterEdge>* forest) {
+                     std::vector<ClusterEdge>* forest, bool join_pairs) {
   std::vector<std::size_t> joined;
   for (const BucketRecord& bucket : buckets) {
     const std::uint64_t n = bucket.members.size();
@@ -322,7 +324,7 @@ void compare_buckets(const std::vector<BucketRecord>& buckets, const PairRules& 
     if (n > rules.max_bucket) {
       caps.unlinked += capped_bucket_joins(bucket, rules, joined);
     } else {
-      compare_members(bucket, rules, all_capped, joined, emit, forest != nullptr);
+      compare_members(bucket, rules, all_capped, joined, emit, forest != nullptr && join_pairs);
     }
     if (!forest) continue;
     for (std::size_t x = 1; x < n; ++x) {
@@ -337,7 +339,8 @@ void compare_buckets(const std::vector<BucketRecord>& buckets, const PairRules& 
 std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<SketchedPage>& sets,
                                 const PairRules& rules, const shuffle::ShuffleConfig& config, BucketCaps& caps,
                                 const std::function<void(const PairVolume&)>& before_comparing,
-                                std::vector<ClusterEdge>* edges) {
+                                std::vector<ClusterEdge>* edges, std::vector<JaccardCandidate>* candidates) {
+  if (candidates != nullptr && edges == nullptr) throw std::invalid_argument("find_pairs: candidates need edges");
   const std::uint64_t first_id = set_ids(transport, sets.size())[static_cast<std::size_t>(transport.rank())];
   std::vector<BucketRecord> entries;
   for (std::size_t k = 0; k < sets.size(); ++k) {
@@ -352,7 +355,7 @@ std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<Sk
 
   const std::vector<BucketKey> all_capped = capped_buckets(transport, buckets, rules, caps);
   const auto compare = [&](auto&& emit, std::vector<ClusterEdge>* forest) {
-    compare_buckets(buckets, rules, all_capped, caps, emit, forest);
+    compare_buckets(buckets, rules, all_capped, caps, emit, forest, candidates == nullptr);
   };
   // The pairs are counted first when --memory checks them or --max-pairs bounds them: by the size
   // of the bucket that keeps them, so the bound drops the largest buckets' pairs first.
@@ -394,6 +397,21 @@ std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<Sk
     if (before_comparing) before_comparing(volume);
   }
   std::vector<PairRow> pairs;
+  if (candidates != nullptr) {
+    const std::size_t first_edge = edges->size();
+    compare(
+        [&](const Member& a, const Member& b, std::uint32_t b_sim, std::uint32_t c_sim, std::uint64_t n) {
+          JaccardCandidate c{a.id, b.id, static_cast<std::uint8_t>(n <= pair_limit), {}};
+          if (c.kept) c.row = {a.page, b.page, b_sim, c_sim, static_cast<std::uint8_t>(same_site(a.page, b.page))};
+          candidates->push_back(std::move(c));
+        },
+        edges);
+    // The capped buckets' edges, joined without their pairs, are checked like the pairs.
+    for (std::size_t i = first_edge; i < edges->size(); ++i)
+      candidates->push_back({(*edges)[i].node, (*edges)[i].root, 0, {}});
+    edges->resize(first_edge);
+    return pairs;
+  }
   compare(
       [&](const Member& a, const Member& b, std::uint32_t b_sim, std::uint32_t c_sim, std::uint64_t n) {
         if (n > pair_limit) return;

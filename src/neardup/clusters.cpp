@@ -40,15 +40,6 @@ struct RootPages {
   static constexpr auto fields() { return std::tuple(&RootPages::root, &RootPages::pages); }
 };
 
-// The owner of an id: the rank holding that identity set.
-struct IdOwner {
-  const std::vector<std::uint64_t>* offsets;
-  int operator()(std::uint64_t id, int nranks) const {
-    const auto it = std::upper_bound(offsets->begin(), offsets->begin() + nranks + 1, id);
-    return static_cast<int>(it - offsets->begin()) - 1;
-  }
-};
-
 // Rank 0: the union of every rank's forest; returns (node, root) for every node an edge touched.
 std::vector<ClusterEdge> join_on_rank0(std::vector<ClusterEdge> all, std::uint64_t nsets) {
   std::vector<std::uint64_t> parent(nsets);

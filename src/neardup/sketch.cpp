@@ -5,6 +5,7 @@
 #include <bit>
 #include <limits>
 
+#include "crd/neardup/jaccard_sample.hpp"
 #include "crd/text/fingerprint.hpp"
 #include "crd/text/shingles.hpp"
 #include "crd/text/sort_hashes.hpp"
@@ -110,7 +111,7 @@ std::vector<std::uint64_t> simhash(std::span<const std::uint64_t> tokens, std::u
   return out;
 }
 
-Sketch sketch(std::span<const std::uint64_t> tokens, const SketchParams& params) {
+Sketch sketch(std::span<const std::uint64_t> tokens, const SketchParams& params, std::vector<std::uint32_t>* sample) {
   Sketch s;
   if (tokens.empty()) return s;
   const auto page_shingles = shingles(tokens, params.k);
@@ -124,6 +125,7 @@ Sketch sketch(std::span<const std::uint64_t> tokens, const SketchParams& params)
       return s;
   }
   s.super = supershingles(min_values(page_shingles, params.m), params.m_prime);
+  if (sample != nullptr) *sample = jaccard_sample(page_shingles, params.jaccard_sample);
   s.bits = simhash(tokens, params.b);
   return s;
 }

@@ -40,7 +40,8 @@ std::vector<Attribute> all_attributes() {
                              kNeardupMethod,   kNeardupPages,     kNeardupIdentitySets, kNeardupPairCount,
                              kNeardupSameSite, kNeardupDifferentSite, kNeardupCappedBuckets, kNeardupCappedPages,
                              kNeardupCappedPairs, kNeardupPairsNotKept, kNeardupClusterCount, kNeardupClusteredPages,
-                             kNeardupUnlinkedEntries, kNeardupRepresentativeRule,
+                             kNeardupUnlinkedEntries, kNeardupRepresentativeRule, kNeardupMinJaccard,
+                             kNeardupJaccardSample, kNeardupJaccardDroppedPairs, kNeardupJaccardDroppedEdges,
 
                              kComparePages,    kComparePositives, kCompareLabels,     kCompareLabelsWithText,
                              kCompareChunks,   kCompareChunksWithoutTlsh, kCompareExtrapolatePages,

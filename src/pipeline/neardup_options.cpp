@@ -21,6 +21,9 @@ std::string NeardupOptions::problem() const {
   for (const auto& t : c_thresholds)
     if (t.value > sketch.b && (t.used || t.value != t.fallback))
       return std::string("option --") + t.name + ": at most --simhash-bits (" + std::to_string(sketch.b) + ")";
+  if (!(rules.min_jaccard >= 0 && rules.min_jaccard <= 1)) return "option --min-jaccard: a fraction in 0..1";
+  if (rules.min_jaccard > 0 && sketch.jaccard_sample == 0)
+    return "option --jaccard-sample: at least 1 with --min-jaccard";
   return {};
 }
 

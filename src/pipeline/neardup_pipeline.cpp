@@ -14,6 +14,7 @@
 #include "crd/io/document.hpp"
 #include "crd/neardup/boilerplate.hpp"
 #include "crd/neardup/clusters.hpp"
+#include "crd/neardup/jaccard_check.hpp"
 #include "crd/neardup/normalize.hpp"
 #include "crd/output/schema.hpp"
 #include "crd/pipeline/scan_phase.hpp"
@@ -232,7 +233,7 @@ void drop_boilerplate(comm::Transport& transport, const MemoryBudget& budget, st
 // What this rank's identity sets hold (--memory): the sets, their bucket entries, and their
 // /neardup/identical rows.
 struct SetsBytes {
-  std::uint64_t sets = 0, entries = 0, identical = 0;
+  std::uint64_t sets = 0, entries = 0, identical = 0, samples = 0;
 };
 
 SetsBytes bytes_of(const std::vector<neardup::SketchedPage>& sets, const neardup::PairRules& rules) {
@@ -240,6 +241,7 @@ SetsBytes bytes_of(const std::vector<neardup::SketchedPage>& sets, const neardup
   for (const auto& set : sets) {
     out.sets += neardup::held_bytes(set);
     out.entries += neardup::bucket_entries_bytes(set, rules);
+    out.samples += set.sample.capacity() * sizeof(std::uint32_t);
     for (std::size_t i = 1; i < set.pages.size(); ++i)
       out.identical += sizeof(neardup::IdentityRow) + heap_bytes(set.pages[i]) + heap_bytes(set.pages[0]);
   }
@@ -264,10 +266,40 @@ void check_cluster_memory(comm::Transport& transport, const MemoryBudget& budget
                     held + pairs_bytes + kReduceCopies * ((comm::sum(transport, sets_bytes) + n - 1) / n));
 }
 
+// --min-jaccard: the candidates below the threshold, over the job.
+struct JaccardDropped {
+  std::uint64_t pairs = 0, edges = 0;
+};
+
+void write_jaccard_attributes(output::ResultFile& file, const NeardupOptions& options, const JaccardDropped& dropped) {
+  namespace schema = output::schema;
+  schema::set_attribute(file, schema::attr::kNeardupMinJaccard, options.rules.min_jaccard);
+  schema::set_attribute(file, schema::attr::kNeardupJaccardSample, std::uint64_t{options.sketch.jaccard_sample});
+  schema::set_attribute(file, schema::attr::kNeardupJaccardDroppedPairs, dropped.pairs);
+  schema::set_attribute(file, schema::attr::kNeardupJaccardDroppedEdges, dropped.edges);
+}
+
+// Collective, --memory before the Jaccard join (jaccard_check.hpp): the candidates travel twice
+// (each exchange holds them, their encoded copies and the share received), with at most one copy
+// of a sample per candidate, or per set and rank. held: what stays through it; samples_bytes: this
+// rank's sets' samples.
+void check_jaccard_memory(comm::Transport& transport, const MemoryBudget& budget, std::uint64_t held,
+                          const std::vector<neardup::JaccardCandidate>& candidates, std::uint64_t samples_bytes,
+                          std::uint32_t k) {
+  std::uint64_t bytes = 0;
+  for (const auto& c : candidates) bytes += neardup::held_bytes(c);
+  const std::uint64_t n = static_cast<std::uint64_t>(transport.size());
+  const std::uint64_t copies = std::min(comm::sum(transport, candidates.size()) * k * sizeof(std::uint32_t),
+                                        n * comm::sum(transport, samples_bytes));
+  budget.check_peak(transport, "estimating the candidates' Jaccard",
+                    held + kReduceCopies * ((comm::sum(transport, bytes) + copies + n - 1) / n));
+}
+
 }  // namespace
 
 void run_neardup(const CommonOptions& common_options, const NeardupOptions& options, comm::Transport& transport) {
   CommonOptions common = common_options;
+  const bool verify = options.rules.min_jaccard > 0;  // --min-jaccard: candidates checked by their estimate
   std::vector<neardup::SketchedPage> pages;
   std::uint64_t sketches_bytes = 0;  // what `pages` holds, for --memory
   std::uint64_t without_tokens = 0, too_short = 0;
@@ -276,7 +308,9 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
     // The identity of a token sequence: SHA-1 of its tokens' bytes (little-endian words).
     const Digest identity =
         sha1(std::string_view(reinterpret_cast<const char*>(tokens.data()), tokens.size() * sizeof(std::uint64_t)));
-    pages.push_back({identity, {std::string(key)}, neardup::sketch(tokens, options.sketch)});
+    neardup::SketchedPage page{identity, {std::string(key)}, {}, {}};
+    page.sketch = neardup::sketch(tokens, options.sketch, verify ? &page.sample : nullptr);
+    pages.push_back(std::move(page));
     if (pages.back().sketch.super.empty()) ++too_short;  // --min-shingles
     sketches_bytes += neardup::held_bytes(pages.back());
   };
@@ -318,16 +352,28 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
     timer.start("pairs");
     neardup::BucketCaps caps;
     std::vector<neardup::ClusterEdge> edges;
+    std::vector<neardup::JaccardCandidate> candidates;
     auto pairs = neardup::find_pairs(
         transport, sets, options.rules, config, caps,
         budget.budget() != 0
             ? pair_checks(transport, budget, held, comm::sum(transport, sets_bytes.sets), sets_bytes.identical)
             : std::function<void(const neardup::PairVolume&)>{},
-        &edges);
+        &edges, verify ? &candidates : nullptr);
+    const auto offsets = neardup::set_ids(transport, sets.size());
+    JaccardDropped dropped;
+    if (verify) {
+      timer.start("jaccard");
+      if (budget.budget() != 0)
+        check_jaccard_memory(transport, budget, held, candidates, sets_bytes.samples, options.sketch.jaccard_sample);
+      auto checked = neardup::check_jaccard(transport, sets, offsets, std::move(candidates), options.rules.min_jaccard,
+                                            options.sketch.jaccard_sample, config);
+      pairs = std::move(checked.pairs);
+      edges = std::move(checked.edges);
+      dropped = {comm::sum(transport, checked.dropped_pairs), comm::sum(transport, checked.dropped_edges)};
+    }
     pairs = shuffle::sort_across_ranks(transport, std::move(pairs), FieldLess{}, common.round_bytes);
 
     timer.start("clusters");
-    const auto offsets = neardup::set_ids(transport, sets.size());
     if (budget.budget() != 0)
       check_cluster_memory(transport, budget, held, pairs, edges, offsets.back(), sets_bytes.sets);
     auto clusters = neardup::label_clusters(transport, sets, offsets, std::move(edges), config);
@@ -336,6 +382,7 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
 
     timer.start("write");
     write_neardup(*file, transport, sets, pairs, degree, clusters, caps, sketched, options, common.round_bytes);
+    if (verify) write_jaccard_attributes(*file, options, dropped);
 
     discover::ShuffleTotals shuffled;
     shuffled.add(stats);

@@ -19,7 +19,7 @@ SCORING = {"page-threshold", "min-labeled", "min-neighborhood-labeled", "neighbo
            "provenance-samples", "host-stop-pages"}
 NEARDUP = {"method", "shingle-tokens", "minvalues", "supershingles", "min-b-similarity", "simhash-bits",
            "simhash-pieces", "min-c-similarity", "combined-c-similarity", "max-bucket", "max-pairs", "normalize-text",
-           "boilerplate-pages", "min-shingles"}
+           "boilerplate-pages", "min-shingles", "min-jaccard", "jaccard-sample"}
 QUILTS = {"gram-words", "max-gram-documents", "min-sources", "min-patch-fraction", "min-source-share",
           "foreign-sourced", "max-page-grams", "sweep-m", "sweep-c", "sweep-theta", "exclude-pages"}
 COMPARE = {"labels", "truth", "page-threshold", "min-labeled", "extrapolate-pages", "nilsimsa-threshold",
@@ -133,6 +133,8 @@ class CommandHelp(unittest.TestCase):
             "normalize-text": (["--normalize-text=yes"], "normalize-text"),
             "boilerplate-pages": (["--boilerplate-pages", "x"], "boilerplate-pages"),
             "min-shingles": (["--min-shingles", "-1"], "min-shingles"),
+            "min-jaccard": (["--min-jaccard", "1.5"], "min-jaccard"),
+            "jaccard-sample": (["--jaccard-sample", "8"], "jaccard-sample"),
             "gram-words": (["--gram-words", "0"], "gram-words"),
             "max-gram-documents": (["--max-gram-documents", "1"], "max-gram-documents"),
             "min-sources": (["--min-sources", "-1"], "min-sources"),

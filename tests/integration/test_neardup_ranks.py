@@ -126,6 +126,36 @@ class NeardupRanks(unittest.TestCase):
                 self.assertTrue(set(got["pairs"]) <= set(full["pairs"]))
             self.assertEqual(got, first, "%d ranks" % n)
 
+    def test_min_jaccard_drops_the_stub_pairs_alike_at_1_to_4_ranks(self):
+        """--min-jaccard 0.9: two stubs share 92 of their 108 8-token shingles (J 0.85), a family's
+        variants about 285 of 301 (0.95); every union is under the sample's 1,024, so the estimate is
+        exact. The stubs' pairs and cluster go, the families' stay, identically at 1–4 ranks, with
+        the candidates joined with their samples in the smallest shuffle rounds; capped buckets
+        (--max-bucket 20) join the families alike and no stub."""
+        stub_keys = {stub_pages.url(i).split("://", 1)[1] for i in range(STUBS)}
+        off, _ = self.neardup("jaccard-off.h5", None, [])
+        self.assertTrue(any(a in stub_keys and b in stub_keys for a, b, _, _ in off["pairs"]))
+        for extra in ([], ["--max-bucket", "20"]):
+            first = None
+            for n in (1, 2, 3, 4):
+                got, attrs = self.neardup("jaccard-np%d.h5" % n, None if n == 1 else n,
+                                          ["--min-jaccard", "0.9", "--shuffle-buffer", "4096"] + extra)
+                what = "%d ranks %s" % (n, extra)
+                self.assertFalse([p for p in got["pairs"] if p[0] in stub_keys or p[1] in stub_keys], what)
+                self.assertFalse([p for p, _ in got["clusters"] if p in stub_keys], what)
+                clusters = dict(got["clusters"])
+                self.assertEqual(clusters["fam3.example/v7.html"], "fam3.example/v0.html", what)
+                self.assertEqual(clusters["mirror.example/f3.html"], "fam3.example/v0.html", what)
+                if not extra:
+                    self.assertIn("fam3.example/v1.html", [b for a, b, _, _ in got["pairs"]
+                                                           if a == "fam3.example/v0.html"], what)
+                    self.assertEqual(int(attrs["jaccard_dropped_pairs"]),
+                                     len(off["pairs"]) - len(got["pairs"]), what)
+                self.assertEqual(float(attrs["min_jaccard"]), 0.9)
+                if first is None:
+                    first = got
+                self.assertEqual(got, first, what)
+
 
 if __name__ == "__main__":
     ci.main()

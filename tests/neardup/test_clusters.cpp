@@ -213,7 +213,7 @@ TEST_P(Clusters, CappedBucketsStillJoinTheirNearIdenticalPages) {
 // C-similar and only the supershingles decide.
 SketchedPage sketched(const std::string& key, const std::vector<std::uint64_t>& super) {
   const Digest id = sha1(key);
-  return {id, {key}, Sketch{super, std::vector<std::uint64_t>(6, 0)}};
+  return {id, {key}, Sketch{super, std::vector<std::uint64_t>(6, 0)}, {}};
 }
 
 // Two buckets over the cap, each led by 20 pages that share only that bucket (B-similarity 1 with

@@ -152,7 +152,8 @@ TEST(SchemaDoc, RealFilesHoldEveryPathWithItsType) {
   run_crd("run " + corpus + " --chunk-threshold 1 --file-threshold 1 --keep-counts -o " + dir + "/run.h5");
   run_crd("label " + corpus + " -o " + dir + "/label.h5");
   run_crd("detect " + corpus + " --labels " + dir + "/label.h5 --pairs 2 -o " + dir + "/pairs.h5");
-  run_crd("neardup " + corpus + " -o " + dir + "/neardup.h5");
+  // --min-jaccard: its attributes are written only with it.
+  run_crd("neardup " + corpus + " --min-jaccard 0.5 -o " + dir + "/neardup.h5");
   run_crd("quilts " + corpus + " --sweep-c 1,2 -o " + dir + "/quilts.h5");
   std::ofstream(dir + "/truth.txt") << "example.org/a\n";
   run_crd("compare-hashing " + corpus + " --labels " + dir + "/label.h5 --truth " + dir + "/truth.txt -o " + dir +

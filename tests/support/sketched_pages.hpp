@@ -17,7 +17,7 @@ inline neardup::SketchedPage sketched_page(const std::string& key, const std::st
   const auto tokens = tokens_of(text);
   const Digest id =
       sha1(std::string_view(reinterpret_cast<const char*>(tokens.data()), tokens.size() * sizeof(std::uint64_t)));
-  return {id, {key}, neardup::sketch(tokens, params)};
+  return {id, {key}, neardup::sketch(tokens, params), {}};
 }
 
 }  // namespace crd::testing

@@ -24,6 +24,7 @@
 #include "crd/comm/transport.hpp"
 #include "crd/hash/digest.hpp"
 #include "crd/neardup/clusters.hpp"
+#include "crd/neardup/jaccard_check.hpp"
 #include "crd/neardup/neardup_rows.hpp"
 #include "crd/neardup/sketch.hpp"
 #include "crd/shuffle/reduce_by_key.hpp"
@@ -43,16 +44,19 @@ struct PairRules {
   std::uint64_t max_bucket = 1000;            // pages in one bucket compared pairwise, at most
   std::uint64_t max_pairs = 0;                // pairs kept, at most (0: all); clusters are complete regardless
   std::uint32_t piece_bits = 32;              // simhash piece width (SketchParams::piece_bits)
+  double min_jaccard = 0;                     // keep a candidate when its estimated Jaccard is ≥ this (0: off)
 };
 
 // A page as the scan leaves it: its key, the SHA-1 of its token sequence, its sketch. After
 // group_identical, one per identity set: `pages` ascending, pages[0] the representative.
+// With --min-jaccard, `sample` is its bottom-k Jaccard sample (jaccard_sample.hpp), else empty.
 struct SketchedPage {
   Digest identity;
   std::vector<std::string> pages;
   Sketch sketch;
+  std::vector<std::uint32_t> sample;
   static constexpr auto fields() {
-    return std::tuple(&SketchedPage::identity, &SketchedPage::pages, &SketchedPage::sketch);
+    return std::tuple(&SketchedPage::identity, &SketchedPage::pages, &SketchedPage::sketch, &SketchedPage::sample);
   }
 };
 
@@ -87,10 +91,16 @@ struct PairVolume {
 // is made: it may throw (a FatalError every rank raises alike) to stop before the pairs exist.
 // If `edges` is given, each bucket's cluster edges are added to it (clusters.hpp), capped buckets
 // included: the input of label_clusters.
+// If `candidates` is given too (--min-jaccard), nothing is final yet: every pair the bands accept
+// (once, as above; those over --max-pairs as edges only) and every capped bucket's edge becomes a
+// candidate there instead, and nothing is returned or added to `edges`; check_jaccard
+// (jaccard_check.hpp) keeps those whose estimate passes. An uncapped bucket then joins no pairs
+// itself: its edges are its pairs that pass.
 std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<SketchedPage>& sets,
                                 const PairRules& rules, const shuffle::ShuffleConfig& config, BucketCaps& caps,
                                 const std::function<void(const PairVolume&)>& before_comparing = {},
-                                std::vector<ClusterEdge>* edges = nullptr);
+                                std::vector<ClusterEdge>* edges = nullptr,
+                                std::vector<JaccardCandidate>* candidates = nullptr);
 
 // Bytes held, for --memory (docs/memory.md): a sketched page or identity set (its keys and
 // sketch words); the bucket entries find_pairs makes of a set (one per bucket it is routed to,

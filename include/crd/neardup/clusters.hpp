@@ -17,6 +17,7 @@
 // Collective; the rows are the same for any rank count and input order.
 #pragma once
 
+#include <algorithm>
 #include <compare>
 #include <cstdint>
 #include <tuple>
@@ -50,6 +51,15 @@ struct ClusterEdge {
 // Collective. The global id range of every rank's identity sets: rank r's sets are ids
 // offsets[r] … offsets[r + 1] − 1, in their order (size nranks + 1).
 std::vector<std::uint64_t> set_ids(comm::Transport& transport, std::uint64_t local_sets);
+
+// The owner of a set id: the rank holding that identity set (`offsets`: set_ids).
+struct IdOwner {
+  const std::vector<std::uint64_t>* offsets;
+  int operator()(std::uint64_t id, int nranks) const {
+    const auto it = std::upper_bound(offsets->begin(), offsets->begin() + nranks + 1, id);
+    return static_cast<int>(it - offsets->begin()) - 1;
+  }
+};
 
 struct Clusters {
   std::vector<ClusterRow> rows;                    // this rank's share, sorted by page across ranks

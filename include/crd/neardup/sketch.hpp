@@ -17,12 +17,13 @@
 namespace crd::neardup {
 
 struct SketchParams {
-  std::uint32_t k = 8;             // tokens per shingle
-  std::uint32_t m = 84;            // min-values (hash functions)
-  std::uint32_t m_prime = 6;       // supershingles; l = m / m_prime min-values each
-  std::uint32_t b = 384;           // simhash bits (a multiple of 64)
-  std::uint32_t pieces = 12;       // simhash pieces for candidate buckets (b / pieces bits each, ≤ 64)
-  std::uint32_t min_shingles = 0;  // fewer distinct shingles: no sketch, matched only when identical (0: off)
+  std::uint32_t k = 8;                  // tokens per shingle
+  std::uint32_t m = 84;                 // min-values (hash functions)
+  std::uint32_t m_prime = 6;            // supershingles; l = m / m_prime min-values each
+  std::uint32_t b = 384;                // simhash bits (a multiple of 64)
+  std::uint32_t pieces = 12;            // simhash pieces for candidate buckets (b / pieces bits each, ≤ 64)
+  std::uint32_t min_shingles = 0;       // fewer distinct shingles: no sketch, matched only when identical (0: off)
+  std::uint32_t jaccard_sample = 1024;  // k of the bottom-k Jaccard sample (jaccard_sample.hpp), with --min-jaccard
 
   std::uint32_t l() const { return m / m_prime; }
   std::uint32_t piece_bits() const { return b / pieces; }
@@ -51,7 +52,10 @@ std::vector<std::uint64_t> supershingles(std::span<const std::uint64_t> min_valu
 // Charikar's b-bit projection of the tokens' frequencies.
 std::vector<std::uint64_t> simhash(std::span<const std::uint64_t> tokens, std::uint32_t b);
 
-Sketch sketch(std::span<const std::uint64_t> tokens, const SketchParams& params);
+// With `sample`, also the page's bottom-k Jaccard sample of params.jaccard_sample values
+// (jaccard_sample.hpp; left empty when the page gets no sketch).
+Sketch sketch(std::span<const std::uint64_t> tokens, const SketchParams& params,
+              std::vector<std::uint32_t>* sample = nullptr);
 
 // B-similarity: supershingle positions that agree. C-similarity: bits that agree.
 std::uint32_t b_similarity(const Sketch& a, const Sketch& b);

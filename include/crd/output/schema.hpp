@@ -143,6 +143,11 @@ inline constexpr Attribute kNeardupClusterCount{kNeardup, "clusters", "uint64"};
 inline constexpr Attribute kNeardupClusteredPages{kNeardup, "clustered_pages", "uint64"};
 inline constexpr Attribute kNeardupUnlinkedEntries{kNeardup, "unlinked_entries", "uint64"};
 inline constexpr Attribute kNeardupRepresentativeRule{kNeardup, "representative_rule", "str"};
+// Written with --min-jaccard only (so a run without it keeps today's /neardup byte for byte).
+inline constexpr Attribute kNeardupMinJaccard{kNeardup, "min_jaccard", "float64"};
+inline constexpr Attribute kNeardupJaccardSample{kNeardup, "jaccard_sample", "uint64"};
+inline constexpr Attribute kNeardupJaccardDroppedPairs{kNeardup, "jaccard_dropped_pairs", "uint64"};
+inline constexpr Attribute kNeardupJaccardDroppedEdges{kNeardup, "jaccard_dropped_edges", "uint64"};
 
 // /quilts.
 inline constexpr Attribute kQuiltK{kQuilts, "k", "uint64"};

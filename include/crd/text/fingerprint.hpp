@@ -20,7 +20,7 @@ constexpr std::uint64_t mix64(std::uint64_t z) noexcept {
 
 // Seeds of the function families, one domain each (high 32 bits), the index in the low 32 bits:
 // no two functions of crd neardup share a seed.
-enum class Domain : std::uint64_t { Shingle = 1, MinHash = 2, Supershingle = 3, Projection = 4 };
+enum class Domain : std::uint64_t { Shingle = 1, MinHash = 2, Supershingle = 3, Projection = 4, Sample = 5 };
 constexpr std::uint64_t seed(Domain d, std::uint64_t index) noexcept {
   return mix64((static_cast<std::uint64_t>(d) << 32) | (index & 0xFFFFFFFFull));
 }

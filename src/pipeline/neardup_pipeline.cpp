@@ -295,6 +295,34 @@ void check_jaccard_memory(comm::Transport& transport, const MemoryBudget& budget
                     held + kReduceCopies * ((comm::sum(transport, bytes) + copies + n - 1) / n));
 }
 
+// The shard's page counters of the sketch step.
+void count_pages(ScanPhase& scan, const NeardupOptions& options, std::uint64_t sketched, std::uint64_t without_tokens,
+                 std::uint64_t too_short) {
+  scan.shard.counters.add("neardup.pages.sketched", sketched);
+  scan.shard.counters.add("neardup.pages.no_tokens", without_tokens);
+  if (options.sketch.min_shingles != 0) scan.shard.counters.add("neardup.pages.too_short", too_short);
+}
+
+discover::ShuffleTotals totals_of(const shuffle::ExchangeStats& stats) {
+  discover::ShuffleTotals shuffled;
+  shuffled.add(stats);
+  return shuffled;
+}
+
+// --min-jaccard: the candidates whose estimated Jaccard passes replace the bands' pairs and
+// cluster edges (jaccard_check.hpp). Collective; returns what was dropped, over the job.
+JaccardDropped keep_similar(comm::Transport& transport, const std::vector<neardup::SketchedPage>& sets,
+                            const std::vector<std::uint64_t>& offsets,
+                            std::vector<neardup::JaccardCandidate> candidates, const NeardupOptions& options,
+                            const shuffle::ShuffleConfig& config, std::vector<neardup::PairRow>& pairs,
+                            std::vector<neardup::ClusterEdge>& edges) {
+  auto checked = neardup::check_jaccard(transport, sets, offsets, std::move(candidates), options.rules.min_jaccard,
+                                        options.sketch.jaccard_sample, config);
+  pairs = std::move(checked.pairs);
+  edges = std::move(checked.edges);
+  return {comm::sum(transport, checked.dropped_pairs), comm::sum(transport, checked.dropped_edges)};
+}
+
 }  // namespace
 
 void run_neardup(const CommonOptions& common_options, const NeardupOptions& options, comm::Transport& transport) {
@@ -335,9 +363,7 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
       timer.start("boilerplate");
       drop_boilerplate(transport, budget, options.boilerplate_pages, config, scan, blocked, add_page);
     }
-    scan.shard.counters.add("neardup.pages.sketched", pages.size());
-    scan.shard.counters.add("neardup.pages.no_tokens", without_tokens);
-    if (options.sketch.min_shingles != 0) scan.shard.counters.add("neardup.pages.too_short", too_short);
+    count_pages(scan, options, pages.size(), without_tokens, too_short);
     const std::uint64_t sketched = comm::sum(transport, pages.size());
 
     const std::uint64_t tables = MemoryBudget::tables_bytes(scan.shard);
@@ -365,14 +391,9 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
       timer.start("jaccard");
       if (budget.budget() != 0)
         check_jaccard_memory(transport, budget, held, candidates, sets_bytes.samples, options.sketch.jaccard_sample);
-      auto checked = neardup::check_jaccard(transport, sets, offsets, std::move(candidates), options.rules.min_jaccard,
-                                            options.sketch.jaccard_sample, config);
-      pairs = std::move(checked.pairs);
-      edges = std::move(checked.edges);
-      dropped = {comm::sum(transport, checked.dropped_pairs), comm::sum(transport, checked.dropped_edges)};
+      dropped = keep_similar(transport, sets, offsets, std::move(candidates), options, config, pairs, edges);
     }
     pairs = shuffle::sort_across_ranks(transport, std::move(pairs), FieldLess{}, common.round_bytes);
-
     timer.start("clusters");
     if (budget.budget() != 0)
       check_cluster_memory(transport, budget, held, pairs, edges, offsets.back(), sets_bytes.sets);
@@ -383,10 +404,7 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
     timer.start("write");
     write_neardup(*file, transport, sets, pairs, degree, clusters, caps, sketched, options, common.round_bytes);
     if (verify) write_jaccard_attributes(*file, options, dropped);
-
-    discover::ShuffleTotals shuffled;
-    shuffled.add(stats);
-    finish_run(*file, transport, common, scan, shuffled, timer);
+    finish_run(*file, transport, common, scan, totals_of(stats), timer);
   });
 }
 

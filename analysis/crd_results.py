@@ -132,7 +132,10 @@ GROUP_ATTRS = {
     NEARDUP: {"method": STR, "pages": "u8", "identity_sets": "u8", "pairs": "u8",
               "same_site_pairs": "u8", "different_site_pairs": "u8", "capped_buckets": "u8",
               "capped_pages": "u8", "capped_pairs": "u8", "pairs_not_kept": "u8", "clusters": "u8",
-              "clustered_pages": "u8", "unlinked_entries": "u8", "representative_rule": STR},
+              "clustered_pages": "u8", "unlinked_entries": "u8", "representative_rule": STR,
+              # written only with --min-jaccard
+              "min_jaccard": "f8", "jaccard_sample": "u8", "jaccard_dropped_pairs": "u8",
+              "jaccard_dropped_edges": "u8"},
     QUILTS: {"k": "u8", "m": "u8", "c": "u8", "theta": "f8", "min_source_share": "f8",
              "foreign_sourced": STR, "pages": "u8", "quilted": "u8"},
     COMPARE_HASHING: {"pages": "u8", "positives": "u8", "labels": "u8", "labels_with_text": "u8",

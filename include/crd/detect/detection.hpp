@@ -31,8 +31,9 @@ struct DetectOptions {
   // --chunker winnow+scan: pages are flagged by the combined rule (combined_rule.hpp), which needs
   // a binomial page rule and the scores' exact part.
   bool combined = false;
-  // --host-stop-pages: a label that one host holds on more than this many pages is not counted by
-  // the page rule (host_stop.hpp); 0: off.
+  // --host-stop-pages: a label that one host holds on more than this many pages, and on more pages
+  // than the labeled corpus holds it (LabelSlice::counts), is not counted by the page rule
+  // (host_stop.hpp); 0: off.
   std::uint64_t host_stop_pages = 0;
 
   // "" if the options fit together, else why not (names the option). crd detect and run check it
@@ -66,6 +67,11 @@ struct LabelSlice {
   std::vector<Digest> hashes;
   std::vector<std::uint64_t> lengths;
   std::vector<std::string> samples;
+  // Occurrences of each label in the corpus that made the labeled set (the `count` column of
+  // /labels or /discovery/chunks; an upper bound of the pages holding it): how often the labeled
+  // site itself repeats a chunk, which the stop grams per host compare against (host_stop.hpp).
+  // Empty or 0 where the file has none (/detection/labels).
+  std::vector<std::uint64_t> counts;
 };
 
 struct PageRow {

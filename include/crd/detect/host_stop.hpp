@@ -13,19 +13,22 @@
 #include <vector>
 
 #include "crd/comm/transport.hpp"
+#include "crd/detect/detection.hpp"
 #include "crd/detect/page_rule.hpp"
 #include "crd/detect/page_scores.hpp"
 
 namespace crd::detect {
 
-// The label ids of grams that some host holds on more than max_host_pages pages (exact chunks of
+// The label ids of grams that some host holds on more than max(max_host_pages, site) pages, site
+// being the label's count in the labeled corpus (labels.counts; 0 where unknown) (exact chunks of
 // --chunker winnow+scan, scores.match_exact, are not counted), ascending, on every rank
 // (none when max_host_pages is 0: the rule is off, and nothing is exchanged). A page's host is its
 // key's first component (url_prefixes.hpp, depth 0). Counts travel as one reduce-by-key of
-// (label, host) → pages to the label's owner (first_id: this rank's LabelSlice::first_id); exact
-// integers, so the result is the same for any rank count and input order. Collective.
+// (label, host) → pages to the label's owner (labels: this rank's slice, which holds the owned
+// labels' counts); exact integers, so the result is the same for any rank count and input order.
+// Collective.
 std::vector<std::uint64_t> host_stop_labels(comm::Transport& transport, const std::vector<std::string>& keys,
-                                            const PageScores& scores, std::uint64_t first_id,
+                                            const PageScores& scores, const LabelSlice& labels,
                                             std::uint64_t max_host_pages, std::size_t round_bytes);
 
 // Scored page i's counts for PageRule::judge (page_counts) without the matches whose label is in

@@ -103,8 +103,11 @@ constexpr OptionSpec kOptions[] = {
    "with --chunker winnow or winnow+scan and no --page-threshold, binomial"},
   {"min-labeled", 0, K::Count, kAny, kDetection, R, "", "flag a page only with at least this many labeled chunks"},
   {"host-stop-pages", 0, K::Count, kAny, kDetection, R, "N",
-   "the page rule does not count a labeled chunk that one host holds on more than N pages (that host's "
-   "boilerplate; docs/winnow.md; 20 suits --chunker winnow on sites without much repeated API text); 0 = off"},
+   "the page rule does not count a labeled chunk that one host holds on more than N pages and on more pages "
+   "than the labeled set holds it (that host's boilerplate; docs/winnow.md); 0 = off"},
+  {"exact-min-length", 0, K::Count, kAny, kDetection, R, "",
+   "--chunker winnow+scan: exact chunks shorter than this many normalized bytes are stop chunks (the paper's "
+   "100-byte rule, §4.4.2; template chunks are no copied paragraphs); grams keep --min-chunk-length"},
   {"min-neighborhood-labeled", 0, K::Count, kAny, kDetection, R, "",
    "flag a neighborhood only with at least this many labeled chunks (paper §8.1: 1001)"},
   {"neighborhood-threshold", 0, K::Threshold, kAny, kDetection, R, "",

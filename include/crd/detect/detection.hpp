@@ -35,6 +35,10 @@ struct DetectOptions {
   // than the labeled corpus holds it (LabelSlice::counts), is not counted by the page rule
   // (host_stop.hpp); 0: off.
   std::uint64_t host_stop_pages = 0;
+  // --exact-min-length: under the combined rule, exact chunks shorter than this many normalized
+  // bytes are stop chunks (the paper's 100-byte rule, Ardi and Heidemann §4.4.2): short template
+  // chunks (navigation words, headings) match unrelated pages far above the chance rate R.
+  std::uint64_t exact_min_length = 100;
 
   // "" if the options fit together, else why not (names the option). crd detect and run check it
   // before reading any input; detect() refuses options with a problem.

@@ -48,7 +48,8 @@ bool is_exact_match(const PageScores& scores, std::uint64_t m) {
 
 std::vector<std::uint64_t> host_stop_labels(comm::Transport& transport, const std::vector<std::string>& keys,
                                             const PageScores& scores, const LabelSlice& labels,
-                                            std::uint64_t max_host_pages, std::size_t round_bytes) {
+                                            std::uint64_t max_host_pages, std::uint64_t site_ratio,
+                                            std::size_t round_bytes) {
   const std::uint64_t first_id = labels.first_id;
   if (max_host_pages == 0) return {};
   // One record per page and distinct label; reduce_by_key folds a host's pages on this rank first.
@@ -76,13 +77,14 @@ std::vector<std::uint64_t> host_stop_labels(comm::Transport& transport, const st
       [](HostUse& into, HostUse& from) { into.pages += from.pages; }, {round_bytes});
   // Sorted by key, so by label: a label is stopped once, when any of its hosts exceeds the limit.
   // The owner holds the label's count in the labeled corpus: a host holding the gram on no more
-  // pages than the site itself does may be a copy of it (the factor is 1: any larger one spares
-  // unrelated hosts too, any smaller one stops the grams of an exact mirror).
+  // pages than the site itself does may be a copy of it. site_ratio ≥ 1: an exact mirror holds a
+  // gram on at most the site's pages, but winnowing an edited page may select a gram the site's
+  // page did not (docs/winnow.md, "Relative to the labeled site").
   std::vector<std::uint64_t> mine;
   for (const HostUse& u : uses) {
     const std::uint64_t label = label_of_key(u.key);
     const std::uint64_t at = label - first_id;
-    const std::uint64_t site = at < labels.counts.size() ? labels.counts[at] : 0;
+    const std::uint64_t site = (at < labels.counts.size() ? labels.counts[at] : 0) * site_ratio;
     if (u.pages > std::max(max_host_pages, site) && (mine.empty() || mine.back() != label)) mine.push_back(label);
   }
   // The owners' slices ascend with the rank, so the concatenation is ascending.

@@ -155,7 +155,7 @@ TEST(HostStop, StopLabelsAreThoseAHostRepeatsCountedExactly) {
       std::vector<std::vector<std::uint64_t>> got(static_cast<std::size_t>(nranks));
       comm::run_local(nranks, [&](comm::Transport& t) {
         const testing::RankInput in = testing::rank_input(w, t.rank(), firsts);
-        got[static_cast<std::size_t>(t.rank())] = host_stop_labels(t, in.keys, in.scores, in.labels, limit, 16);
+        got[static_cast<std::size_t>(t.rank())] = host_stop_labels(t, in.keys, in.scores, in.labels, limit, 1, 16);
       });
       const std::vector<std::uint64_t> want = limit == 1   ? std::vector<std::uint64_t>{5, 7, 9}
                                               : limit == 2 ? std::vector<std::uint64_t>{5, 9}
@@ -170,9 +170,15 @@ TEST(HostStop, StopLabelsAreThoseAHostRepeatsCountedExactly) {
     std::vector<std::vector<std::uint64_t>> got(static_cast<std::size_t>(nranks));
     comm::run_local(nranks, [&](comm::Transport& t) {
       const testing::RankInput in = testing::rank_input(w, t.rank(), firsts);
-      got[static_cast<std::size_t>(t.rank())] = host_stop_labels(t, in.keys, in.scores, in.labels, 1, 16);
+      got[static_cast<std::size_t>(t.rank())] = host_stop_labels(t, in.keys, in.scores, in.labels, 1, 1, 16);
     });
     for (const auto& g : got) EXPECT_EQ(g, (std::vector<std::uint64_t>{7, 9})) << "relative to the site";
+    // --host-stop-site-ratio 2: label 9's limit is 4 pages, so c.example's 3 are no longer more.
+    comm::run_local(nranks, [&](comm::Transport& t) {
+      const testing::RankInput in = testing::rank_input(w, t.rank(), firsts);
+      got[static_cast<std::size_t>(t.rank())] = host_stop_labels(t, in.keys, in.scores, in.labels, 1, 2, 16);
+    });
+    for (const auto& g : got) EXPECT_EQ(g, (std::vector<std::uint64_t>{7})) << "twice the site's count";
     w.site_counts.clear();
   }
 }

@@ -35,6 +35,9 @@ struct DetectOptions {
   // than the labeled corpus holds it (LabelSlice::counts), is not counted by the page rule
   // (host_stop.hpp); 0: off.
   std::uint64_t host_stop_pages = 0;
+  // --host-stop-site-ratio: the host's count is compared with this many times the label's count in
+  // the labeled corpus (host_stop.hpp).
+  std::uint64_t host_stop_site_ratio = 1;
   // --exact-min-length: under the combined rule, exact chunks shorter than this many normalized
   // bytes are stop chunks (the paper's 100-byte rule, Ardi and Heidemann §4.4.2): short template
   // chunks (navigation words, headings) match unrelated pages far above the chance rate R.

@@ -105,7 +105,7 @@ constexpr OptionSpec kOptions[] = {
   {"host-stop-pages", 0, K::Count, kAny, kDetection, R, "N",
    "the page rule does not count a labeled chunk that one host holds on more than N pages and on more pages "
    "than C times the labeled set holds it (C: --host-stop-site-ratio; that host's boilerplate; docs/winnow.md); "
-   "0 = off"},
+   "0 = off; with --chunker winnow and no --host-stop-pages, 20"},
   {"host-stop-site-ratio", 0, K::Count, {1, kNoMost}, kDetection, R, "C",
    "--host-stop-pages: a host's labeled chunk is its boilerplate only on more than C times as many pages as the "
    "labeled set holds it (a mirror's winnowing selects a gram on a few more pages than the site's)"},

@@ -65,11 +65,19 @@ class WinnowHostStop(DetectsWinnow, unittest.TestCase):
                                 "at np=2")
 
     def test_without_the_stop_the_repeated_license_is_flagged(self):
-        r = self.detect(1, "off.h5")
+        r = self.detect(1, "off.h5", ["--host-stop-pages", "0"])
         self.assertEqual((r.detection_attrs["host_stop_pages"], r.detection_attrs["host_stop_labels"]), (0, 0))
         self.assertIn("\nhost-stop-pages = 0\n", r.attrs["config"])
         flagged, n = self.flagged(r, "tree.example")
         self.assertEqual((len(flagged), n), (30, 30))
+
+    def test_the_default_under_winnow(self):
+        # --chunker winnow without --host-stop-pages: 20, and /config says why.
+        r = self.detect(1, "default.h5")
+        self.assertEqual(r.detection_attrs["host_stop_pages"], 20)
+        self.assertIn("\n# host-stop-pages not given: 20 is the default with --chunker winnow", r.attrs["config"])
+        self.assertIn("\nhost-stop-pages = 20\n", r.attrs["config"])
+        self.assertEqual(self.flagged(r, "tree.example"), ([], 30))
 
 
 class WinnowHostStopRelative(DetectsWinnow, unittest.TestCase):

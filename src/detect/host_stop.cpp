@@ -2,6 +2,7 @@
 #include "crd/detect/host_stop.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <tuple>
 
 #include "crd/comm/collectives.hpp"
@@ -44,6 +45,8 @@ bool is_exact_match(const PageScores& scores, std::uint64_t m) {
   return !scores.match_exact.empty() && scores.match_exact[m] != 0;
 }
 
+constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
+
 }  // namespace
 
 std::vector<std::uint64_t> host_stop_labels(comm::Transport& transport, const std::vector<std::string>& keys,
@@ -84,7 +87,9 @@ std::vector<std::uint64_t> host_stop_labels(comm::Transport& transport, const st
   for (const HostUse& u : uses) {
     const std::uint64_t label = label_of_key(u.key);
     const std::uint64_t at = label - first_id;
-    const std::uint64_t site = (at < labels.counts.size() ? labels.counts[at] : 0) * site_ratio;
+    const std::uint64_t count = at < labels.counts.size() ? labels.counts[at] : 0;
+    const std::uint64_t site =
+        count > kNoLimit / std::max<std::uint64_t>(site_ratio, 1) ? kNoLimit : count * site_ratio;
     if (u.pages > std::max(max_host_pages, site) && (mine.empty() || mine.back() != label)) mine.push_back(label);
   }
   // The owners' slices ascend with the rank, so the concatenation is ascending.

@@ -4,6 +4,7 @@
 // labels are counted exactly at any rank count and shuffle round size.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 
 #include "crd/detect/host_stop.hpp"
@@ -179,6 +180,14 @@ TEST(HostStop, StopLabelsAreThoseAHostRepeatsCountedExactly) {
       got[static_cast<std::size_t>(t.rank())] = host_stop_labels(t, in.keys, in.scores, in.labels, 1, 2, 16);
     });
     for (const auto& g : got) EXPECT_EQ(g, (std::vector<std::uint64_t>{7})) << "twice the site's count";
+    // The product saturates: the largest ratio spares every label the site holds, wraps none to a
+    // small limit.
+    comm::run_local(nranks, [&](comm::Transport& t) {
+      const testing::RankInput in = testing::rank_input(w, t.rank(), firsts);
+      got[static_cast<std::size_t>(t.rank())] =
+          host_stop_labels(t, in.keys, in.scores, in.labels, 1, std::numeric_limits<std::uint64_t>::max(), 16);
+    });
+    for (const auto& g : got) EXPECT_EQ(g, (std::vector<std::uint64_t>{7})) << "saturated";
     w.site_counts.clear();
   }
 }

@@ -25,8 +25,9 @@
 namespace crd::detect {
 
 // The label ids of grams that some host holds on more than max(max_host_pages, site_ratio · site)
-// pages, site being the label's count in the labeled corpus (labels.counts; 0 where unknown) (exact chunks of
-// --chunker winnow+scan, scores.match_exact, are not counted), ascending, on every rank
+// pages (the product saturates), site being the label's count in the labeled corpus (labels.counts;
+// 0 where unknown; exact chunks of --chunker winnow+scan, scores.match_exact, are not counted),
+// ascending, on every rank
 // (none when max_host_pages is 0: the rule is off, and nothing is exchanged). A page's host is its
 // key's first component (url_prefixes.hpp, depth 0). Counts travel as one reduce-by-key of
 // (label, host) → pages to the label's owner (labels: this rank's slice, which holds the owned

@@ -8,8 +8,8 @@ n = x · cpp, the labeled set's mean scan chunks per page).
     /usr/bin/python3 validation/winnow_labeled_sets.py --crd build/crd --valdata $V --nranks 2 \\
         --out validation/results                                  # winnow_labeled_sets.csv, -fp.csv
     /usr/bin/python3 validation/winnow_labeled_sets.py ... --sets postgresql --tag postgresql   # one set a run
-    /usr/bin/python3 validation/winnow_labeled_sets.py ... --crd OTHER/crd --crd-commit HASH --tag stopgrams-postgresql \\
-        --sets postgresql --rules winnow,winnow+scan --rule 'winnow-hs0=--chunker winnow::--host-stop-pages 0'
+    /usr/bin/python3 validation/winnow_labeled_sets.py ... --crd OTHER/crd --crd-commit HASH --tag relstop-postgresql \\
+        --sets postgresql --rules '' --rule 'winnow-hs0=--chunker winnow::--host-stop-pages 0'
 
 Labeled sets (SETS): `postgresql` (a database manual, postgresql-doc-15's HTML), `python` (a
 language reference with generated index pages, python3.11-doc's HTML), `java.base` (API pages and
@@ -29,7 +29,8 @@ background and all mirrors, hosts only: `--max-neighborhood-depth 0`). A host is
 badness exceeds the `auto` threshold of the paper's baseline run (background + one unmutated copy),
 computed from this run's background hosts (baseline_host_threshold); the run's own `auto`, pulled
 up by the 9 mirrors, is reported beside it:
-  winnow       --chunker winnow, no --page-threshold (the binomial rule, its default)
+  winnow       --chunker winnow, no --page-threshold (the binomial rule, its default) and the
+               chunker's default stop grams per host (--host-stop-pages 20, relative to the site)
   winnow-fit   --chunker winnow --page-threshold binomial:fit (R measured from the run's pages)
   winnow+scan  --chunker winnow+scan (binomial on each part; level ≤ 2α)
   scan         the scan chunker with the 100-byte rule and --page-threshold binomial (reference)

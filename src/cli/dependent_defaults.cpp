@@ -1,6 +1,8 @@
 // Defaults that depend on another option's value (dependent_defaults.hpp).
 #include "dependent_defaults.hpp"
 
+#include "option_values.hpp"
+
 namespace crd::cli {
 
 namespace po = boost::program_options;
@@ -13,13 +15,21 @@ bool option_given(const po::variables_map& vm, std::string_view option) {
 std::vector<DependentDefault> apply_dependent_defaults(po::variables_map& vm) {
   std::vector<DependentDefault> applied;
   const auto chunker = vm.find("chunker");
-  const auto threshold = vm.find("page-threshold");
-  if (chunker == vm.end() || threshold == vm.end() || !threshold->second.defaulted()) return applied;
+  if (chunker == vm.end()) return applied;
   const std::string kind = chunker->second.as<std::string>();
   if (kind != "winnow" && kind != "winnow+scan") return applied;
-  // The variable stays marked as defaulted (option_given is false); its notifier parses the new value.
-  threshold->second.value() = std::string("binomial");
-  applied.push_back({"page-threshold", "binomial", "the default with --chunker " + kind + " (docs/winnow.md)"});
+  // The variables stay marked as defaulted (option_given is false); their notifiers parse the new values.
+  const auto threshold = vm.find("page-threshold");
+  if (threshold != vm.end() && threshold->second.defaulted()) {
+    threshold->second.value() = std::string("binomial");
+    applied.push_back({"page-threshold", "binomial", "the default with --chunker " + kind + " (docs/winnow.md)"});
+  }
+  const auto stop = vm.find("host-stop-pages");
+  if (kind == "winnow" && stop != vm.end() && stop->second.defaulted()) {
+    stop->second.value() = Count{kWinnowHostStopPages};
+    applied.push_back({"host-stop-pages", std::to_string(kWinnowHostStopPages),
+                       "the default with --chunker winnow (docs/winnow.md)"});
+  }
   return applied;
 }
 

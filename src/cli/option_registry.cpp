@@ -103,8 +103,15 @@ constexpr OptionSpec kOptions[] = {
    "with --chunker winnow or winnow+scan and no --page-threshold, binomial"},
   {"min-labeled", 0, K::Count, kAny, kDetection, R, "", "flag a page only with at least this many labeled chunks"},
   {"host-stop-pages", 0, K::Count, kAny, kDetection, R, "N",
-   "the page rule does not count a labeled chunk that one host holds on more than N pages (that host's "
-   "boilerplate; docs/winnow.md; 20 suits --chunker winnow on sites without much repeated API text); 0 = off"},
+   "the page rule does not count a labeled chunk that one host holds on more than N pages and on more pages "
+   "than C times the labeled set holds it (C: --host-stop-site-ratio; that host's boilerplate; docs/winnow.md); "
+   "0 = off; with --chunker winnow and no --host-stop-pages, 20"},
+  {"host-stop-site-ratio", 0, K::Count, {1, kNoMost}, kDetection, R, "C",
+   "--host-stop-pages: a host's labeled chunk is its boilerplate only on more than C times as many pages as the "
+   "labeled set holds it (a mirror's winnowing selects a gram on a few more pages than the site's)"},
+  {"exact-min-length", 0, K::Count, kAny, kDetection, R, "",
+   "--chunker winnow+scan: exact chunks shorter than this many normalized bytes are stop chunks (the paper's "
+   "100-byte rule, §4.4.2; template chunks are no copied paragraphs); grams keep --min-chunk-length"},
   {"min-neighborhood-labeled", 0, K::Count, kAny, kDetection, R, "",
    "flag a neighborhood only with at least this many labeled chunks (paper §8.1: 1001)"},
   {"neighborhood-threshold", 0, K::Threshold, kAny, kDetection, R, "",

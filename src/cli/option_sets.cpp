@@ -61,6 +61,8 @@ void scoring(OptionBinder& b, Settings& s) {
   page_rule(b, s);
   b.add("min-neighborhood-labeled", t.min_neighborhood_labeled);
   b.add("host-stop-pages", t.host_stop_pages);
+  b.add("host-stop-site-ratio", t.host_stop_site_ratio);
+  b.add("exact-min-length", t.exact_min_length);
   b.add("neighborhood-threshold", t.neighborhood_threshold);
   b.add("badness", t.badness);
   b.add("max-neighborhood-depth", t.max_neighborhood_depth);

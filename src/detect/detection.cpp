@@ -65,8 +65,8 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
             s.page_threshold, s.page_threshold_clamped);
 
   // Labels a host repeats are that host's boilerplate: the page rule does not count them.
-  const std::vector<std::uint64_t> host_stop =
-      host_stop_labels(transport, keys, scores, labels.first_id, options.host_stop_pages, round_bytes);
+  const std::vector<std::uint64_t> host_stop = host_stop_labels(
+      transport, keys, scores, labels, options.host_stop_pages, options.host_stop_site_ratio, round_bytes);
   s.host_stop_labels = host_stop.size();
   PageRule page_rule(options.page_threshold, s.page_threshold, options.min_labeled, options.combined);
   std::vector<PageRow> page_rows;

@@ -2,6 +2,7 @@
 #include "crd/detect/host_stop.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <tuple>
 
 #include "crd/comm/collectives.hpp"
@@ -44,11 +45,15 @@ bool is_exact_match(const PageScores& scores, std::uint64_t m) {
   return !scores.match_exact.empty() && scores.match_exact[m] != 0;
 }
 
+constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
+
 }  // namespace
 
 std::vector<std::uint64_t> host_stop_labels(comm::Transport& transport, const std::vector<std::string>& keys,
-                                            const PageScores& scores, std::uint64_t first_id,
-                                            std::uint64_t max_host_pages, std::size_t round_bytes) {
+                                            const PageScores& scores, const LabelSlice& labels,
+                                            std::uint64_t max_host_pages, std::uint64_t site_ratio,
+                                            std::size_t round_bytes) {
+  const std::uint64_t first_id = labels.first_id;
   if (max_host_pages == 0) return {};
   // One record per page and distinct label; reduce_by_key folds a host's pages on this rank first.
   std::vector<HostUse> uses;
@@ -74,10 +79,18 @@ std::vector<std::uint64_t> host_stop_labels(comm::Transport& transport, const st
       [&](const Digest& key, int) { return owner_of_label(firsts, label_of_key(key)); },
       [](HostUse& into, HostUse& from) { into.pages += from.pages; }, {round_bytes});
   // Sorted by key, so by label: a label is stopped once, when any of its hosts exceeds the limit.
+  // The owner holds the label's count in the labeled corpus: a host holding the gram on no more
+  // pages than the site itself does may be a copy of it. site_ratio ≥ 1: an exact mirror holds a
+  // gram on at most the site's pages, but winnowing an edited page may select a gram the site's
+  // page did not (docs/winnow.md, "Relative to the labeled site").
   std::vector<std::uint64_t> mine;
   for (const HostUse& u : uses) {
     const std::uint64_t label = label_of_key(u.key);
-    if (u.pages > max_host_pages && (mine.empty() || mine.back() != label)) mine.push_back(label);
+    const std::uint64_t at = label - first_id;
+    const std::uint64_t count = at < labels.counts.size() ? labels.counts[at] : 0;
+    const std::uint64_t site =
+        count > kNoLimit / std::max<std::uint64_t>(site_ratio, 1) ? kNoLimit : count * site_ratio;
+    if (u.pages > std::max(max_host_pages, site) && (mine.empty() || mine.back() != label)) mine.push_back(label);
   }
   // The owners' slices ascend with the rank, so the concatenation is ascending.
   return comm::allgather_concat(transport, std::span<const std::uint64_t>(mine));

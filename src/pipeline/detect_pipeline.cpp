@@ -55,12 +55,19 @@ void detect_and_write(output::ResultFile& file, comm::Transport& transport, cons
       })) {
     const auto score = [&] {
       if (p.passes > 1) return score_in_passes(transport, p, common, joined, p.stop.chunk_rules(), shuffled);
-      const auto stop = discover::stop_flags(p.shard.chunks, p.stop.chunk_rules());
+      auto stop = discover::stop_flags(p.shard.chunks, p.stop.chunk_rules());
+      std::vector<std::uint8_t> exact;
+      if (options.combined) {
+        exact = exact_flags(p.shard.chunks);
+        // The exact part's own 100-byte rule (--exact-min-length); --min-chunk-length would also
+        // remove every gram.
+        for (std::uint32_t id = 0; id < p.shard.chunks.distinct(); ++id)
+          if (exact[id] != 0 && p.shard.chunks.length(id) < options.exact_min_length) stop[id] = 1;
+      }
       const std::vector<std::uint64_t> labels_of = label_of();
       detect::PageScores scores = detect::score_pages(p.shard.page_offsets, p.shard.page_chunk_ids, labels_of, stop);
       if (options.combined)
-        detect::score_exact_part(scores, p.shard.page_offsets, p.shard.page_chunk_ids, labels_of, stop,
-                                 exact_flags(p.shard.chunks));
+        detect::score_exact_part(scores, p.shard.page_offsets, p.shard.page_chunk_ids, labels_of, stop, exact);
       return scores;
     };
     const detect::PageScores scores = score();

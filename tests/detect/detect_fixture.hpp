@@ -25,6 +25,8 @@ struct World {
   std::vector<std::uint64_t> label_of;  // by chunk id
   std::vector<std::uint8_t> is_stop;    // by chunk id
   std::uint64_t labels = 0;             // label ids 0 … labels-1
+  // By label id: its count in the labeled corpus (LabelSlice::counts); none given: all unknown (0).
+  std::vector<std::uint64_t> site_counts;
 };
 
 // Random pages under a few hosts and directories; chunk ids drawn with reuse; a fraction of chunks
@@ -110,6 +112,7 @@ inline RankInput rank_input(const World& w, int rank, const std::vector<std::uin
     in.labels.hashes.push_back(d);
     in.labels.lengths.push_back(id);
     in.labels.samples.push_back("label " + std::to_string(id));
+    in.labels.counts.push_back(id < w.site_counts.size() ? w.site_counts[id] : 0);
   }
   return in;
 }

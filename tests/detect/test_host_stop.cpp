@@ -4,6 +4,7 @@
 // labels are counted exactly at any rank count and shuffle round size.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 
 #include "crd/detect/host_stop.hpp"
@@ -67,6 +68,63 @@ TEST(HostStop, CommonPhraseOnEveryPageIsNotCopyingEditedMirrorsAre) {
   }
 }
 
+// The limit is relative to the labeled site (LabelSlice::counts): a javadoc-like site repeats its
+// member boilerplate (labels 500 … 507) on 300 of its pages, and so does its mirror, on 60 pages,
+// which N = 20 alone would stop; the unrelated hosts repeat the common phrase (labels 0 … 3, which
+// the site holds 5 times) on about 43 pages each, more than the site does: still stopped.
+testing::World repeating_site_and_mirror() {
+  testing::PhraseWorld w;
+  for (int i = 0; i < 300; ++i)
+    w.page("bg" + std::to_string(i % 7) + ".example/p" + std::to_string(i), 0, 0, 8 + i % 5);
+  for (int j = 0; j < 60; ++j) w.page("javadoc-mirror.example/p" + std::to_string(j), 500, 8, 30);
+  testing::World out = w.world();
+  out.site_counts.assign(out.labels, 1);
+  for (std::uint32_t c = 0; c < 4; ++c) out.site_counts[c] = 5;
+  for (std::uint32_t c = 500; c < 508; ++c) out.site_counts[c] = 300;
+  return out;
+}
+
+TEST(HostStop, AHostRepeatingWhatTheSiteRepeatsIsAMirrorNotBoilerplate) {
+  testing::World w = repeating_site_and_mirror();
+  std::vector<PageRow> first;
+  for (int nranks : {1, 2, 3}) {
+    for (std::size_t round : {std::size_t{16}, std::size_t{1} << 16}) {
+      SCOPED_TRACE("ranks " + std::to_string(nranks) + ", round " + std::to_string(round));
+      for (std::size_t i = 0; i < w.pages.size(); ++i)
+        w.pages[i].rank = static_cast<int>((i * 5) % static_cast<std::size_t>(nranks));
+      DetectOptions o;
+      o.max_neighborhood_depth = 0;
+      o.page_threshold = Threshold::parse("binomial", "page-threshold");
+      o.host_stop_pages = 20;
+      const auto out = testing::run_detect(w, nranks, o, round, testing::slice_firsts(w.labels, nranks));
+      const auto pages = testing::all_pages(out);
+      ASSERT_EQ(pages.size(), w.pages.size());
+      for (const PageRow& p : pages)
+        EXPECT_EQ(p.flagged, p.url.rfind("javadoc-mirror.example/", 0) == 0 ? 1 : 0) << p.url;
+      EXPECT_EQ(out[0].result.stats.host_stop_labels, 4u) << "the common phrase's grams 0 … 3 only";
+      EXPECT_EQ(out[0].result.stats.flagged_pages, 60u);
+      if (first.empty()) {
+        first = pages;
+        continue;
+      }
+      for (std::size_t i = 0; i < pages.size(); ++i) {
+        EXPECT_EQ(pages[i].url, first[i].url);
+        EXPECT_EQ(pages[i].flagged, first[i].flagged) << pages[i].url;
+      }
+    }
+  }
+  // Without the site's counts (a labels file that has none), the rule is N alone: the mirror's
+  // repeated grams are stopped with the phrase, and its pages are no longer flagged.
+  w.site_counts.clear();
+  DetectOptions o;
+  o.max_neighborhood_depth = 0;
+  o.page_threshold = Threshold::parse("binomial", "page-threshold");
+  o.host_stop_pages = 20;
+  const auto out = testing::run_detect(w, 2, o, 64, testing::slice_firsts(w.labels, 2));
+  for (const PageRow& p : testing::all_pages(out)) EXPECT_EQ(p.flagged, 0) << p.url;
+  EXPECT_EQ(out[0].result.stats.host_stop_labels, 12u);
+}
+
 // The stop labels themselves, through a shuffle of tiny rounds: exactly the labels some host holds
 // on more than N pages, the same list on every rank and for every rank count.
 TEST(HostStop, StopLabelsAreThoseAHostRepeatsCountedExactly) {
@@ -98,14 +156,39 @@ TEST(HostStop, StopLabelsAreThoseAHostRepeatsCountedExactly) {
       std::vector<std::vector<std::uint64_t>> got(static_cast<std::size_t>(nranks));
       comm::run_local(nranks, [&](comm::Transport& t) {
         const testing::RankInput in = testing::rank_input(w, t.rank(), firsts);
-        got[static_cast<std::size_t>(t.rank())] =
-            host_stop_labels(t, in.keys, in.scores, in.labels.first_id, limit, 16);
+        got[static_cast<std::size_t>(t.rank())] = host_stop_labels(t, in.keys, in.scores, in.labels, limit, 1, 16);
       });
       const std::vector<std::uint64_t> want = limit == 1   ? std::vector<std::uint64_t>{5, 7, 9}
                                               : limit == 2 ? std::vector<std::uint64_t>{5, 9}
                                                            : std::vector<std::uint64_t>{};
       for (const auto& g : got) EXPECT_EQ(g, want) << "limit " << limit;
     }
+    // The site holds label 5 on 3 pages and label 9 on 2: at N = 1, a.example's 3 pages of label
+    // 5 are no more than the site's, c.example's 3 of label 9 are more.
+    w.site_counts.assign(w.labels, 0);
+    w.site_counts[5] = 3;
+    w.site_counts[9] = 2;
+    std::vector<std::vector<std::uint64_t>> got(static_cast<std::size_t>(nranks));
+    comm::run_local(nranks, [&](comm::Transport& t) {
+      const testing::RankInput in = testing::rank_input(w, t.rank(), firsts);
+      got[static_cast<std::size_t>(t.rank())] = host_stop_labels(t, in.keys, in.scores, in.labels, 1, 1, 16);
+    });
+    for (const auto& g : got) EXPECT_EQ(g, (std::vector<std::uint64_t>{7, 9})) << "relative to the site";
+    // --host-stop-site-ratio 2: label 9's limit is 4 pages, so c.example's 3 are no longer more.
+    comm::run_local(nranks, [&](comm::Transport& t) {
+      const testing::RankInput in = testing::rank_input(w, t.rank(), firsts);
+      got[static_cast<std::size_t>(t.rank())] = host_stop_labels(t, in.keys, in.scores, in.labels, 1, 2, 16);
+    });
+    for (const auto& g : got) EXPECT_EQ(g, (std::vector<std::uint64_t>{7})) << "twice the site's count";
+    // The product saturates: the largest ratio spares every label the site holds, wraps none to a
+    // small limit.
+    comm::run_local(nranks, [&](comm::Transport& t) {
+      const testing::RankInput in = testing::rank_input(w, t.rank(), firsts);
+      got[static_cast<std::size_t>(t.rank())] =
+          host_stop_labels(t, in.keys, in.scores, in.labels, 1, std::numeric_limits<std::uint64_t>::max(), 16);
+    });
+    for (const auto& g : got) EXPECT_EQ(g, (std::vector<std::uint64_t>{7})) << "saturated";
+    w.site_counts.clear();
   }
 }
 

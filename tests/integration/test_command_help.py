@@ -16,7 +16,8 @@ THRESHOLDS = {"chunk-threshold", "file-threshold", "chunk-top", "file-top"}
 CONFIG = {"config", "verbose", "help"}
 RUN_CONTROL = {"output", "shuffle-buffer", "work-dir", "resume", "memory", "progress-interval"} | CONFIG
 SCORING = {"page-threshold", "min-labeled", "min-neighborhood-labeled", "neighborhood-threshold", "badness", "max-neighborhood-depth",
-           "provenance-samples", "host-stop-pages"}
+           "provenance-samples", "host-stop-pages", "exact-min-length",
+           "host-stop-site-ratio"}
 NEARDUP = {"method", "shingle-tokens", "minvalues", "supershingles", "min-b-similarity", "simhash-bits",
            "simhash-pieces", "min-c-similarity", "combined-c-similarity", "max-bucket", "max-pairs", "normalize-text",
            "boilerplate-pages", "min-shingles", "min-jaccard", "jaccard-sample"}
@@ -93,6 +94,8 @@ class CommandHelp(unittest.TestCase):
             "max-neighborhood-depth": (["--max-neighborhood-depth", "-2"], "max-neighborhood-depth"),
             "provenance-samples": (["--provenance-samples", "-1"], "provenance-samples"),
             "host-stop-pages": (["--host-stop-pages", "-1"], "host-stop-pages"),
+            "exact-min-length": (["--exact-min-length", "-1"], "exact-min-length"),
+            "host-stop-site-ratio": (["--host-stop-site-ratio", "0"], "host-stop-site-ratio"),
             "show": (["--show", "-1"], "show"),
             "top": (["--top", "-1"], "top"),
             "output": (["-o", t("a_dir")], "a_dir"),  # report: -o names its input, below

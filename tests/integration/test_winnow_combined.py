@@ -4,6 +4,10 @@
 # rest verbatim) keeps one fingerprint, which no binomial test on grams can flag, but its three
 # exact chunks are all copied: flagged. Edited copies are still flagged by their grams; pages that
 # share the site's template chunk and a phrase are not; identical at 1 and 2 ranks.
+# The exact part's 100-byte rule (--exact-min-length, the default 100): exact chunks shorter than
+# 100 bytes are stop chunks, so unrelated pages sharing the site's short navigation chunks are not
+# flagged, while copies cut down to long paragraphs still are; the two-short-paragraph cut above is
+# flagged only with --exact-min-length 0.
 import random
 import re
 import unittest
@@ -12,6 +16,8 @@ import crd_integ as ci
 from test_winnow import edited, vocabulary_word, write
 
 COMBINED = ["--chunker", "winnow+scan"]
+NO_EXACT_MIN = ["--exact-min-length", "0"]
+NAV = "<div>Home</div><div>Next</div><div>Previous</div><div>Up</div><div>Index</div><div>Contents</div>\n"
 
 
 def paragraph(rng, words):
@@ -43,8 +49,13 @@ class WinnowCombined(unittest.TestCase):
         for name, html in cls.site.items():
             write(cls.tmp("site", "site.example", name), html)
             write(cls.tmp("corpus", "edit.example", name), edited(html, rng))
-            short = [i for i, p in enumerate(re.findall(r"<p>.*?</p>", html)) if len(p.split()) < 10]
+            paragraphs = re.findall(r"<p>.*?</p>", html)
+            short = [i for i, p in enumerate(paragraphs) if len(p.split()) < 10]
             write(cls.tmp("corpus", "cut.example", name), cut(html, sorted(rng.sample(short, 2))))
+            long_ones = [i for i, p in enumerate(paragraphs) if len(p.split()) > 20]
+            write(cls.tmp("corpus", "longcut.example", name), cut(html, sorted(rng.sample(long_ones, 2))))
+        # The site's index page carries its navigation chunks (short labeled chunks).
+        write(cls.tmp("site", "site.example", "index.html"), "<html><body>%s%s</body></html>" % (NAV, paragraph(rng, 40)))
         phrases = [m.split() for n in sorted(cls.site) for m in re.findall(r"<p>(.*?)</p>", cls.site[n])
                    if len(m.split()) > 20]
         for i in range(40):
@@ -54,6 +65,10 @@ class WinnowCombined(unittest.TestCase):
             words = [vocabulary_word(rng) for _ in range(25)] + words[at:at + 6] + [vocabulary_word(rng) for _ in range(25)]
             write(cls.tmp("corpus", "chance.example", "p%d.html" % i),
                   "<html><body><p>%s</p>\n%s</body></html>" % (" ".join(words), paragraph(rng, 30)))
+            # An unrelated page under the same documentation generator: the site's navigation
+            # chunks (6 short labeled chunks) and its own text.
+            write(cls.tmp("corpus", "nav.example", "p%d.html" % i),
+                  "<html><body>%s%s%s</body></html>" % (NAV, paragraph(rng, 30), paragraph(rng, 30)))
         cls.labels = {}
         for name, chunker in (("combined", COMBINED), ("winnow", ["--chunker", "winnow"])):
             cls.labels[name] = cls.tmp("L-%s.h5" % name)
@@ -63,9 +78,9 @@ class WinnowCombined(unittest.TestCase):
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
-    def detect(self, nranks, name, chunker, labels):
+    def detect(self, nranks, name, chunker, labels, extra=()):
         out = self.tmp(name)
-        ci.run_crd(ci.quiet(["detect", self.tmp("corpus"), "--labels", labels, "-o", out] + chunker),
+        ci.run_crd(ci.quiet(["detect", self.tmp("corpus"), "--labels", labels, "-o", out] + chunker + list(extra)),
                    nranks=nranks, timeout=300)
         return out
 
@@ -75,7 +90,7 @@ class WinnowCombined(unittest.TestCase):
         return sorted(mine[mine["flagged"] == 1]["url"]), len(mine)
 
     def test_deletions_flagged_by_their_exact_chunks(self):
-        one = self.detect(1, "c1.h5", COMBINED, self.labels["combined"])
+        one = self.detect(1, "c1.h5", COMBINED, self.labels["combined"], NO_EXACT_MIN)
         a = ci.open_results(one).detection_attrs
         self.assertEqual((a["page_threshold_rule"], a["page_threshold_chosen"]), ("binomial:0.01:0.0001", 0))
         every = ["%s/p%d.html" % ("%s", i) for i in range(8)]
@@ -88,8 +103,21 @@ class WinnowCombined(unittest.TestCase):
         # (14 words: fewer grams than a window), which may cross the cut.
         self.assertEqual(set(cut_pages["chunks"]), {4})
         self.assertEqual(set(cut_pages["labeled"]) - {3, 4}, set())
-        two = self.detect(2, "c2.h5", COMBINED, self.labels["combined"])
+        two = self.detect(2, "c2.h5", COMBINED, self.labels["combined"], NO_EXACT_MIN)
         ci.assert_same_datasets(self, ci.comparable(one)[0], ci.comparable(two)[0], "at np=2")
+
+    def test_short_template_chunks_are_no_copied_paragraphs(self):
+        every = ["%s/p%d.html" % ("%s", i) for i in range(8)]
+        off = self.detect(1, "n0.h5", COMBINED, self.labels["combined"], NO_EXACT_MIN)
+        self.assertEqual(len(self.flagged(off, "nav.example")[0]), 40, "6 of 9 exact chunks labeled")
+        for nranks in (1, 2):
+            on = self.detect(nranks, "n%d.h5" % nranks, COMBINED, self.labels["combined"], ["--shuffle-buffer", "4096"])
+            self.assertIn("\nexact-min-length = 100\n", ci.open_results(on).attrs["config"])
+            self.assertEqual(self.flagged(on, "nav.example"), ([], 40))
+            self.assertEqual(self.flagged(on, "longcut.example"), ([u % "longcut.example" for u in every], 8))
+            self.assertEqual(self.flagged(on, "edit.example"), ([u % "edit.example" for u in every], 8))
+            self.assertEqual(self.flagged(on, "chance.example"), ([], 40))
+        ci.assert_same_datasets(self, ci.comparable(self.tmp("n1.h5"))[0], ci.comparable(self.tmp("n2.h5"))[0], "at np=2")
 
     def test_grams_alone_miss_them(self):
         out = self.detect(1, "w1.h5", ["--chunker", "winnow"], self.labels["winnow"])

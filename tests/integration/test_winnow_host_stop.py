@@ -4,6 +4,9 @@
 # its 30 pages (as a source tree repeats its license header) is then not flagged, while edited
 # copies of the site on three mirror hosts are; /config and /detection record it; identical at 1 and
 # 2 ranks. Without the option (the default, 0) every such page is flagged.
+# The limit is relative to the labeled site (the `count` column of /labels): a javadoc-like site that
+# repeats its member text on each of its 30 pages has mirrors that repeat it as often, and they stay
+# flagged; the tree repeating a paragraph the site holds once is still not.
 import random
 import unittest
 
@@ -62,11 +65,59 @@ class WinnowHostStop(DetectsWinnow, unittest.TestCase):
                                 "at np=2")
 
     def test_without_the_stop_the_repeated_license_is_flagged(self):
-        r = self.detect(1, "off.h5")
+        r = self.detect(1, "off.h5", ["--host-stop-pages", "0"])
         self.assertEqual((r.detection_attrs["host_stop_pages"], r.detection_attrs["host_stop_labels"]), (0, 0))
         self.assertIn("\nhost-stop-pages = 0\n", r.attrs["config"])
         flagged, n = self.flagged(r, "tree.example")
         self.assertEqual((len(flagged), n), (30, 30))
+
+    def test_the_default_under_winnow(self):
+        # --chunker winnow without --host-stop-pages: 20, and /config says why.
+        r = self.detect(1, "default.h5")
+        self.assertEqual(r.detection_attrs["host_stop_pages"], 20)
+        self.assertIn("\n# host-stop-pages not given: 20 is the default with --chunker winnow", r.attrs["config"])
+        self.assertIn("\nhost-stop-pages = 20\n", r.attrs["config"])
+        self.assertEqual(self.flagged(r, "tree.example"), ([], 30))
+
+
+class WinnowHostStopRelative(DetectsWinnow, unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = ci.TempDir("winnow-host-stop-relative")
+        rng = random.Random(4345)
+        member_text = " ".join(vocabulary_word(rng) for _ in range(60))
+        license_text = " ".join(vocabulary_word(rng) for _ in range(40))
+        fresh = lambda: " ".join(vocabulary_word(rng) for _ in range(40))  # noqa: E731
+        write(cls.tmp("site", "site.example", "license.html"), "<html><body><p>%s</p></body></html>" % license_text)
+        for i in range(30):
+            write(cls.tmp("site", "site.example", "c%d.html" % i),
+                  "<html><body><p>%s</p>\n<p>%s</p></body></html>" % (member_text, fresh()))
+            # The mirror keeps each page's member text and rewrites the rest: its only evidence is
+            # the text the site itself repeats 30 times.
+            write(cls.tmp("corpus", "mirror.example", "c%d.html" % i),
+                  "<html><body><p>%s</p>\n<p>%s</p></body></html>" % (member_text, fresh()))
+            write(cls.tmp("corpus", "tree.example", "src%d.html" % i),
+                  "<html><body><p>%s</p>\n<p>%s</p></body></html>" % (license_text, fresh()))
+        cls.labels = cls.tmp("L.h5")
+        ci.run_crd(ci.quiet(["label", cls.tmp("site"), "-o", cls.labels] + WINNOW), timeout=120)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def flagged(self, r, host):
+        pages = r.pages
+        mine = pages[pages["url"].str.startswith(host + "/")]
+        return sorted(mine[mine["flagged"] == 1]["url"]), len(mine)
+
+    def test_a_mirror_repeating_what_the_site_repeats_is_flagged(self):
+        r = self.detect(1, "rel.h5", STOP + ["--shuffle-buffer", "4096"])
+        self.assertEqual(self.flagged(r, "mirror.example"),
+                         (sorted("mirror.example/c%d.html" % i for i in range(30)), 30))
+        self.assertEqual(self.flagged(r, "tree.example"), ([], 30))
+        self.detect(2, "rel2.h5", STOP + ["--shuffle-buffer", "4096"])
+        ci.assert_same_datasets(self, ci.comparable(self.tmp("rel.h5"))[0], ci.comparable(self.tmp("rel2.h5"))[0],
+                                "at np=2")
 
 
 if __name__ == "__main__":

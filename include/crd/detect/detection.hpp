@@ -31,9 +31,18 @@ struct DetectOptions {
   // --chunker winnow+scan: pages are flagged by the combined rule (combined_rule.hpp), which needs
   // a binomial page rule and the scores' exact part.
   bool combined = false;
-  // --host-stop-pages: a label that one host holds on more than this many pages is not counted by
-  // the page rule (host_stop.hpp); 0: off.
+  // --host-stop-pages: a label that one host holds on more than this many pages, and on more pages
+  // than the labeled corpus holds it (LabelSlice::counts), is not counted by the page rule
+  // (host_stop.hpp); 0: off.
   std::uint64_t host_stop_pages = 0;
+  // --host-stop-site-ratio: the host's count is compared with this many times the label's count in
+  // the labeled corpus (host_stop.hpp). 2: the smallest that gave java.base's edited mirrors back
+  // every page of the development runs (docs/winnow.md, "Relative to the labeled site").
+  std::uint64_t host_stop_site_ratio = 2;
+  // --exact-min-length: under the combined rule, exact chunks shorter than this many normalized
+  // bytes are stop chunks (the paper's 100-byte rule, Ardi and Heidemann §4.4.2): short template
+  // chunks (navigation words, headings) match unrelated pages far above the chance rate R.
+  std::uint64_t exact_min_length = 100;
 
   // "" if the options fit together, else why not (names the option). crd detect and run check it
   // before reading any input; detect() refuses options with a problem.
@@ -66,6 +75,11 @@ struct LabelSlice {
   std::vector<Digest> hashes;
   std::vector<std::uint64_t> lengths;
   std::vector<std::string> samples;
+  // Occurrences of each label in the corpus that made the labeled set (the `count` column of
+  // /labels or /discovery/chunks; an upper bound of the pages holding it): how often the labeled
+  // site itself repeats a chunk, which the stop grams per host compare against (host_stop.hpp).
+  // Empty or 0 where the file has none (/detection/labels).
+  std::vector<std::uint64_t> counts;
 };
 
 struct PageRow {

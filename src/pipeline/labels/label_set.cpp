@@ -18,7 +18,8 @@ namespace crd::pipeline {
 
 std::uint64_t held_bytes(const LabelSet& labels) {
   const detect::LabelSlice& s = labels.owned;
-  std::uint64_t bytes = s.hashes.capacity() * sizeof(Digest) + s.lengths.capacity() * sizeof(std::uint64_t) +
+  std::uint64_t bytes = s.hashes.capacity() * sizeof(Digest) +
+                        (s.lengths.capacity() + s.counts.capacity()) * sizeof(std::uint64_t) +
                         s.samples.capacity() * sizeof(std::string) + labels.all.memory_bytes();
   for (const std::string& sample : s.samples) bytes += heap_bytes(sample);
   return bytes;
@@ -86,7 +87,8 @@ ReadLabels read_label_files(const std::vector<std::string>& paths, JoinMode mode
     for (std::uint64_t first = 0; first < n; first += kBlock) {
       for (auto& row : output::read_table(reader, table, first, kBlock)) {
         if (replicate) everything.push_back(row.hash);
-        if (owner_of(row.hash, nranks) == me) mine.push_back({row.hash, 0, row.length, std::move(row.sample), {}});
+        if (owner_of(row.hash, nranks) == me)
+          mine.push_back({row.hash, row.count, row.length, std::move(row.sample), {}});
       }
     }
   }
@@ -119,6 +121,7 @@ LabelSet load_label_set(comm::Transport& transport, const std::vector<std::strin
   for (auto& c : mine) {
     set.owned.hashes.push_back(c.hash);
     set.owned.lengths.push_back(c.length);
+    set.owned.counts.push_back(c.count);
     set.owned.samples.push_back(std::move(c.sample));
   }
   if (replicate) {

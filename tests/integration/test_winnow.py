@@ -45,13 +45,24 @@ def write(path, text):
 
 class DetectsWinnow:
     """A test case's `crd detect --chunker winnow` over its tmp("corpus") against its labels (set up
-    by the class: cls.tmp, cls.labels), at nranks, returning the opened result."""
+    by the class: cls.tmp, cls.labels), at nranks, returning the opened result; the flagged pages of a
+    host; the class's tmp removed at its end."""
 
     def detect(self, nranks, name, extra=()):
         out = self.tmp(name)
         ci.run_crd(ci.quiet(["detect", self.tmp("corpus"), "--labels", self.labels, "-o", out] + WINNOW + list(extra)),
                    nranks=nranks, timeout=300)
         return ci.open_results(out)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def flagged(self, r, host):
+        """(sorted flagged URLs, pages scored) of one host in a detection."""
+        pages = r.pages
+        mine = pages[pages["url"].str.startswith(host + "/")]
+        return sorted(mine[mine["flagged"] == 1]["url"]), len(mine)
 
 
 class WinnowEndToEnd(unittest.TestCase):

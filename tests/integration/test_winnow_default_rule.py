@@ -32,10 +32,6 @@ class WinnowDefaultRule(DetectsWinnow, unittest.TestCase):
         cls.labels = cls.tmp("L.h5")
         ci.run_crd(ci.quiet(["label", cls.tmp("site"), "-o", cls.labels] + WINNOW), timeout=120)
 
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
     def test_winnow_without_a_page_threshold_flags_by_the_binomial_rule(self):
         r = self.detect(1, "default.h5")
         a = r.detection_attrs

@@ -35,15 +35,6 @@ class WinnowHostStop(DetectsWinnow, unittest.TestCase):
         cls.labels = cls.tmp("L.h5")
         ci.run_crd(ci.quiet(["label", cls.tmp("site"), "-o", cls.labels] + WINNOW), timeout=120)
 
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
-    def flagged(self, r, host):
-        pages = r.pages
-        mine = pages[pages["url"].str.startswith(host + "/")]
-        return sorted(mine[mine["flagged"] == 1]["url"]), len(mine)
-
     def test_a_host_repeating_a_license_is_not_flagged_mirrors_are(self):
         r = self.detect(1, "stop.h5", STOP)
         a = r.detection_attrs
@@ -100,15 +91,6 @@ class WinnowHostStopRelative(DetectsWinnow, unittest.TestCase):
                   "<html><body><p>%s</p>\n<p>%s</p></body></html>" % (license_text, fresh()))
         cls.labels = cls.tmp("L.h5")
         ci.run_crd(ci.quiet(["label", cls.tmp("site"), "-o", cls.labels] + WINNOW), timeout=120)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
-
-    def flagged(self, r, host):
-        pages = r.pages
-        mine = pages[pages["url"].str.startswith(host + "/")]
-        return sorted(mine[mine["flagged"] == 1]["url"]), len(mine)
 
     def test_a_mirror_repeating_what_the_site_repeats_is_flagged(self):
         r = self.detect(1, "rel.h5", STOP + ["--shuffle-buffer", "4096"])

@@ -12,14 +12,13 @@
 
 #include "crd/comm/collectives.hpp"
 #include "crd/comm/local_transport.hpp"
-#include "crd/hash/sha1.hpp"
 #include "crd/neardup/candidates.hpp"
 #include "crd/neardup/clusters.hpp"
 #include "crd/neardup/jaccard_check.hpp"
 #include "crd/neardup/jaccard_sample.hpp"
 #include "crd/text/fingerprint.hpp"
 #include "crd/text/shingles.hpp"
-#include "support/word_tokens.hpp"
+#include "support/sketched_pages.hpp"
 
 namespace crd::neardup {
 namespace {
@@ -105,13 +104,7 @@ SketchParams params() {
 }
 
 SketchedPage page_of(const std::string& key, const std::string& text) {
-  const auto tokens = crd::testing::tokens_of(text);
-  SketchedPage page;
-  page.identity =
-      sha1(std::string_view(reinterpret_cast<const char*>(tokens.data()), tokens.size() * sizeof(std::uint64_t)));
-  page.pages = {key};
-  page.sketch = sketch(tokens, params(), &page.sample);
-  return page;
+  return crd::testing::sketched_page(key, text, params(), /*with_sample=*/true);
 }
 
 std::vector<SketchedPage> make_pages() {

@@ -12,12 +12,16 @@
 
 namespace crd::testing {
 
+// with_sample: also its Jaccard sample (params.jaccard_sample hashes), as --min-jaccard keeps it.
 inline neardup::SketchedPage sketched_page(const std::string& key, const std::string& text,
-                                           const neardup::SketchParams& params = {}) {
+                                           const neardup::SketchParams& params = {}, bool with_sample = false) {
   const auto tokens = tokens_of(text);
-  const Digest id =
+  neardup::SketchedPage page;
+  page.identity =
       sha1(std::string_view(reinterpret_cast<const char*>(tokens.data()), tokens.size() * sizeof(std::uint64_t)));
-  return {id, {key}, neardup::sketch(tokens, params), {}};
+  page.pages = {key};
+  page.sketch = neardup::sketch(tokens, params, with_sample ? &page.sample : nullptr);
+  return page;
 }
 
 }  // namespace crd::testing

@@ -136,7 +136,9 @@ Found distributed(int nranks, const std::vector<SketchedPage>& all, const PairRu
         t, sets, rules, config, caps, [&](const PairVolume& v) { forest_bytes = v.forest_bytes; }, &edges);
     // --memory counts the cluster edges before they are made: never fewer than are made.
     EXPECT_GE(forest_bytes, edges.size() * sizeof(ClusterEdge));
-    if (!sets.empty()) EXPECT_GT(forest_bytes, 0u);
+    if (!sets.empty()) {
+      EXPECT_GT(forest_bytes, 0u);
+    }
     const Clusters c = label_clusters(t, sets, set_ids(t, sets.size()), std::move(edges), config);
     // Each rank's rows follow the previous rank's (sorted across ranks): concatenated by rank.
     const auto rows = comm::allgather(t, c.rows);
@@ -304,7 +306,9 @@ TEST_P(Clusters, TinyRoundsGiveTheSerialReference) {
     const std::string what =
         "method " + std::to_string(static_cast<int>(c.method)) + " cap " + std::to_string(c.max_bucket);
     const Found run = distributed(GetParam(), pages, rules, 64);
-    if (GetParam() > 1) EXPECT_GT(run.rounds, 50u) << what;
+    if (GetParam() > 1) {
+      EXPECT_GT(run.rounds, 50u) << what;
+    }
     PairRules uncapped = rules;
     uncapped.max_bucket = 1000;
     expect_same(run.clusters, serial_clusters(pages, uncapped), what);

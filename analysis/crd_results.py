@@ -96,7 +96,8 @@ TABLES = {
     NEIGHBORHOODS: {"prefix": STR, "depth": "u4", "pages": "u8", "chunks": "u8", "labeled": "u8",
                     "badness": "f8", "flagged": "u1"},
     DETECTION_PAIRS: {"page": STR, "document": STR, "matching": "u4", "first": "f8", "second": "f8"},
-    NEARDUP_PAIRS: {"page_a": STR, "page_b": STR, "b_sim": "u4", "c_sim": "u4", "same_site": "u1"},
+    NEARDUP_PAIRS: {"page_a": STR, "page_b": STR, "b_sim": "u4", "c_sim": "u4", "same_site": "u1",
+                    "jaccard": "f8"},  # jaccard: with --min-jaccard only
     NEARDUP_DEGREE: _HISTOGRAM,
     NEARDUP_IDENTICAL: {"page": STR, "representative": STR},
     NEARDUP_CLUSTERS: {"page": STR, "cluster": STR},

@@ -77,13 +77,16 @@ CheckedCandidates check_jaccard(comm::Transport& transport, const std::vector<Sk
   CheckedCandidates out;
   for (AtSecond& r : second) {
     for (JaccardCandidate& c : r.list) {
-      const bool pass = estimate_jaccard(r.sample, sets[c.b - first].sample, k).at_least(min_jaccard);
-      if (!pass) {
+      const JaccardEstimate estimate = estimate_jaccard(r.sample, sets[c.b - first].sample, k);
+      if (!estimate.at_least(min_jaccard)) {
         ++(c.kept ? out.dropped_pairs : out.dropped_edges);
         continue;
       }
       out.edges.push_back({c.a, c.b});
-      if (c.kept) out.pairs.push_back(std::move(c.row));
+      if (c.kept) {
+        c.row.jaccard = estimate.value();
+        out.pairs.push_back(std::move(c.row));
+      }
     }
     r = {};
   }

@@ -137,7 +137,8 @@ void write_neardup(output::ResultFile& file, comm::Transport& transport, const s
   const std::uint64_t unlinked = comm::sum(transport, caps.unlinked);
   const std::uint64_t cluster_count = comm::sum(transport, clusters.representatives.size());
   const std::uint64_t clustered = comm::sum(transport, clusters.rows.size());
-  output::write_table(file, schema::kNeardupPairs, pairs);
+  output::write_table(file, options.rules.min_jaccard > 0 ? schema::kNeardupPairs : schema::kNeardupPairsUnchecked,
+                      pairs);
   output::write_table(file, schema::kNeardupDegree, degree);
   output::write_table(file, schema::kNeardupIdentical, identical);
   output::write_table(file, schema::kNeardupClusters, clusters.rows);

@@ -238,6 +238,14 @@ TableSpec pairs_table(const ReportInput& in, const std::vector<std::string>& pag
   pt.add_uint("c_sim", "C-similarity", cs);
   pt.add_flag("same_site", "same site",
               gather(in.reader.read_u8(schema::kNeardupPairs.column(&PairRow::same_site)), pair_rows));
+  // The Jaccard check's estimate, in results of --min-jaccard only.
+  const std::string jaccard_column = schema::kNeardupPairs.column(&PairRow::jaccard);
+  if (in.reader.has(jaccard_column)) {
+    const auto jaccard = in.reader.read_f64(jaccard_column);
+    std::vector<double> js;
+    for (auto i : pair_rows) js.push_back(jaccard[i]);
+    pt.add_float("jaccard", "estimated Jaccard", js);
+  }
   pt.sort_key = "c_sim";
   pt.truncated_note = truncation_note(pair_rows.size(), npairs, "pairs", "C- then B-similarity");
   if (!pt.truncated_note.empty()) pt.inspect_command = inspect_command(in.path, npairs);

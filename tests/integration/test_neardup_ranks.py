@@ -8,6 +8,7 @@
 # Broder's rule their clusters are still the reference's, and everything in /neardup is the same
 # at every rank count.
 import os
+import re
 import sys
 import unittest
 
@@ -41,6 +42,16 @@ def pages():
         words = " ".join("u%dw%d" % (u, j) for j in range(150))
         out.append(("https://other.example/u%d.html" % u, "<html><body><p>%s</p></body></html>" % words))
     return out[::-1]
+
+
+def exact_jaccard(a, b, k=8):
+    """The exact Jaccard of two pages' k-token shingle sets (terms: alphanumeric runs of the text)."""
+    html = {url.split("://", 1)[1]: text for url, text in pages()}
+    sets = []
+    for key in (a, b):
+        tokens = re.findall(r"[A-Za-z0-9]+", re.sub(r"<[^>]*>", " ", html[key]))
+        sets.append({tuple(tokens[i:i + k]) for i in range(len(tokens) - k + 1)})
+    return len(sets[0] & sets[1]) / len(sets[0] | sets[1])
 
 
 def reference_clusters(pairs, identical):
@@ -89,6 +100,8 @@ class NeardupRanks(unittest.TestCase):
                 "clusters": list(zip(text(nd["clusters/page"]), text(nd["clusters/cluster"]))),
                 "representatives": list(zip(text(nd["representatives/representative"]),
                                             nd["representatives/pages"][:].tolist())),
+                # Written with --min-jaccard only.
+                "jaccard": nd["pairs/jaccard"][:].tolist() if "jaccard" in nd["pairs"] else None,
             }
             return tables, {k: ci._plain(v) for k, v in nd.attrs.items()}
 
@@ -131,10 +144,13 @@ class NeardupRanks(unittest.TestCase):
         variants about 285 of 301 (0.95); every union is under the sample's 1,024, so the estimate is
         exact. The stubs' pairs and cluster go, the families' stay, identically at 1–4 ranks, with
         the candidates joined with their samples in the smallest shuffle rounds; capped buckets
-        (--max-bucket 20) join the families alike and no stub."""
+        (--max-bucket 20) join the families alike and no stub. Each pair's /neardup/pairs/jaccard
+        is its exact Jaccard, computed here; without --min-jaccard the column is not written."""
         stub_keys = {stub_pages.url(i).split("://", 1)[1] for i in range(STUBS)}
         off, _ = self.neardup("jaccard-off.h5", None, [])
         self.assertTrue(any(a in stub_keys and b in stub_keys for a, b, _, _ in off["pairs"]))
+        self.assertIsNone(off["jaccard"])
+        reference = {}
         for extra in ([], ["--max-bucket", "20"]):
             first = None
             for n in (1, 2, 3, 4):
@@ -152,6 +168,12 @@ class NeardupRanks(unittest.TestCase):
                     self.assertEqual(int(attrs["jaccard_dropped_pairs"]),
                                      len(off["pairs"]) - len(got["pairs"]), what)
                 self.assertEqual(float(attrs["min_jaccard"]), 0.9)
+                self.assertEqual(len(got["jaccard"]), len(got["pairs"]), what)
+                for (a, b, _, _), j in zip(got["pairs"], got["jaccard"]):
+                    if (a, b) not in reference:
+                        reference[(a, b)] = exact_jaccard(a, b)
+                    self.assertEqual(j, reference[(a, b)], "%s %s %s" % (a, b, what))
+                    self.assertGreaterEqual(j, 0.9, what)
                 if first is None:
                     first = got
                 self.assertEqual(got, first, what)

@@ -195,6 +195,20 @@ class NeardupSection(SectionsCase):
         self.assertEqual(self.console_errors(), [])
         self.full_screenshot("report-neardup.png")
 
+    def test_neardup_pairs_show_the_jaccard_estimate(self):
+        # Only a result of --min-jaccard has /neardup/pairs/jaccard; the pairs view shows it.
+        result = self.tmp("nd-jaccard.h5")
+        ci.run_crd(ci.quiet(["neardup", self.corpus, "--min-jaccard", "0.5", "-o", result]), nranks=NRANKS)
+        with h5py.File(result, "r") as f:
+            jaccard = [float(v) for v in f["neardup/pairs/jaccard"][:]]
+        self.assertTrue(jaccard)
+        self.report_of(result, "nd-jaccard.html")
+        col = self.column_index("ndpairs", "jaccard")
+        self.click_header("ndpairs", "jaccard")
+        shown = self.table_column("ndpairs", col)
+        self.assertEqual(shown, ["%.4f" % v for v in sorted(jaccard, reverse=True)[:len(shown)]])
+        self.assertEqual(self.console_errors(), [])
+
 
 class QuiltsSection(SectionsCase):
     def test_quilts_section_and_rerun(self):

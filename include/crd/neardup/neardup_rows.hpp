@@ -10,17 +10,20 @@
 
 namespace crd::neardup {
 
-// /neardup/pairs: one near-duplicate pair of representatives, page_a < page_b (bytewise).
+// /neardup/pairs: one near-duplicate pair of representatives, page_a < page_b (bytewise), and with
+// --min-jaccard its estimated Jaccard (jaccard_sample.hpp: both / used of the two samples; not
+// stored without the check, schema.hpp).
 struct PairRow {
   std::string page_a;
   std::string page_b;
   std::uint32_t b_sim = 0;
   std::uint32_t c_sim = 0;
   std::uint8_t same_site = 0;
+  double jaccard = 0;
   static constexpr auto fields() {
     return std::tuple(field("page_a", &PairRow::page_a), field("page_b", &PairRow::page_b),
                       field("b_sim", &PairRow::b_sim), field("c_sim", &PairRow::c_sim),
-                      field("same_site", &PairRow::same_site));
+                      field("same_site", &PairRow::same_site), field("jaccard", &PairRow::jaccard));
   }
 };
 

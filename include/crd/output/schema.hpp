@@ -52,6 +52,10 @@ inline constexpr Table<SimilarityPairRow> kDetectionPairs{"/detection/pairs"};
 inline constexpr Table<ConfusionRow> kConfusion{"/compare_hashing/confusion"};
 
 inline constexpr Table<neardup::PairRow> kNeardupPairs{"/neardup/pairs"};
+// The same table written without --min-jaccard: no estimate, so no `jaccard` column (a run without
+// the check keeps its /neardup byte for byte).
+inline constexpr Table<neardup::PairRow> kNeardupPairsUnchecked{kNeardupPairs.group, nullptr, nullptr,
+                                                                &neardup::PairRow::jaccard};
 inline constexpr Table<discover::HistogramRow> kNeardupDegree{"/neardup/degree"};
 inline constexpr Table<neardup::IdentityRow> kNeardupIdentical{"/neardup/identical"};
 inline constexpr Table<neardup::ClusterRow> kNeardupClusters{"/neardup/clusters"};

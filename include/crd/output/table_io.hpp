@@ -28,6 +28,7 @@ struct Table {
   const char* group;
   std::string Row::*omitted = nullptr;   // a string field this table does not store
   std::uint64_t Row::*as_u32 = nullptr;  // a uint64 field stored as uint32
+  double Row::*omitted_number = nullptr;  // a float64 field this table does not store
 
   template <class M>
   std::string column(M Row::*member) const {
@@ -41,6 +42,7 @@ struct Table {
   template <class M>
   bool stores(M Row::*member) const {
     if constexpr (std::is_same_v<M, std::string>) return member != omitted;
+    if constexpr (std::is_same_v<M, double>) return member != omitted_number;
     return true;
   }
   template <class M>

@@ -139,6 +139,8 @@ PairRules rules_with(double min_jaccard, std::uint64_t max_bucket = 1000) {
 struct Result {
   std::vector<std::pair<std::string, std::string>> pairs;
   std::map<std::string, std::string> cluster;  // page → representative
+  // Each pair's estimate, as its row carries it.
+  std::map<std::pair<std::string, std::string>, double> jaccard;
   std::uint64_t dropped_pairs = 0, dropped_edges = 0, rounds = 0;
 };
 
@@ -165,7 +167,10 @@ Result distributed(int nranks, const std::vector<SketchedPage>& all, const PairR
     const Clusters c = label_clusters(t, sets, offsets, std::move(checked.edges), config);
     const auto rows = comm::allgather(t, c.rows);
     std::lock_guard guard(lock);
-    for (const auto& p : checked.pairs) run.pairs.emplace_back(p.page_a, p.page_b);
+    for (const auto& p : checked.pairs) {
+      run.pairs.emplace_back(p.page_a, p.page_b);
+      run.jaccard[{p.page_a, p.page_b}] = p.jaccard;
+    }
     for (const auto& part : rows)
       for (const auto& r : part) run.cluster[r.page] = r.cluster;
     run.dropped_pairs += checked.dropped_pairs;
@@ -203,8 +208,10 @@ Result serial(const std::vector<SketchedPage>& all, double t) {
         continue;
       }
       if (b_similarity(a.sketch, b.sketch) < 1) continue;
-      if (!estimate_jaccard(a.sample, b.sample, params().jaccard_sample).at_least(t)) continue;
+      const JaccardEstimate e = estimate_jaccard(a.sample, b.sample, params().jaccard_sample);
+      if (!e.at_least(t)) continue;
       out.pairs.emplace_back(keys[x], keys[y]);
+      out.jaccard[{keys[x], keys[y]}] = e.value();
       join(keys[x], keys[y]);
     }
   }
@@ -225,6 +232,7 @@ TEST_P(CheckJaccard, DropsThePairsBelowTheThresholdAndKeepsThoseAbove) {
   const Result want = serial(pages, 0.8);
   EXPECT_EQ(on.pairs, want.pairs);
   EXPECT_EQ(on.cluster, want.cluster);
+  EXPECT_EQ(on.jaccard, want.jaccard);  // each pair row carries its estimate
   EXPECT_EQ(off.pairs, serial(pages, 0.0).pairs);
   // v0 and v1 differ in a few words: kept; v0 and v8 share about half their shingles: dropped.
   const auto has = [](const Result& r, const char* a, const char* b) {

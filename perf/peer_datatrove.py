@@ -271,9 +271,11 @@ class Judge:
         self.pages, self.injected, self.per_host, self.judged = pages, injected, per_host, {}
         self.high = [(c, o) for c, (o, j) in injected.items() if j >= nv.TRUE_JACCARD]
 
-    def recall(self, cluster_of):
-        found = sum(1 for c, o in self.high if c in cluster_of and cluster_of.get(o) == cluster_of[c])
-        return found, len(self.high)
+    def recall(self, cluster_of, copies=None):
+        """(copies in their original's cluster, copies): at J >= 0.8, or of `copies`."""
+        copies = self.high if copies is None else copies
+        found = sum(1 for c, o in copies if c in cluster_of and cluster_of.get(o) == cluster_of[c])
+        return found, len(copies)
 
     def precision(self, pairs):
         """(pairs outside the copies, of them true; pages on such a pair, of them with a true partner)."""
@@ -310,6 +312,7 @@ def validation(args, work):
     judge_cache = os.path.join(work, "judge-%s.pickle" % hashlib.sha1(json.dumps(corpora).encode()).hexdigest()[:12])
     per_host = nv.host_line_counts(pages, judge_cache)
     judge = Judge(pages, injected, per_host)
+    every = sorted((c, o) for c, (o, _) in injected.items())
     print("corpus: %d pages on %d hosts + %d copies (%d at J >= 0.8), %.1f MB of HTML and text files\n" % (
         len(pages), len(per_host), len(injected), len(judge.high), html_bytes / 1e6))
     sys.stdout.flush()
@@ -334,20 +337,22 @@ def validation(args, work):
         rows.append(("datatrove %s, 14 × 8, 1 worker" % args.datatrove_label, cpu,
                      "%.1f of text" % (text_bytes / 1e6 / cpu), html_bytes / 1e6 / cpu,
                      html_bytes / 1e6 / (cpu + extraction), max(s[2] for s in stages),
-                     judge.recall(cluster_of), judge.precision(pairs), None))
+                     judge.recall(cluster_of), judge.recall(cluster_of, every), judge.precision(pairs), None))
     for config in args.config:
         cpu, rss, clusters, own, rep = crd_result(args.crd, corpora + [copies_dir], config, args.memory, work)
         rows.append(("crd `%s`, 1 rank" % os.path.basename(config), cpu, "%.1f of HTML" % (html_bytes / 1e6 / cpu),
-                     html_bytes / 1e6 / cpu, None, rss, judge.recall(clusters), judge.precision(rep),
-                     judge.precision(own)))
+                     html_bytes / 1e6 / cpu, None, rss, judge.recall(clusters), judge.recall(clusters, every),
+                     judge.precision(rep), judge.precision(own)))
     print("| | CPU s | MB per CPU s (its input) | MB of HTML per CPU s (with datatrove's extraction) | peak RSS MB "
-          "| copies at J ≥ 0.8 in their original's cluster | pairs (kept, removed) outside the copies: true "
+          "| copies at J ≥ 0.8 in their original's cluster | all copies (J 0.5–0.99) | "
+          "pairs (kept, removed) outside the copies: true "
           "| pages on such a pair: with a true partner | crd's own pairs outside the copies: true |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for name, cpu, own_mb, html_mb, html_mb_ext, rss, (found, high), (n, t, pn, pt), own in rows:
-        print("| %s | %.1f | %s | %.1f%s | %.0f | %s | %s | %s | %s |" % (
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name, cpu, own_mb, html_mb, html_mb_ext, rss, (found, high), (fa, na), (n, t, pn, pt), own in rows:
+        print("| %s | %.1f | %s | %.1f%s | %.0f | %s | %s | %s | %s | %s |" % (
             name, cpu, own_mb, html_mb, " (%.1f)" % html_mb_ext if html_mb_ext else "", rss, share(found, high),
-            share(t, n), share(pt, pn), share(own[1], own[0]) if own else "—"))
+            share(fa, na), share(t, n), share(pt, pn), share(own[1], own[0]) if own else "—"))
+    print("\n(load average at the end: %.1f %.1f %.1f)" % os.getloadavg())
 
 
 def stubs(args, work):

@@ -370,6 +370,7 @@ def stubs(args, work):
         extraction = cpu_self() - before
         stages = run_datatrove(args.datatrove, work)
         cluster_of, pairs = read_datatrove(work, keys)
+        print("datatrove stages (CPU s, peak RSS MB): %s\n" % ", ".join("%d: %.1f s %.0f MB" % s for s in stages))
         sizes = defaultdict(int)
         for c in cluster_of.values():
             sizes[c] += 1

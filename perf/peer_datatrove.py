@@ -264,6 +264,14 @@ def kept_pairs(cluster_of, kept_of):
     return sorted(pairs)
 
 
+BANDS = [(0.5, 0.6), (0.6, 0.7), (0.7, 0.75), (0.75, 0.8), (0.8, 0.85), (0.85, 0.9), (0.9, 0.95), (0.95, 1.0)]
+
+
+def banding(j, rows=8, bands=14):
+    """P(found) of FineWeb's banding at Jaccard j: 1 - (1 - j^r)^b."""
+    return 1 - (1 - j ** rows) ** bands
+
+
 class Judge:
     """The validation's recall and main-content precision, shared by both systems."""
 
@@ -276,6 +284,15 @@ class Judge:
         copies = self.high if copies is None else copies
         found = sum(1 for c, o in copies if c in cluster_of and cluster_of.get(o) == cluster_of[c])
         return found, len(copies)
+
+    def curve(self, cluster_of):
+        """[(lo, hi, copies, found)]: copies in their original's cluster by band of known Jaccard."""
+        rows = []
+        for lo, hi in BANDS:
+            inside = [(c, o) for c, (o, j) in self.injected.items() if lo <= j < hi]
+            found = sum(1 for c, o in inside if c in cluster_of and cluster_of.get(o) == cluster_of[c])
+            rows.append((lo, hi, len(inside), found))
+        return rows
 
     def precision(self, pairs):
         """(pairs outside the copies, of them true; pages on such a pair, of them with a true partner)."""
@@ -324,7 +341,7 @@ def validation(args, work):
         for key in sorted(injected):
             yield key, "\n".join(nv.read_lines(os.path.join(copies_dir, key), "html"))
 
-    rows = []
+    rows, curves = [], []
     if args.datatrove:
         before = cpu_self()
         keys, text_bytes = write_input(docs(), work)
@@ -338,11 +355,13 @@ def validation(args, work):
                      "%.1f of text" % (text_bytes / 1e6 / cpu), html_bytes / 1e6 / cpu,
                      html_bytes / 1e6 / (cpu + extraction), max(s[2] for s in stages),
                      judge.recall(cluster_of), judge.recall(cluster_of, every), judge.precision(pairs), None))
+        curves.append(("datatrove", judge.curve(cluster_of)))
     for config in args.config:
         cpu, rss, clusters, own, rep = crd_result(args.crd, corpora + [copies_dir], config, args.memory, work)
         rows.append(("crd `%s`, 1 rank" % os.path.basename(config), cpu, "%.1f of HTML" % (html_bytes / 1e6 / cpu),
                      html_bytes / 1e6 / cpu, None, rss, judge.recall(clusters), judge.recall(clusters, every),
                      judge.precision(rep), judge.precision(own)))
+        curves.append(("crd `%s`" % os.path.basename(config), judge.curve(clusters)))
     print("| | CPU s | MB per CPU s (its input) | MB of HTML per CPU s (with datatrove's extraction) | peak RSS MB "
           "| copies at J ≥ 0.8 in their original's cluster | all copies (J 0.5–0.99) | "
           "pairs (kept, removed) outside the copies: true "
@@ -352,7 +371,20 @@ def validation(args, work):
         print("| %s | %.1f | %s | %.1f%s | %.0f | %s | %s | %s | %s | %s |" % (
             name, cpu, own_mb, html_mb, " (%.1f)" % html_mb_ext if html_mb_ext else "", rss, share(found, high),
             share(fa, na), share(t, n), share(pt, pn), share(own[1], own[0]) if own else "—"))
-    print("\n(load average at the end: %.1f %.1f %.1f)" % os.getloadavg())
+    print("\n(load average at the end: %.1f %.1f %.1f)\n" % os.getloadavg())
+    print_curves(curves)
+
+
+def print_curves(curves):
+    """Copies found by band of known Jaccard, each system's share beside FineWeb's banding formula at
+    the band's middle (datatrove shingles the same text the Jaccard is measured on)."""
+    names = " | ".join(n for n, _ in curves)
+    print("| known 5-word Jaccard | copies | %s | 1 − (1 − J⁸)¹⁴ at the middle |" % names)
+    print("|---|---:|%s---:|" % ("---:|" * len(curves)))
+    for i, (lo, hi) in enumerate(BANDS):
+        n = curves[0][1][i][2] if curves else 0
+        shares = ["%.4f" % (c[i][3] / c[i][2]) if c[i][2] else "—" for _, c in curves]
+        print("| [%.2f, %.2f) | %d | %s | %.4f |" % (lo, hi, n, " | ".join(shares), banding((lo + hi) / 2)))
 
 
 def stubs(args, work):

@@ -32,8 +32,9 @@ It then runs the 4 stages of its MinHash example (examples/minhash_deduplication
 example's defaults (5-word shingles, 14 buckets × 8 hashes, 64-bit xxhash) on the
 LocalPipelineExecutor with 1 worker, each stage a process under /usr/bin/time (CPU s = user + sys,
 peak RSS = the largest stage's). Departures from the example: stage 3 sets save_cluster_id=True
-(so the clusters, not only the removed ids, can be read), stage 4 has no TokensCounter (it needs
-Hugging Face tokenizers), and the folders are local.
+(its .clusters file is not read after all: it omits each cluster's kept page, so read_datatrove
+rebuilds the clusters from the .dups; the whole stage takes under a second), stage 4 has no
+TokensCounter (it needs Hugging Face tokenizers), and the folders are local.
 
 Scoring, the same for both systems:
 - recall: copies at known Jaccard ≥ 0.8 in the same cluster as their original;

@@ -81,11 +81,15 @@ def host_name(package):
     return "%s.example" % package.replace("+", "p").replace(".", "-")
 
 
-def background_hosts(valdata, exclude_package):
+def background_hosts(valdata, exclude_package, parts=("dev", "held-out")):
     """[(host, part, HTML root, files)] for every package under the parts of --valdata but the
-    labeled set's own; part is "dev" or "held-out" (by the folder the package lies in)."""
+    labeled set's own; part is "dev" or "held-out" (by the folder the package lies in). parts: the
+    parts to crawl (--parts dev: choose a constant without the held-out pages in the run at all,
+    as a rule fitted from the crawl would otherwise see them)."""
     out = []
     for part, folders in (("dev", DEV_PARTS), ("held-out", HELD_OUT_PARTS)):
+        if part not in parts:
+            continue
         for folder in folders:
             base = os.path.join(valdata, folder)
             for package in sorted(os.listdir(base)) if os.path.isdir(base) else []:
@@ -198,7 +202,7 @@ def labeled_set(a, r, name, rules, commit):
         sys.exit("%s: no HTML under %s" % (name, site_dir))
     site = {os.path.relpath(p, site_dir): open(p, "rb").read() for p in files}
     cpp = sum(len(pv.ref.chunks(b)) for b in site.values()) / len(site)
-    hosts = background_hosts(a.valdata, package)
+    hosts = background_hosts(a.valdata, package, a.parts.split(","))
     work = os.path.join(r.work, name)
     site_root = os.path.join(work, "site")
     pv.link_tree(site_dir, os.path.join(site_root, pv.SITE_HOST), files)
@@ -270,6 +274,8 @@ def main():
     ap.add_argument("--copies", type=int, default=3, help="mirror hosts per kind and x")
     ap.add_argument("--xs", default="2", help="edit rates, × cpp, comma-separated")
     ap.add_argument("--sets", default=",".join(SETS))
+    ap.add_argument("--parts", default="dev,held-out",
+                    help="background parts to crawl: dev,held-out (default) or dev (to choose constants)")
     ap.add_argument("--rules", default=",".join(RULES), help="names from RULES (empty: only --rule)")
     ap.add_argument("--rule", action="append", default=[], help="NAME=LABEL_AND_DETECT_ARGS::DETECT_ONLY_ARGS")
     ap.add_argument("--crd-commit", help="the commit --crd was built from (default: git log of its folder)")

@@ -96,9 +96,10 @@ constexpr OptionSpec kOptions[] = {
   {"pairs", 0, K::Count, kAny, kDetection, R, "K",
    "per flagged page, its similarity pair with the K labeled documents it overlaps most (/detection/pairs; labels "
    "from crd label)"},
-  {"page-threshold", 0, K::Threshold, kAny, kDetection, R, "auto|robust[:K]|binomial[:R[:ALPHA]]|X",
+  {"page-threshold", 0, K::Threshold, kAny, kDetection, R, "auto|robust[:K]|binomial[:R[:ALPHA]]|betabinomial[:ALPHA[:CUT]]|X",
    "flag pages whose containment exceeds this (auto = mean + σ over all pages; binomial[:R[:ALPHA]] = more "
    "labeled chunks than a chance rate R explains at level ALPHA, binomial:fit[:ALPHA] = R measured from the crawl, "
+   "betabinomial[:ALPHA[:CUT]] = a chance rate varying from page to page, its Beta fitted from the crawl, "
    "docs/winnow.md; crd check: a number or binomial); "
    "with --chunker winnow or winnow+scan and no --page-threshold, binomial"},
   {"min-labeled", 0, K::Count, kAny, kDetection, R, "", "flag a page only with at least this many labeled chunks"},

@@ -5,6 +5,7 @@
 
 #include "crd/base/error.hpp"
 #include "crd/comm/collectives.hpp"
+#include "crd/detect/beta_binomial_fit.hpp"
 #include "crd/detect/combined_rule.hpp"
 #include "crd/detect/host_stop.hpp"
 #include "crd/detect/page_rule.hpp"
@@ -68,7 +69,20 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
   const std::vector<std::uint64_t> host_stop = host_stop_labels(
       transport, keys, scores, labels, options.host_stop_pages, options.host_stop_site_ratio, round_bytes);
   s.host_stop_labels = host_stop.size();
-  PageRule page_rule(options.page_threshold, s.page_threshold, options.min_labeled, options.combined);
+  // The counts the rule judges: without the stop grams.
+  std::vector<PageCounts> counts;
+  counts.reserve(scores.size());
+  for (std::size_t i = 0; i < scores.size(); ++i) counts.push_back(page_counts_without(scores, i, host_stop));
+  BetaFit beta;
+  if (options.page_threshold.beta_binomial) {
+    beta = fit_beta_binomial(transport, counts, options.page_threshold.value, options.page_threshold.alpha);
+    s.page_threshold = beta.mean;
+    s.page_beta_a = beta.a;
+    s.page_beta_b = beta.b;
+    s.page_beta_pages = beta.pages;
+  }
+  PageRule page_rule(options.page_threshold, options.page_threshold.beta_binomial ? 0.0 : s.page_threshold,
+                     options.min_labeled, options.combined, options.page_threshold.beta_binomial ? &beta : nullptr);
   std::vector<PageRow> page_rows;
   page_rows.reserve(scores.size());
   for (std::size_t i = 0; i < scores.size(); ++i) {
@@ -77,7 +91,7 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
     row.chunks = scores.chunks[i];
     row.labeled = scores.labeled[i];
     row.containment = scores.containment[i];
-    row.flagged = page_rule.judge(page_counts_without(scores, i, host_stop)).flagged ? 1 : 0;
+    row.flagged = page_rule.judge(counts[i]).flagged ? 1 : 0;
     row.positions.assign(scores.positions.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i]),
                          scores.positions.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i + 1]));
     row.label_ids.assign(scores.label_ids.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i]),

@@ -135,6 +135,10 @@ struct DetectionStats {
   double page_median = 0, page_mad = 0, neighborhood_median = 0, neighborhood_mad = 0;
   std::uint8_t page_threshold_clamped = 0, neighborhood_threshold_clamped = 0;  // Threshold::resolve
   std::uint64_t host_stop_labels = 0;  // labels not counted by the page rule (host_stop.hpp)
+  // --page-threshold betabinomial only: the fitted Beta of the chance rate and the pages of the bulk
+  // it was fitted on (beta_binomial_fit.hpp); page_threshold is then its mean.
+  double page_beta_a = 0, page_beta_b = 0;
+  std::uint64_t page_beta_pages = 0;
 };
 
 struct DetectionResult {

@@ -148,15 +148,20 @@ def baseline_host_threshold(badness):
     return mean + (sum((v - mean) ** 2 for v in values) / len(values)) ** 0.5
 
 
-def score(name, rule, pages, hoods, site_pages, hosts, kinds, xs, ncopies, attrs, commit, nonempty):
+def score(name, rule, pages, hoods, site_pages, hosts, kinds, xs, ncopies, attrs, commit, nonempty, or_run_flags=False):
     """The rows of one detect run, and its false-positive pages. Hosts are flagged at the baseline
-    threshold (baseline_host_threshold); the run's own `auto` flags are reported beside it."""
+    threshold (baseline_host_threshold); the run's own `auto` flags are reported beside it. With
+    or_run_flags (a rule giving --neighborhood-min-flagged, which should also give
+    --neighborhood-threshold 1 so that crd flags hosts by that rule alone), a host crd flags counts
+    as flagged too: the baseline badness rule or the share of flagged pages."""
     host_of = pages["url"].str.split("/", n=1).str[0]
     part_of = {h: part for h, part, _, _ in hosts}
     host_hoods = hoods[hoods["depth"] == 0].set_index("prefix")
     t = baseline_host_threshold(host_hoods["badness"][host_hoods.index.isin(list(part_of))])
     host_flagged = {h: bool(host_hoods.loc[h, "badness"] > t) for h in host_hoods.index}
     run_flagged = {h: bool(host_hoods.loc[h, "flagged"]) for h in host_hoods.index}
+    if or_run_flags:  # crd's own host verdicts count too
+        host_flagged = {h: host_flagged[h] or run_flagged[h] for h in host_hoods.index}
     common = dict(set=name, rule=rule, crd_commit=commit, site_pages=site_pages,
                   page_threshold=attrs["page_threshold"], host_threshold=t,
                   run_auto_host_threshold=attrs["neighborhood_threshold"])
@@ -229,7 +234,7 @@ def labeled_set(a, r, name, rules, commit):
         r.run(["detect", root, "--labels", labels[key], "-o", out, "--max-neighborhood-depth", "0"] + chunker + detect_only)
         res = pv.crd_results.open_results(out)
         got, fp = score(name, rule, res.pages, res.neighborhoods, len(site), hosts, KINDS, a.xs, a.copies,
-                        res.detection_attrs, commit, nonempty)
+                        res.detection_attrs, commit, nonempty, "--neighborhood-min-flagged" in detect_only)
         for row in got:
             row["cpp"] = cpp
         rows += got

@@ -110,6 +110,10 @@ constexpr OptionSpec kOptions[] = {
   {"host-stop-site-ratio", 0, K::Count, {1, kNoMost}, kDetection, R, "C",
    "--host-stop-pages: a host's labeled chunk is its boilerplate only on more than C times as many pages as the "
    "labeled set holds it (a mirror's winnowing selects a gram on a few more pages than the site's)"},
+  {"neighborhood-min-flagged", 0, K::Count, kAny, kDetection, R, "K",
+   "also flag a neighborhood holding at least K flagged pages when that many flagged of its scored pages is "
+   "improbable at the page rule's level ALPHA (P[Binomial(pages, ALPHA) >= flagged] < ALPHA: a mirror diluted "
+   "below the badness threshold; docs/winnow.md); needs a binomial or betabinomial page rule; 0 = off"},
   {"exact-min-length", 0, K::Count, kAny, kDetection, R, "",
    "--chunker winnow+scan: exact chunks shorter than this many normalized bytes are stop chunks (the paper's "
    "100-byte rule, §4.4.2; template chunks are no copied paragraphs); grams keep --min-chunk-length"},

@@ -45,7 +45,7 @@ struct Threshold {
   static constexpr double kMaxFittedRate = 0.5;
   // betabinomial's bulk starts below this containment (docs/winnow.md, "An over-dispersed chance
   // rate": chosen on the development part of the labeled-set validation).
-  static constexpr double kDefaultBulkCut = 0.1;
+  static constexpr double kDefaultBulkCut = 0.02;
 
   // 1.4826 · MAD estimates σ for normally distributed values, so robust:1 is the analogue of auto.
   static constexpr double kMadToSigma = 1.4826;
@@ -66,7 +66,7 @@ struct Threshold {
   // fit_beta_binomial's, over the pages' counts, not over this population).
   ResolvedThreshold resolve(const Population& p) const;
   std::string to_string() const;  // the rule as parse() reads it: "auto", "robust:3", "binomial:0.01:0.0001",
-                                  // "binomial:fit:0.0001", "betabinomial:0.0001:0.1", "0.25"
+                                  // "binomial:fit:0.0001", "betabinomial:0.0001:0.02", "0.25"
 };
 
 enum class BadnessMode { Pages, Chunks };

@@ -81,11 +81,15 @@ def host_name(package):
     return "%s.example" % package.replace("+", "p").replace(".", "-")
 
 
-def background_hosts(valdata, exclude_package):
+def background_hosts(valdata, exclude_package, parts=("dev", "held-out")):
     """[(host, part, HTML root, files)] for every package under the parts of --valdata but the
-    labeled set's own; part is "dev" or "held-out" (by the folder the package lies in)."""
+    labeled set's own; part is "dev" or "held-out" (by the folder the package lies in). parts: the
+    parts to crawl (--parts dev: choose a constant without the held-out pages in the run at all,
+    as a rule fitted from the crawl would otherwise see them)."""
     out = []
     for part, folders in (("dev", DEV_PARTS), ("held-out", HELD_OUT_PARTS)):
+        if part not in parts:
+            continue
         for folder in folders:
             base = os.path.join(valdata, folder)
             for package in sorted(os.listdir(base)) if os.path.isdir(base) else []:
@@ -144,15 +148,20 @@ def baseline_host_threshold(badness):
     return mean + (sum((v - mean) ** 2 for v in values) / len(values)) ** 0.5
 
 
-def score(name, rule, pages, hoods, site_pages, hosts, kinds, xs, ncopies, attrs, commit, nonempty):
+def score(name, rule, pages, hoods, site_pages, hosts, kinds, xs, ncopies, attrs, commit, nonempty, or_run_flags=False):
     """The rows of one detect run, and its false-positive pages. Hosts are flagged at the baseline
-    threshold (baseline_host_threshold); the run's own `auto` flags are reported beside it."""
+    threshold (baseline_host_threshold); the run's own `auto` flags are reported beside it. With
+    or_run_flags (a rule giving --neighborhood-min-flagged, which should also give
+    --neighborhood-threshold 1 so that crd flags hosts by that rule alone), a host crd flags counts
+    as flagged too: the baseline badness rule or the share of flagged pages."""
     host_of = pages["url"].str.split("/", n=1).str[0]
     part_of = {h: part for h, part, _, _ in hosts}
     host_hoods = hoods[hoods["depth"] == 0].set_index("prefix")
     t = baseline_host_threshold(host_hoods["badness"][host_hoods.index.isin(list(part_of))])
     host_flagged = {h: bool(host_hoods.loc[h, "badness"] > t) for h in host_hoods.index}
     run_flagged = {h: bool(host_hoods.loc[h, "flagged"]) for h in host_hoods.index}
+    if or_run_flags:  # crd's own host verdicts count too
+        host_flagged = {h: host_flagged[h] or run_flagged[h] for h in host_hoods.index}
     common = dict(set=name, rule=rule, crd_commit=commit, site_pages=site_pages,
                   page_threshold=attrs["page_threshold"], host_threshold=t,
                   run_auto_host_threshold=attrs["neighborhood_threshold"])
@@ -198,7 +207,7 @@ def labeled_set(a, r, name, rules, commit):
         sys.exit("%s: no HTML under %s" % (name, site_dir))
     site = {os.path.relpath(p, site_dir): open(p, "rb").read() for p in files}
     cpp = sum(len(pv.ref.chunks(b)) for b in site.values()) / len(site)
-    hosts = background_hosts(a.valdata, package)
+    hosts = background_hosts(a.valdata, package, a.parts.split(","))
     work = os.path.join(r.work, name)
     site_root = os.path.join(work, "site")
     pv.link_tree(site_dir, os.path.join(site_root, pv.SITE_HOST), files)
@@ -225,7 +234,7 @@ def labeled_set(a, r, name, rules, commit):
         r.run(["detect", root, "--labels", labels[key], "-o", out, "--max-neighborhood-depth", "0"] + chunker + detect_only)
         res = pv.crd_results.open_results(out)
         got, fp = score(name, rule, res.pages, res.neighborhoods, len(site), hosts, KINDS, a.xs, a.copies,
-                        res.detection_attrs, commit, nonempty)
+                        res.detection_attrs, commit, nonempty, "--neighborhood-min-flagged" in detect_only)
         for row in got:
             row["cpp"] = cpp
         rows += got
@@ -270,6 +279,8 @@ def main():
     ap.add_argument("--copies", type=int, default=3, help="mirror hosts per kind and x")
     ap.add_argument("--xs", default="2", help="edit rates, × cpp, comma-separated")
     ap.add_argument("--sets", default=",".join(SETS))
+    ap.add_argument("--parts", default="dev,held-out",
+                    help="background parts to crawl: dev,held-out (default) or dev (to choose constants)")
     ap.add_argument("--rules", default=",".join(RULES), help="names from RULES (empty: only --rule)")
     ap.add_argument("--rule", action="append", default=[], help="NAME=LABEL_AND_DETECT_ARGS::DETECT_ONLY_ARGS")
     ap.add_argument("--crd-commit", help="the commit --crd was built from (default: git log of its folder)")

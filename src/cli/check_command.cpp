@@ -82,6 +82,9 @@ void check_check(const Settings& s) {
   if (s.detect.detect.page_threshold.fitted)
     throw UsageError(
         "option --page-threshold: binomial:fit measures R over a crawl's pages; check scores single pages");
+  if (s.detect.detect.page_threshold.beta_binomial)
+    throw UsageError(
+        "option --page-threshold: betabinomial fits its rate over a crawl's pages; check scores single pages");
   if (s.detect.detect.page_threshold.automatic)
     throw UsageError("option --page-threshold: check scores single pages; give a number or binomial");
 }

@@ -7,6 +7,8 @@ namespace crd::cli {
 
 void check_compare_hashing(const Settings& s) {
   // Its methods' confusion matrices are made at one fixed page rule per run; a fitted rate is detect's.
+  if (s.detect.detect.page_threshold.beta_binomial)
+    throw UsageError("option --page-threshold: betabinomial is crd detect's and crd run's; give binomial[:R[:ALPHA]]");
   if (s.detect.detect.page_threshold.fitted)
     throw UsageError("option --page-threshold: binomial:fit is crd detect's and crd run's; give binomial[:R[:ALPHA]]");
 }

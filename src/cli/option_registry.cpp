@@ -96,9 +96,10 @@ constexpr OptionSpec kOptions[] = {
   {"pairs", 0, K::Count, kAny, kDetection, R, "K",
    "per flagged page, its similarity pair with the K labeled documents it overlaps most (/detection/pairs; labels "
    "from crd label)"},
-  {"page-threshold", 0, K::Threshold, kAny, kDetection, R, "auto|robust[:K]|binomial[:R[:ALPHA]]|X",
+  {"page-threshold", 0, K::Threshold, kAny, kDetection, R, "auto|robust[:K]|binomial[:R[:ALPHA]]|betabinomial[:ALPHA[:CUT]]|X",
    "flag pages whose containment exceeds this (auto = mean + σ over all pages; binomial[:R[:ALPHA]] = more "
    "labeled chunks than a chance rate R explains at level ALPHA, binomial:fit[:ALPHA] = R measured from the crawl, "
+   "betabinomial[:ALPHA[:CUT]] = a chance rate varying from page to page, its Beta fitted from the crawl, "
    "docs/winnow.md; crd check: a number or binomial); "
    "with --chunker winnow or winnow+scan and no --page-threshold, binomial"},
   {"min-labeled", 0, K::Count, kAny, kDetection, R, "", "flag a page only with at least this many labeled chunks"},
@@ -109,6 +110,10 @@ constexpr OptionSpec kOptions[] = {
   {"host-stop-site-ratio", 0, K::Count, {1, kNoMost}, kDetection, R, "C",
    "--host-stop-pages: a host's labeled chunk is its boilerplate only on more than C times as many pages as the "
    "labeled set holds it (a mirror's winnowing selects a gram on a few more pages than the site's)"},
+  {"neighborhood-min-flagged", 0, K::Count, kAny, kDetection, R, "K",
+   "also flag a neighborhood holding at least K flagged pages when that many flagged of its scored pages is "
+   "improbable at the page rule's level ALPHA (P[Binomial(pages, ALPHA) >= flagged] < ALPHA: a mirror diluted "
+   "below the badness threshold; docs/winnow.md); needs a binomial or betabinomial page rule; 0 = off"},
   {"exact-min-length", 0, K::Count, kAny, kDetection, R, "",
    "--chunker winnow+scan: exact chunks shorter than this many normalized bytes are stop chunks (the paper's "
    "100-byte rule, §4.4.2; template chunks are no copied paragraphs); grams keep --min-chunk-length"},

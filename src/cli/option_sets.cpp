@@ -63,6 +63,7 @@ void scoring(OptionBinder& b, Settings& s) {
   b.add("host-stop-pages", t.host_stop_pages);
   b.add("host-stop-site-ratio", t.host_stop_site_ratio);
   b.add("exact-min-length", t.exact_min_length);
+  b.add("neighborhood-min-flagged", t.neighborhood_min_flagged);
   b.add("neighborhood-threshold", t.neighborhood_threshold);
   b.add("badness", t.badness);
   b.add("max-neighborhood-depth", t.max_neighborhood_depth);

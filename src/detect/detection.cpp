@@ -5,7 +5,9 @@
 
 #include "crd/base/error.hpp"
 #include "crd/comm/collectives.hpp"
+#include "crd/detect/beta_binomial_fit.hpp"
 #include "crd/detect/combined_rule.hpp"
+#include "crd/detect/flagged_share.hpp"
 #include "crd/detect/host_stop.hpp"
 #include "crd/detect/page_rule.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
@@ -68,33 +70,53 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
   const std::vector<std::uint64_t> host_stop = host_stop_labels(
       transport, keys, scores, labels, options.host_stop_pages, options.host_stop_site_ratio, round_bytes);
   s.host_stop_labels = host_stop.size();
-  PageRule page_rule(options.page_threshold, s.page_threshold, options.min_labeled, options.combined);
+  // The counts the rule judges: without the stop grams.
+  std::vector<PageCounts> counts;
+  counts.reserve(scores.size());
+  for (std::size_t i = 0; i < scores.size(); ++i) counts.push_back(page_counts_without(scores, i, host_stop));
+  BetaFit beta;
+  if (options.page_threshold.beta_binomial) {
+    beta = fit_beta_binomial(transport, counts, options.page_threshold.value, options.page_threshold.alpha);
+    s.page_threshold = beta.mean;
+    s.page_beta_a = beta.a;
+    s.page_beta_b = beta.b;
+    s.page_beta_pages = beta.pages;
+  }
+  PageRule page_rule(options.page_threshold, options.page_threshold.beta_binomial ? 0.0 : s.page_threshold,
+                     options.min_labeled, options.combined, options.page_threshold.beta_binomial ? &beta : nullptr);
   std::vector<PageRow> page_rows;
   page_rows.reserve(scores.size());
+  std::vector<std::uint8_t> page_flagged;
+  page_flagged.reserve(scores.size());
   for (std::size_t i = 0; i < scores.size(); ++i) {
     PageRow row;
     row.url = keys[scores.page[i]];
     row.chunks = scores.chunks[i];
     row.labeled = scores.labeled[i];
     row.containment = scores.containment[i];
-    row.flagged = page_rule.judge(page_counts_without(scores, i, host_stop)).flagged ? 1 : 0;
+    row.flagged = page_rule.judge(counts[i]).flagged ? 1 : 0;
     row.positions.assign(scores.positions.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i]),
                          scores.positions.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i + 1]));
     row.label_ids.assign(scores.label_ids.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i]),
                          scores.label_ids.begin() + static_cast<std::ptrdiff_t>(scores.match_offsets[i + 1]));
     s.flagged_pages += row.flagged;
+    page_flagged.push_back(row.flagged);
     page_rows.push_back(std::move(row));
   }
 
   std::vector<std::vector<std::uint32_t>> hood_labels;
-  auto hoods = aggregate_neighborhoods(transport, keys, scores, options, round_bytes, &hood_labels);
+  auto hoods = aggregate_neighborhoods(transport, keys, scores, options, round_bytes, &hood_labels, page_flagged);
   std::vector<double> badness;
   badness.reserve(hoods.size());
   for (const auto& n : hoods) badness.push_back(n.badness);
   summarize(badness, options.neighborhood_threshold, s.neighborhoods, s.neighborhood_mean, s.neighborhood_sigma,
             s.neighborhood_median, s.neighborhood_mad, s.neighborhood_threshold, s.neighborhood_threshold_clamped);
+  FlaggedShare flagged_share(options.neighborhood_min_flagged, page_level(options));
   for (auto& n : hoods) {
-    n.flagged = (n.badness > s.neighborhood_threshold && n.labeled >= options.min_neighborhood_labeled) ? 1 : 0;
+    n.flagged = (n.badness > s.neighborhood_threshold && n.labeled >= options.min_neighborhood_labeled) ||
+                        flagged_share.improbable(n.pages, n.flagged_pages)
+                    ? 1
+                    : 0;
     s.flagged_neighborhoods += n.flagged;
   }
   std::uint64_t flagged[2] = {s.flagged_pages, s.flagged_neighborhoods};

@@ -25,9 +25,10 @@ struct Totals {
   std::uint64_t chunks = 0;
   std::uint64_t labeled = 0;
   uint128 containment_sum = 0;  // fixed point
+  std::uint64_t flagged_pages = 0;
   static constexpr auto fields() {
     return std::tuple(&Totals::prefix, &Totals::depth, &Totals::pages, &Totals::chunks, &Totals::labeled,
-                      &Totals::containment_sum);
+                      &Totals::containment_sum, &Totals::flagged_pages);
   }
 };
 
@@ -62,7 +63,7 @@ struct LocalRuns {
 // run, not one per page and prefix. The sums are exact, so the result does not depend on how
 // pages fall into runs or ranks; a prefix split over two runs just sends two records.
 LocalRuns local_runs(const std::vector<std::string>& keys, const PageScores& scores, const DetectOptions& options,
-                     bool with_labels) {
+                     bool with_labels, std::span<const std::uint8_t> page_flagged) {
   const std::size_t pages = scores.size();
   std::vector<std::uint32_t> order(pages);
   for (std::uint32_t i = 0; i < pages; ++i) order[i] = i;
@@ -107,6 +108,7 @@ LocalRuns local_runs(const std::vector<std::string>& keys, const PageScores& sco
       sum.chunks += scores.chunks[i];
       sum.labeled += scores.labeled[i];
       sum.containment_sum += ExactMoments::to_fixed(scores.containment[i]);
+      if (!page_flagged.empty()) sum.flagged_pages += page_flagged[i];
       if (!with_labels) continue;
       for (std::uint64_t m = scores.match_offsets[i]; m < scores.match_offsets[i + 1]; ++m) {
         std::uint32_t& listed = listed_in_run[local_label[m]];
@@ -154,6 +156,7 @@ NeighborhoodRow row_of(Totals& t, BadnessMode badness) {
   row.pages = t.pages;
   row.chunks = t.chunks;
   row.labeled = t.labeled;
+  row.flagged_pages = t.flagged_pages;
   row.badness = badness == BadnessMode::Pages
                     ? ExactMoments::from_fixed(t.containment_sum, t.pages)
                     : (t.chunks == 0 ? 0.0 : static_cast<double>(t.labeled) / static_cast<double>(t.chunks));
@@ -165,8 +168,9 @@ NeighborhoodRow row_of(Totals& t, BadnessMode badness) {
 std::vector<NeighborhoodRow> aggregate_neighborhoods(comm::Transport& transport, const std::vector<std::string>& keys,
                                                      const PageScores& scores, const DetectOptions& options,
                                                      std::size_t round_bytes,
-                                                     std::vector<std::vector<std::uint32_t>>* labels_out) {
-  LocalRuns runs = local_runs(keys, scores, options, labels_out != nullptr);
+                                                     std::vector<std::vector<std::uint32_t>>* labels_out,
+                                                     std::span<const std::uint8_t> page_flagged) {
+  LocalRuns runs = local_runs(keys, scores, options, labels_out != nullptr, page_flagged);
   const shuffle::ShuffleConfig config{round_bytes};
   std::vector<Totals> sums = shuffle::reduce_by_key(
       transport, std::move(runs.sums), prefix_of, prefix_owner,
@@ -175,6 +179,7 @@ std::vector<NeighborhoodRow> aggregate_neighborhoods(comm::Transport& transport,
         into.chunks += from.chunks;
         into.labeled += from.labeled;
         into.containment_sum += from.containment_sum;
+        into.flagged_pages += from.flagged_pages;
       },
       config);
   if (labels_out != nullptr)

@@ -2,15 +2,21 @@
 #include "crd/detect/page_rule.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "crd/detect/page_scores.hpp"
 
 namespace crd::detect {
 
-PageRule::PageRule(const Threshold& rule, double threshold, std::uint64_t min_labeled, bool combined)
+PageRule::PageRule(const Threshold& rule, double threshold, std::uint64_t min_labeled, bool combined,
+                   const BetaFit* beta)
     : threshold_(threshold), combined_(combined), min_labeled_(min_labeled) {
   // threshold is a binomial rule's own R, or binomial:fit's R resolved over the pages.
   if (rule.binomial) floor_.emplace(threshold, rule.alpha);
+  if (rule.beta_binomial) {
+    if (beta == nullptr) throw std::logic_error("PageRule: betabinomial needs its fitted Beta");
+    beta_.emplace(beta->a, beta->b, rule.alpha);
+  }
 }
 
 PageVerdict PageRule::judge(const PageCounts& page) {
@@ -37,6 +43,7 @@ PageVerdict PageRule::judge_counts(std::uint64_t chunks, std::uint64_t labeled) 
   if (page.labeled < min_labeled_) return v;
   v.reason = PageReason::BelowChanceFloor;
   if (floor_ && page.labeled < floor_->min_labeled(page.chunks)) return v;
+  if (beta_ && !beta_->improbable(page.chunks, page.labeled)) return v;
   v.reason = PageReason::Flagged;
   v.flagged = true;
   return v;

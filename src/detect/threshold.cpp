@@ -49,6 +49,22 @@ Threshold parse_binomial(const std::string& text, const std::string& option) {
   return t;
 }
 
+// "betabinomial", "betabinomial:ALPHA" or "betabinomial:ALPHA:CUT".
+Threshold parse_beta_binomial(const std::string& text, const std::string& option) {
+  Threshold t{false, Threshold::kDefaultBulkCut, false, false, Threshold::kDefaultChanceAlpha};
+  t.beta_binomial = true;
+  if (text.size() > 12) {
+    const std::string rest = text.substr(13);
+    const std::size_t colon = rest.find(':');
+    t.alpha = parse_number(rest.substr(0, colon));
+    if (colon != std::string::npos) t.value = parse_number(rest.substr(colon + 1));
+  }
+  if (!(t.alpha > 0 && t.alpha < 0.5) || !(t.value > 0 && t.value < 1) || (text.size() > 12 && text[12] != ':'))
+    throw UsageError("option --" + option +
+                     ": expected betabinomial[:ALPHA[:CUT]] with 0 < ALPHA < 0.5 and 0 < CUT < 1, got '" + text + "'");
+  return t;
+}
+
 }  // namespace
 
 Threshold Threshold::parse(const std::string& text, const std::string& option) {
@@ -61,17 +77,20 @@ Threshold Threshold::parse(const std::string& text, const std::string& option) {
     return {true, k, true};
   }
   if (text == "binomial" || text.rfind("binomial:", 0) == 0) return parse_binomial(text, option);
+  if (text.rfind("betabinomial", 0) == 0) return parse_beta_binomial(text, option);
   const double v = parse_number(text);
   // Scores lie in [0, 1] and an item is flagged when its score exceeds the threshold: 1 flags
   // nothing (by request), a larger number could only be a mistake.
   if (std::isnan(v) || v > 1)
     throw UsageError("option --" + option +
-                     ": expected 'auto', 'robust', 'robust:K', 'binomial[:R[:ALPHA]]' or a number from 0 to 1, got '" +
+                     ": expected 'auto', 'robust', 'robust:K', 'binomial[:R[:ALPHA]]', 'betabinomial[:ALPHA[:CUT]]' or "
+                     "a number from 0 to 1, got '" +
                      text + "'");
   return {false, v};
 }
 
 ResolvedThreshold Threshold::resolve(const Population& p) const {
+  if (beta_binomial) return {0, false};
   if (fitted) {
     const double rate = std::max(value, p.median + kDefaultRobustK * kMadToSigma * p.mad);
     return rate >= kMaxFittedRate ? ResolvedThreshold{kMaxFittedRate, true} : ResolvedThreshold{rate, false};
@@ -100,6 +119,7 @@ std::string exact(double v) {
 std::string Threshold::to_string() const {
   if (automatic && !robust) return "auto";
   if (fitted) return "binomial:fit:" + exact(alpha);
+  if (beta_binomial) return "betabinomial:" + exact(alpha) + ":" + exact(value);
   std::string out;
   if (robust) out += "robust:";
   if (binomial) out += "binomial:";

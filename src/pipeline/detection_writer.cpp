@@ -60,6 +60,11 @@ void write_detection(output::ResultFile& file, detect::DetectionResult&& result,
   set(attr::kMinNeighborhoodLabeled, options.min_neighborhood_labeled);
   set(attr::kHostStopPages, options.host_stop_pages);
   set(attr::kHostStopLabels, s.host_stop_labels);
+  if (options.page_threshold.beta_binomial) {
+    set(attr::kPageBetaA, s.page_beta_a);
+    set(attr::kPageBetaB, s.page_beta_b);
+    set(attr::kPageBetaPages, s.page_beta_pages);
+  }
   write_labels(file, labels, std::move(result.label_use));
   output::write_table(file, schema::kPages, result.pages);
   output::write_table(file, schema::kNeighborhoods, result.neighborhoods);

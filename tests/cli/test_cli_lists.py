@@ -85,12 +85,13 @@ class Lists(unittest.TestCase):
                                   env=dict(os.environ, MANPAGER="cat", PAGER="cat", MANWIDTH="100", LC_ALL="C.UTF-8"))
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertEqual(proc.stderr.strip(), "", "man -l warns about the page")
-        self.assertIn("--page-threshold auto|robust[:K]|binomial[:R[:ALPHA]]|X", proc.stdout)
+        self.assertIn("--page-threshold auto|robust[:K]|binomial[:R[:ALPHA]]|betabinomial[:ALPHA[:CUT]]|X", proc.stdout)
         self.assertIn("crd - precise content-reuse detection", proc.stdout)
 
     def test_page_threshold_names_every_rule_it_takes(self):
-        # detect takes binomial[:R[:ALPHA]] as well as auto, robust[:K] and a number.
-        self.assertRegex(crd("detect", "--help"), r"--page-threshold auto\|robust\[:K\]\|binomial\[:R\[:ALPHA\]\]\|X")
+        # detect takes binomial[:R[:ALPHA]] and betabinomial[:ALPHA[:CUT]] as well as auto, robust[:K] and a number.
+        self.assertRegex(crd("detect", "--help"),
+                         r"--page-threshold auto\|robust\[:K\]\|binomial\[:R\[:ALPHA\]\]\|betabinomial\[:ALPHA\[:CUT\]\]\|X")
         self.assertRegex(crd("detect", "--help"), r"--neighborhood-threshold auto\|robust\[:K\]\|X")
 
     def test_every_command_is_listed_and_documented(self):

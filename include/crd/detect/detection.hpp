@@ -43,12 +43,19 @@ struct DetectOptions {
   // bytes are stop chunks (the paper's 100-byte rule, Ardi and Heidemann §4.4.2): short template
   // chunks (navigation words, headings) match unrelated pages far above the chance rate R.
   std::uint64_t exact_min_length = 100;
+  // --neighborhood-min-flagged K: a neighborhood is also flagged when it holds at least K flagged
+  // pages and P[Binomial(pages, α) ≥ flagged] < α at the page rule's level α (flagged_share.hpp);
+  // 0: off. Needs a page rule with a level (binomial or betabinomial).
+  std::uint64_t neighborhood_min_flagged = 0;
 
   // "" if the options fit together, else why not (names the option). crd detect and run check it
   // before reading any input; detect() refuses options with a problem.
   std::string_view problem() const {
     if (neighborhood_threshold.binomial)
       return "option --neighborhood-threshold: binomial is a page rule; use auto, robust or a number";
+    if (neighborhood_min_flagged > 0 && !page_threshold.binomial && !page_threshold.beta_binomial)
+      return "option --neighborhood-min-flagged: needs a page rule with a level; give --page-threshold binomial or "
+             "betabinomial";
     if (combined && !page_threshold.binomial)
       return "option --page-threshold: --chunker winnow+scan flags pages by the binomial rule of each part; "
              "give binomial[:R[:ALPHA]] (the default)";
@@ -109,6 +116,8 @@ struct NeighborhoodRow {
   std::uint64_t labeled = 0;
   double badness = 0;
   std::uint8_t flagged = 0;
+  // Pages of the neighborhood the page rule flagged (--neighborhood-min-flagged); not written.
+  std::uint64_t flagged_pages = 0;
   // One row per prefix, so FieldLess orders by prefix alone.
   static constexpr auto fields() {
     return std::tuple(field("prefix", &NeighborhoodRow::prefix), field("depth", &NeighborhoodRow::depth),
@@ -135,6 +144,10 @@ struct DetectionStats {
   double page_median = 0, page_mad = 0, neighborhood_median = 0, neighborhood_mad = 0;
   std::uint8_t page_threshold_clamped = 0, neighborhood_threshold_clamped = 0;  // Threshold::resolve
   std::uint64_t host_stop_labels = 0;  // labels not counted by the page rule (host_stop.hpp)
+  // --page-threshold betabinomial only: the fitted Beta of the chance rate and the pages of the bulk
+  // it was fitted on (beta_binomial_fit.hpp); page_threshold is then its mean.
+  double page_beta_a = 0, page_beta_b = 0;
+  std::uint64_t page_beta_pages = 0;
 };
 
 struct DetectionResult {
@@ -151,10 +164,12 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
 // Pieces of detect(), exposed for tests.
 // Neighborhood totals on their owner ranks (unsorted, badness set, flags not yet). With
 // labels_out, also the distinct label ids occurring in each returned neighborhood (parallel).
+// page_flagged: parallel to scores, the page rule's verdicts (summed into flagged_pages); empty: 0.
 std::vector<NeighborhoodRow> aggregate_neighborhoods(comm::Transport& transport, const std::vector<std::string>& keys,
                                                      const PageScores& scores, const DetectOptions& options,
                                                      std::size_t round_bytes,
-                                                     std::vector<std::vector<std::uint32_t>>* labels_out = nullptr);
+                                                     std::vector<std::vector<std::uint32_t>>* labels_out = nullptr,
+                                                     std::span<const std::uint8_t> page_flagged = {});
 // hood_labels: this rank's neighborhoods' distinct label ids, from aggregate_neighborhoods.
 std::vector<LabelUse> label_provenance(comm::Transport& transport, const std::vector<std::string>& keys,
                                        const PageScores& scores, const LabelSlice& labels, const DetectOptions& options,

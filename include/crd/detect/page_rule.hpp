@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "crd/base/enum_names.hpp"
+#include "crd/detect/beta_binomial_tail.hpp"
 #include "crd/detect/chance_floor.hpp"
 #include "crd/detect/threshold.hpp"
 
@@ -46,8 +47,11 @@ class PageRule {
   // --min-labeled. binomial:fit's floor is at the resolved R. combined: the combined rule of
   // --chunker winnow+scan (combined_rule.hpp): the page's exact part and its gram part are each
   // judged by this rule on their own counts, and the page is flagged when either part is; it needs
-  // a binomial rule (DetectOptions::problem refuses any other).
-  PageRule(const Threshold& rule, double threshold, std::uint64_t min_labeled, bool combined = false);
+  // a binomial rule (DetectOptions::problem refuses any other). beta: the betabinomial rule's Beta
+  // of the chance rate (fit_beta_binomial, beta_binomial.hpp), given for that rule only; threshold
+  // is then 0 (any page with a labeled chunk is tested).
+  PageRule(const Threshold& rule, double threshold, std::uint64_t min_labeled, bool combined = false,
+           const BetaFit* beta = nullptr);
   // A rule that needs no population (fixed or binomial), as crd check scores single pages.
   static PageRule unresolved(const Threshold& rule, std::uint64_t min_labeled) {
     return PageRule(rule, rule.resolve(Population{}).value, min_labeled);
@@ -64,7 +68,8 @@ class PageRule {
   double threshold_;
   bool combined_;
   std::uint64_t min_labeled_;
-  std::optional<ChanceFloor> floor_;  // binomial rule only
+  std::optional<ChanceFloor> floor_;      // binomial rule only
+  std::optional<BetaBinomialTail> beta_;  // betabinomial rule only
 };
 
 }  // namespace crd::detect

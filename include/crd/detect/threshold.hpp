@@ -31,6 +31,10 @@ struct Threshold {
   // kDefaultRobustK · 1.4826 · MAD), at most kMaxFittedRate (docs/winnow.md, "A chance rate
   // measured from the crawl").
   bool fitted = false;
+  // betabinomial[:ALPHA[:CUT]]: the chance rate varies from page to page as a Beta fitted from the
+  // crawl's pages (beta_binomial.hpp); value is CUT, the containment above which a page is left out
+  // of the fit's bulk from the start. Not `binomial`: no fixed R, and no combined rule.
+  bool beta_binomial = false;
 
   // binomial's defaults (docs/winnow.md, "Choosing the page threshold"): unrelated text shares
   // about 1 % of its winnowed grams with a labeled site at most, and α is the false-positive goal.
@@ -39,6 +43,9 @@ struct Threshold {
   // A fitted rate above this is clamped (and `clamped` set): half of every unrelated page matching
   // by chance leaves no room to tell a copy.
   static constexpr double kMaxFittedRate = 0.5;
+  // betabinomial's bulk starts below this containment (docs/winnow.md, "An over-dispersed chance
+  // rate": chosen on the development part of the labeled-set validation).
+  static constexpr double kDefaultBulkCut = 0.02;
 
   // 1.4826 · MAD estimates σ for normally distributed values, so robust:1 is the analogue of auto.
   static constexpr double kMadToSigma = 1.4826;
@@ -51,14 +58,20 @@ struct Threshold {
   static constexpr double kClampedThreshold = 0.99999999999999989;  // nextafter(1.0, 0.0)
 
   // "auto", "robust", "robust:K" (K > 0), "binomial", "binomial:R", "binomial:R:ALPHA"
-  // (0 < R < 1, 0 < ALPHA < 1/2), "binomial:fit", "binomial:fit:ALPHA" or a number ≥ 0. Throws
+  // (0 < R < 1, 0 < ALPHA < 1/2), "binomial:fit", "binomial:fit:ALPHA", "betabinomial",
+  // "betabinomial:ALPHA", "betabinomial:ALPHA:CUT" (0 < CUT < 1) or a number ≥ 0. Throws
   // UsageError naming the option.
   static Threshold parse(const std::string& text, const std::string& option);
-  ResolvedThreshold resolve(const Population& p) const;  // binomial: R (fitted: from p), which every flagged page exceeds
-  std::string to_string() const;  // the rule as parse() reads it: "auto", "robust:3", "binomial:0.01:0.0001", "binomial:fit:0.0001", "0.25"
+  // binomial: R (fitted: from p), which every flagged page exceeds; betabinomial: 0 (its fit is
+  // fit_beta_binomial's, over the pages' counts, not over this population).
+  ResolvedThreshold resolve(const Population& p) const;
+  std::string to_string() const;  // the rule as parse() reads it: "auto", "robust:3", "binomial:0.01:0.0001",
+                                  // "binomial:fit:0.0001", "betabinomial:0.0001:0.02", "0.25"
 };
 
 enum class BadnessMode { Pages, Chunks };
-constexpr std::array<EnumName<BadnessMode>, 2> enum_names(BadnessMode) { return {{{"pages", BadnessMode::Pages}, {"chunks", BadnessMode::Chunks}}}; }
+constexpr std::array<EnumName<BadnessMode>, 2> enum_names(BadnessMode) {
+  return {{{"pages", BadnessMode::Pages}, {"chunks", BadnessMode::Chunks}}};
+}
 
 }  // namespace crd::detect

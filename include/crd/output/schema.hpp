@@ -131,6 +131,12 @@ inline constexpr Attribute kMinNeighborhoodLabeled{kDetection, "min_neighborhood
 // page rule; docs/winnow.md, "A chance rate measured from the crawl").
 inline constexpr Attribute kHostStopPages{kDetection, "host_stop_pages", "uint64"};
 inline constexpr Attribute kHostStopLabels{kDetection, "host_stop_labels", "uint64"};
+// --page-threshold betabinomial only (written only then): the Beta(a, b) of the chance rate fitted
+// from the crawl and the pages of the bulk it was fitted on (docs/winnow.md, "An over-dispersed
+// chance rate"); page_threshold is its mean a / (a + b).
+inline constexpr Attribute kPageBetaA{kDetection, "page_beta_a", "float64"};
+inline constexpr Attribute kPageBetaB{kDetection, "page_beta_b", "float64"};
+inline constexpr Attribute kPageBetaPages{kDetection, "page_beta_pages", "uint64"};
 
 // /neardup.
 inline constexpr Attribute kNeardupMethod{kNeardup, "method", "str"};

@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "crd/base/prefault.hpp"
+#include "crd/base/prefetch.hpp"
 #include "crd/hash/digest.hpp"
 
 namespace crd::discover {
@@ -76,7 +77,7 @@ class DigestIndex {
   // Starts loading the home slot of `digest` into cache, so a later find/insert does not wait for
   // memory. (The column entry a hit compares is not known until the slot is read.)
   void prefetch(const Digest& digest) const {
-    if (capacity_ != 0) __builtin_prefetch(&slots_[index_of(digest)]);
+    if (capacity_ != 0) crd::prefetch(&slots_[index_of(digest)]);
   }
 
   // Replaces the contents with ids 0..n-1 of `digests` (a loaded column). False if a digest occurs

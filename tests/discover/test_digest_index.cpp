@@ -61,6 +61,19 @@ TEST(DigestIndex, MatchesReferenceMapOverRandomDigests) {
   for (int i = 0; i < 10000; ++i) EXPECT_EQ(c.find(random_digest(rng)), DigestIndex::kNone);
 }
 
+// candidate(), the prefetch's guess: the id itself for a digest with a unique tag, kNone for an
+// empty table; for digests sharing home slot and tag, the first of them (a guess: find decides).
+TEST(DigestIndex, CandidateIsTheIdUnlessTagsCollide) {
+  std::mt19937_64 rng(21);
+  Column c(4);
+  EXPECT_EQ(c.index.candidate(random_digest(rng)), DigestIndex::kNone);
+  for (int i = 0; i < 5000; ++i) c.add(random_digest(rng));
+  for (std::uint32_t id = 0; id < c.digests.size(); ++id) ASSERT_EQ(c.index.candidate(c.digests[id]), id);
+  Column same(4);
+  for (std::uint64_t i = 0; i < 5; ++i) same.add(same_tag_digest(i));
+  for (std::uint64_t i = 0; i < 5; ++i) EXPECT_EQ(same.index.candidate(same_tag_digest(i)), 0u);
+}
+
 TEST(DigestIndex, EqualTagsAndPositionsAreToldApartByTheFullDigest) {
   Column c(16);
   constexpr std::uint64_t kKeys = 3000;  // one long probe run of equal tags, through several growths

@@ -80,6 +80,16 @@ class DigestIndex {
     if (capacity_ != 0) crd::prefetch(&slots_[index_of(digest)]);
   }
 
+  // The id of the first slot in `digest`'s probe run whose tag matches, or kNone: a guess, not
+  // verified against the column (for a prefetch hint; find and find_or_insert decide).
+  std::uint32_t candidate(const Digest& digest) const {
+    if (capacity_ == 0) return kNone;
+    const std::uint64_t tag = tag_of(digest);
+    for (std::size_t i = index_of(digest); slots_[i] != 0; i = (i + 1) & mask_)
+      if ((slots_[i] & kTagMask) == tag) return static_cast<std::uint32_t>((slots_[i] >> 32) - 1);
+    return kNone;
+  }
+
   // Replaces the contents with ids 0..n-1 of `digests` (a loaded column). False if a digest occurs
   // twice in it (a corrupt column); the later one is then not indexed.
   [[nodiscard]] bool rebuild(std::span<const Digest> digests) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "crd/base/binary_file.hpp"
+#include "crd/base/prefetch.hpp"
 #include "crd/discover/digest_index.hpp"
 #include "crd/hash/digest.hpp"
 
@@ -34,6 +35,18 @@ class LocalTally {
 
   // Hint that `digest` will be added soon (see scan_shard: the insert is one chunk behind).
   void prefetch(const Digest& digest) const { index_.prefetch(digest); }
+  // The second hint, once the slot is cached: starts loading what an add of a digest seen before
+  // reads and writes (its digest, count and first page), so that the add finds them cached too.
+  // Nothing for a new digest, whose columns are appended at their warm ends.
+  void prefetch_row(const Digest& digest) const {
+    const std::uint32_t id = index_.candidate(digest);
+    if (id >= digests_.size()) return;
+    const char* row = reinterpret_cast<const char*>(&digests_[id]);
+    crd::prefetch(row);
+    crd::prefetch(row + sizeof(Digest) - 1);  // a 20-byte digest may straddle two lines
+    crd::prefetch(&counts_[id]);
+    crd::prefetch(&first_page_[id]);
+  }
 
   std::size_t distinct() const { return digests_.size(); }
   std::uint64_t total() const { return total_; }

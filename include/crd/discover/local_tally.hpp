@@ -99,6 +99,15 @@ class LocalTally {
   // chunk. Holds for pages in any order, given the same keys at every add.
   static constexpr std::uint32_t kNoPage = UINT32_MAX;
   void note_page(std::uint32_t page, const PageKeys& keys);
+  // When the order must be looked at, the first 8 bytes of each page's key (big-endian, zero
+  // padded, by page index) decide it unless they tie: one load from a dense column instead of
+  // two strings far apart in memory (the page that holds first_page is any earlier page).
+  // Filled from the keys as pages come; not saved in checkpoints (rebuilt from the keys).
+  static std::uint64_t key_prefix(const std::string& key);
+  bool key_less(std::uint32_t a, std::uint32_t b, const PageKeys& keys) const {
+    return key_prefix_[a] != key_prefix_[b] ? key_prefix_[a] < key_prefix_[b] : keys[a] < keys[b];
+  }
+  std::vector<std::uint64_t> key_prefix_;
   std::uint32_t last_page_ = kNoPage;      // the page of the latest add
   std::uint32_t greatest_page_ = kNoPage;  // a page with the greatest key of all pages added
   bool page_is_greatest_ = false;          // last_page_'s key is ≥ every key added before it

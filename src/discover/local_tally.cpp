@@ -30,8 +30,7 @@ void LocalTally::keep_sample(std::string_view sample) {
 
 std::uint64_t LocalTally::key_prefix(const std::string& key) {
   std::uint64_t prefix = 0;
-  for (std::size_t i = 0; i < 8; ++i)
-    prefix = prefix << 8 | (i < key.size() ? static_cast<unsigned char>(key[i]) : 0u);
+  for (std::size_t i = 0; i < 8; ++i) prefix = prefix << 8 | (i < key.size() ? static_cast<unsigned char>(key[i]) : 0u);
   return prefix;
 }
 

@@ -202,8 +202,8 @@ TEST(LocalTally, FirstPageAfterACheckpointLoadComparesKeys) {
 // is one this tally has not seen (a later index than the page added).
 TEST(LocalTally, FirstPageOrderOfKeyPrefixesIsTheKeysOrder) {
   using namespace std::string_literals;
-  const PageKeys keys{"b"s,         "a\xff"s, "a\x01"s,    "a"s,  ""s, "ab\0c"s, "ab\0"s, "abcdefgh1"s, "abcdefgh0"s,
-                      "abcdefgh"s, "\x80x"s, "abcdefgg9"s, "zz"s, "ab"s};
+  const PageKeys keys{"b"s,         "a\xff"s,     "a\x01"s,    "a"s,     ""s,          "ab\0c"s, "ab\0"s,
+                      "abcdefgh1"s, "abcdefgh0"s, "abcdefgh"s, "\x80x"s, "abcdefgg9"s, "zz"s,    "ab"s};
   std::mt19937 rng(3);
   for (int round = 0; round < 50; ++round) {
     std::vector<std::uint32_t> pages(keys.size());

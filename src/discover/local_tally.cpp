@@ -28,10 +28,19 @@ void LocalTally::keep_sample(std::string_view sample) {
   block_used_ += sample.size();
 }
 
+std::uint64_t LocalTally::key_prefix(const std::string& key) {
+  std::uint64_t prefix = 0;
+  for (std::size_t i = 0; i < 8; ++i) prefix = prefix << 8 | (i < key.size() ? static_cast<unsigned char>(key[i]) : 0u);
+  return prefix;
+}
+
 void LocalTally::note_page(std::uint32_t page, const PageKeys& keys) {
   if (page == last_page_) return;
   last_page_ = page;
-  page_is_greatest_ = greatest_known_ && (greatest_page_ == kNoPage || !(keys[page] < keys[greatest_page_]));
+  // Every page the keys hold, not only up to this one: first_page may name any (pages come in any
+  // order, and a loaded checkpoint names pages this object has not seen).
+  while (key_prefix_.size() < keys.size()) key_prefix_.push_back(key_prefix(keys[key_prefix_.size()]));
+  page_is_greatest_ = greatest_known_ && (greatest_page_ == kNoPage || !key_less(page, greatest_page_, keys));
   if (page_is_greatest_) greatest_page_ = page;
 }
 
@@ -56,7 +65,7 @@ std::uint32_t LocalTally::add(const Digest& digest, std::uint64_t length, std::s
     // A page whose key sorts at or after every page added before cannot take first_page over.
     if (page_is_greatest_) return id;
     const std::uint32_t current = first_page_[id];
-    if (page != current && keys[page] < keys[current]) first_page_[id] = page;
+    if (page != current && key_less(page, current, keys)) first_page_[id] = page;
     return id;
   }
   const std::uint32_t id = found.id;  // digests_.size(): appended below, as the index requires
@@ -81,7 +90,7 @@ std::int64_t LocalTally::find(const Digest& digest) const {
 }
 
 std::size_t LocalTally::memory_bytes() const {
-  return index_.memory_bytes() + digests_.capacity() * sizeof(Digest) +
+  return index_.memory_bytes() + digests_.capacity() * sizeof(Digest) + key_prefix_.capacity() * 8 +
          (counts_.capacity() + lengths_.capacity() + sample_at_.capacity()) * 8 + first_page_.capacity() * 4 +
          (blocks_.empty() ? 0 : (blocks_.size() - 1) * kBlockBytes + block_used_);
 }

@@ -186,7 +186,7 @@ void ByteStream::make_room(std::size_t want) {
   if (avail == 0) begin_ = end_ = 0;
   std::size_t need = std::max(want, avail + sizes_.min_output);
   if (sizes_.relocate) {  // test knob: every refill moves the bytes to a new allocation
-    std::vector<char> moved(std::max(need, buf_.size()));
+    UninitializedBuffer<char> moved(std::max(need, buf_.size()));
     std::memcpy(moved.data(), buf_.data() + begin_, avail);
     buf_.swap(moved);
     std::memset(moved.data(), '#', moved.size());  // what a stale view reads, if ASan is not on

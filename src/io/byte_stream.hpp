@@ -17,16 +17,20 @@
 #include <vector>
 
 #include "inflater.hpp"
+#include "uninitialized_buffer.hpp"
 
 namespace crd::io::detail {
 
 // Buffer and read sizes. production() and peek() are what crd uses; tiny(n) is a test knob.
+// Production reads 256 KiB at a time into a 512 KiB buffer (grown only for a record that needs
+// more): read(2)'s copy then writes into lines still in the core's 1 MiB L2, where the record
+// parser, SHA-1 and the chunker read them next. A 4 MiB buffer sent every pass through L3.
 struct StreamSizes {
   std::size_t input_chunk;     // compressed bytes per read()
   std::size_t min_output;      // decoded room made available per refill
   std::size_t initial_buffer;  // decoded buffer before it grows
   bool relocate;               // move the buffer on every refill (tests: stale views fail loudly)
-  static StreamSizes production() { return {1u << 20, 1u << 20, 4u << 20, false}; }
+  static StreamSizes production() { return {256u << 10, 256u << 10, 512u << 10, false}; }
   static StreamSizes peek() { return {4u << 10, 4u << 10, 4u << 10, false}; }  // a format sniff
   static StreamSizes tiny(std::size_t n) { return {n, n, n, true}; }
 };
@@ -130,14 +134,14 @@ class ByteStream {
   bool has_break_ = false;
   StreamBreak break_;
 
-  std::vector<char> buf_;  // decoded bytes [begin_, end_)
+  UninitializedBuffer<char> buf_;  // decoded bytes [begin_, end_)
   StreamSizes sizes_ = StreamSizes::production();
   std::uint64_t verified_ = 0;  // logical end of the last member that passed its check
   std::size_t begin_ = 0;
   std::size_t end_ = 0;
   std::uint64_t pos_ = 0;
 
-  std::vector<unsigned char> in_buf_;  // compressed input [in_pos_, in_len_)
+  UninitializedBuffer<unsigned char> in_buf_;  // compressed input [in_pos_, in_len_)
   std::size_t in_pos_ = 0;
   std::size_t in_len_ = 0;
   std::uint64_t in_disk_ = 0;  // disk offset of in_buf_[0]

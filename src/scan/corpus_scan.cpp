@@ -94,37 +94,46 @@ void ShardScanner::chunk_page(const io::Document& doc, std::uint32_t page) {
   out_.counters.add("documents.chunked");
   out_.counters.add("bytes.chunked", doc.body.size());
   std::uint64_t chunks = 0;
-  // Each chunk is tallied one chunk late: its table slot is prefetched first, and the memory
-  // fetch overlaps the next chunk's SHA-1 (the table outgrows the cache, so each insert would
-  // otherwise wait for a miss). Only the sample prefix needs keeping meanwhile.
-  bool pending = false;
-  Digest pending_digest;
-  std::uint64_t pending_length = 0;
-  std::string pending_sample;
-  auto flush = [&] {
-    if (!pending) return;
-    pending = false;
-    if (!options_.pass.contains(pending_digest)) {
+  // Each chunk is tallied two chunks late, so that the table's memory is fetched while the next
+  // chunks are hashed (the table outgrows the cache, and each insert would otherwise wait for two
+  // misses in a row: its slot, then the row the slot names). When a chunk is hashed its slot is
+  // prefetched; one chunk later the slot, now cached, names the row, which is prefetched; one
+  // chunk later still the chunk is added. Adds keep the chunks' order. Only the sample prefix of
+  // a chunk needs keeping meanwhile.
+  struct Pending {
+    bool held = false;
+    Digest digest;
+    std::uint64_t length = 0;
+    std::string sample;
+  };
+  Pending older;  // hashed two chunks ago: tallied next
+  Pending newer;  // hashed one chunk ago
+  auto tally = [&](Pending& p) {
+    if (!p.held) return;
+    p.held = false;
+    if (!options_.pass.contains(p.digest)) {
       if (options_.keep_page_chunks)
-        out_.page_chunk_ids.push_back(options_.is_stop(pending_digest, pending_length) ? kOtherPassStopChunk
-                                                                                       : kOtherPassChunk);
+        out_.page_chunk_ids.push_back(options_.is_stop(p.digest, p.length) ? kOtherPassStopChunk : kOtherPassChunk);
       return;
     }
-    const std::uint32_t id = out_.chunks.add(pending_digest, pending_length, pending_sample, page, out_.keys);
+    const std::uint32_t id = out_.chunks.add(p.digest, p.length, p.sample, page, out_.keys);
     if (options_.keep_page_chunks) out_.page_chunk_ids.push_back(id);
   };
   const std::string_view skipped = chunker_->chunk(doc.body, doc.charset, [&](std::string_view normalized) {
     const Digest digest = hasher_.chunk(normalized);
     if (options_.on_chunk) options_.on_chunk(digest, normalized);
     out_.chunks.prefetch(digest);
-    flush();
-    pending = true;
-    pending_digest = digest;
-    pending_length = normalized.size();
-    pending_sample.assign(normalized.substr(0, std::min(normalized.size(), options_.sample_bytes)));
+    tally(older);
+    std::swap(older, newer);  // newer is now free, its sample's buffer kept for reuse
+    if (older.held) out_.chunks.prefetch_row(older.digest);
+    newer.held = true;
+    newer.digest = digest;
+    newer.length = normalized.size();
+    newer.sample.assign(normalized.substr(0, std::min(normalized.size(), options_.sample_bytes)));
     ++chunks;
   });
-  flush();
+  tally(older);
+  tally(newer);
   if (!skipped.empty()) out_.counters.add("skipped." + std::string(skipped));
   for (const auto& dropped : chunker_->dropped_parts())
     if (dropped.count != 0) out_.counters.add("skipped." + std::string(dropped.reason), dropped.count);

@@ -196,5 +196,42 @@ TEST(LocalTally, FirstPageAfterACheckpointLoadComparesKeys) {
   EXPECT_EQ(loaded.count(0), 2u);
 }
 
+// first_page compares the keys' first 8 bytes before the keys: keys that differ inside them,
+// only past them, are shorter than 8 bytes, hold NULs or bytes over 0x7f (ordered unsigned, as
+// std::string orders them), on pages in any order, and after a checkpoint load whose first page
+// is one this tally has not seen (a later index than the page added).
+TEST(LocalTally, FirstPageOrderOfKeyPrefixesIsTheKeysOrder) {
+  using namespace std::string_literals;
+  const PageKeys keys{"b"s,         "a\xff"s,     "a\x01"s,    "a"s,     ""s,          "ab\0c"s, "ab\0"s,
+                      "abcdefgh1"s, "abcdefgh0"s, "abcdefgh"s, "\x80x"s, "abcdefgg9"s, "zz"s,    "ab"s};
+  std::mt19937 rng(3);
+  for (int round = 0; round < 50; ++round) {
+    std::vector<std::uint32_t> pages(keys.size());
+    for (std::uint32_t p = 0; p < pages.size(); ++p) pages[p] = p;
+    std::shuffle(pages.begin(), pages.end(), rng);
+    pages.resize(1 + rng() % pages.size());
+    LocalTally tally(0);
+    std::uint32_t expected = pages[0];
+    for (const std::uint32_t page : pages) {
+      tally.add(sha1("x"), 1, {}, page, keys);
+      if (keys[page] < keys[expected]) expected = page;
+    }
+    ASSERT_EQ(tally.first_page(0), expected) << round;
+  }
+  const PageKeys two{"a.org/", "z.org/"};
+  LocalTally tally(0);
+  tally.add(sha1("y"), 1, {}, 1, two);
+  const std::string path = crd::testing::make_temp_dir("local-tally-prefix") + "/tally.bin";
+  {
+    BinaryFileWriter out(path);
+    tally.save(out);
+    out.close();
+  }
+  BinaryFileReader in(path);
+  LocalTally loaded = LocalTally::load(in);
+  loaded.add(sha1("y"), 1, {}, 0, two);
+  EXPECT_EQ(loaded.first_page(0), 0u);
+}
+
 }  // namespace
 }  // namespace crd::discover

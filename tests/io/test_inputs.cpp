@@ -515,6 +515,44 @@ std::string read_fd(int fd) {
   return out;
 }
 
+// The archive stream reads in L2-sized steps into a buffer that grows only for a record that
+// needs it, and that buffer is not zeroed first: records far larger than one read and than the
+// starting buffer, among small ones, come out byte for byte, raw and gzip (a member per record,
+// and one member), at the production sizes and at tiny ones.
+TEST_F(Inputs, RecordsLargerThanTheStreamBufferComeOutWhole) {
+  std::string raw;
+  std::vector<std::string> bodies;
+  std::uint32_t x = 12345;
+  for (const std::size_t size : {100u, 700000u, 1300000u, 10u, 300000u, 64u}) {
+    std::string body = "<p>";
+    for (std::size_t i = 0; i < size; ++i) {
+      x = x * 1103515245u + 12345u;
+      body += static_cast<char>('a' + (x >> 16) % 26);
+    }
+    bodies.push_back(body);
+  }
+  std::string members;
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const std::string record = warc_response("http://big.org/" + std::to_string(i), bodies[i]);
+    raw += record;
+    members += gzip_member(record);
+  }
+  const std::string files[] = {write_file(root_, "big.warc", raw), write_file(root_, "big-members.warc.gz", members),
+                               write_file(root_, "big-one.warc.gz", gzip_member(raw))};
+  for (const std::string& path : files) {
+    for (const std::size_t stream_bytes : {std::size_t{0}, std::size_t{65536}}) {
+      ReadOptions o;
+      o.test_stream_bytes = stream_bytes;  // 0: the production sizes
+      const ReadResult r = read_file(path, InputKind::Warc, o);
+      ASSERT_EQ(r.docs.size(), bodies.size()) << path << " " << stream_bytes;
+      for (std::size_t i = 0; i < bodies.size(); ++i) {
+        EXPECT_EQ(r.docs[i].url, "http://big.org/" + std::to_string(i));
+        EXPECT_TRUE(r.docs[i].body == bodies[i]) << path << " " << stream_bytes << " record " << i;
+      }
+    }
+  }
+}
+
 TEST_F(Inputs, DirectoryCacheOpensWhatTheFullPathNames) {
   DirectoryCache dirs;
   EXPECT_EQ(read_fd(dirs.open_file(tree_ + "/a.txt")), "a text");

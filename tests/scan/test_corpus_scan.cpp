@@ -138,6 +138,66 @@ TEST(ScanShard, OneShardTalliesEverything) {
   EXPECT_EQ(s.keys[s.chunks.first_page(static_cast<std::uint32_t>(footer))], "host0.org/d0/page0.html");
 }
 
+// Chunks are tallied two chunks after they are hashed (their table memory is fetched meanwhile):
+// on pages of 0 to 6 chunks, repeated across pages, every page's chunk vector, every count,
+// length, sample and first page, and the other-pass markers of a sliced scan, are what the
+// chunker's own chunks give, in order.
+TEST(ScanShard, DelayedTallyKeepsEveryPagesChunksInOrder) {
+  const std::string root = crd::testing::make_temp_dir("scan_delay") + "/site";
+  fs::create_directories(root + "/h.org");
+  std::vector<std::string> bodies;
+  for (int n = 0; n <= 6; ++n) {
+    std::string body = "<html>";
+    for (int k = 0; k < n; ++k) body += "<p>paragraph " + std::to_string((n * 7 + k) % 5) + " of a page</p>";
+    bodies.push_back(body);
+    std::ofstream(root + "/h.org/p" + std::to_string(n) + ".html", std::ios::binary) << body;
+  }
+  io::InputLog log;
+  const auto files = io::expand_inputs({root}, {}, log);
+  ASSERT_EQ(files.size(), bodies.size());
+  std::vector<std::size_t> shard(files.size());
+  for (std::size_t i = 0; i < files.size(); ++i) shard[i] = i;
+  const auto is_stop = [](const Digest&, std::uint64_t length) { return length % 2 == 1; };
+  std::size_t markers = 0;  // the sliced scans do leave chunks to the other pass
+  for (const HashPass pass : {HashPass{0, 1}, HashPass{0, 2}, HashPass{1, 2}}) {
+    ScanOptions options;
+    options.keep_page_chunks = true;
+    options.sample_bytes = 12;
+    options.pass = pass;
+    options.is_stop = is_stop;
+    const ScannedShard s = scan_shard(files, shard, options);
+    ASSERT_EQ(s.keys.size(), bodies.size());
+    std::map<Digest, std::uint64_t> counts;
+    std::map<Digest, std::uint32_t> first;
+    for (std::size_t p = 0; p < s.keys.size(); ++p) {
+      const std::size_t n = std::stoul(s.keys[p].substr(s.keys[p].find("/p") + 2));
+      const std::vector<std::string> expected = chunks_of(bodies[n]);
+      ASSERT_EQ(s.page_offsets[p + 1] - s.page_offsets[p], expected.size()) << s.keys[p];
+      for (std::size_t k = 0; k < expected.size(); ++k) {
+        const Digest d = sha1(expected[k]);
+        const std::uint32_t id = s.page_chunk_ids[s.page_offsets[p] + k];
+        if (!pass.contains(d)) {
+          EXPECT_EQ(id, is_stop(d, expected[k].size()) ? kOtherPassStopChunk : kOtherPassChunk);
+          ++markers;
+          continue;
+        }
+        EXPECT_EQ(s.chunks.digest(id), d) << s.keys[p] << " chunk " << k;
+        EXPECT_EQ(s.chunks.length(id), expected[k].size());
+        EXPECT_EQ(s.chunks.sample(id), expected[k].substr(0, 12));
+        ++counts[d];
+        if (!first.contains(d) || s.keys[p] < s.keys[first[d]]) first[d] = static_cast<std::uint32_t>(p);
+      }
+    }
+    EXPECT_EQ(s.chunks.distinct(), counts.size());
+    for (const auto& [d, c] : counts) {
+      const auto id = static_cast<std::uint32_t>(s.chunks.find(d));
+      EXPECT_EQ(s.chunks.count(id), c);
+      EXPECT_EQ(s.chunks.first_page(id), first[d]);
+    }
+  }
+  EXPECT_GT(markers, 0u);
+}
+
 TEST(ScanShard, WithoutKeepPageChunks) {
   const std::string site = make_site();
   io::InputLog log;

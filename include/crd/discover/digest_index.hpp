@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "crd/base/prefault.hpp"
+#include "crd/base/prefetch.hpp"
 #include "crd/hash/digest.hpp"
 
 namespace crd::discover {
@@ -76,7 +77,17 @@ class DigestIndex {
   // Starts loading the home slot of `digest` into cache, so a later find/insert does not wait for
   // memory. (The column entry a hit compares is not known until the slot is read.)
   void prefetch(const Digest& digest) const {
-    if (capacity_ != 0) __builtin_prefetch(&slots_[index_of(digest)]);
+    if (capacity_ != 0) crd::prefetch(&slots_[index_of(digest)]);
+  }
+
+  // The id of the first slot in `digest`'s probe run whose tag matches, or kNone: a guess, not
+  // verified against the column (for a prefetch hint; find and find_or_insert decide).
+  std::uint32_t candidate(const Digest& digest) const {
+    if (capacity_ == 0) return kNone;
+    const std::uint64_t tag = tag_of(digest);
+    for (std::size_t i = index_of(digest); slots_[i] != 0; i = (i + 1) & mask_)
+      if ((slots_[i] & kTagMask) == tag) return static_cast<std::uint32_t>((slots_[i] >> 32) - 1);
+    return kNone;
   }
 
   // Replaces the contents with ids 0..n-1 of `digests` (a loaded column). False if a digest occurs

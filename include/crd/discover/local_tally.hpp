@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "crd/base/binary_file.hpp"
+#include "crd/base/prefetch.hpp"
 #include "crd/discover/digest_index.hpp"
 #include "crd/hash/digest.hpp"
 
@@ -34,6 +35,18 @@ class LocalTally {
 
   // Hint that `digest` will be added soon (see scan_shard: the insert is one chunk behind).
   void prefetch(const Digest& digest) const { index_.prefetch(digest); }
+  // The second hint, once the slot is cached: starts loading what an add of a digest seen before
+  // reads and writes (its digest, count and first page), so that the add finds them cached too.
+  // Nothing for a new digest, whose columns are appended at their warm ends.
+  void prefetch_row(const Digest& digest) const {
+    const std::uint32_t id = index_.candidate(digest);
+    if (id >= digests_.size()) return;
+    const char* row = reinterpret_cast<const char*>(&digests_[id]);
+    crd::prefetch(row);
+    crd::prefetch(row + sizeof(Digest) - 1);  // a 20-byte digest may straddle two lines
+    crd::prefetch(&counts_[id]);
+    crd::prefetch(&first_page_[id]);
+  }
 
   std::size_t distinct() const { return digests_.size(); }
   std::uint64_t total() const { return total_; }
@@ -86,6 +99,15 @@ class LocalTally {
   // chunk. Holds for pages in any order, given the same keys at every add.
   static constexpr std::uint32_t kNoPage = UINT32_MAX;
   void note_page(std::uint32_t page, const PageKeys& keys);
+  // When the order must be looked at, the first 8 bytes of each page's key (big-endian, zero
+  // padded, by page index) decide it unless they tie: one load from a dense column instead of
+  // two strings far apart in memory (the page that holds first_page is any earlier page).
+  // Filled from the keys as pages come; not saved in checkpoints (rebuilt from the keys).
+  static std::uint64_t key_prefix(const std::string& key);
+  bool key_less(std::uint32_t a, std::uint32_t b, const PageKeys& keys) const {
+    return key_prefix_[a] != key_prefix_[b] ? key_prefix_[a] < key_prefix_[b] : keys[a] < keys[b];
+  }
+  std::vector<std::uint64_t> key_prefix_;
   std::uint32_t last_page_ = kNoPage;      // the page of the latest add
   std::uint32_t greatest_page_ = kNoPage;  // a page with the greatest key of all pages added
   bool page_is_greatest_ = false;          // last_page_'s key is ≥ every key added before it

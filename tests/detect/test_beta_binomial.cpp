@@ -32,7 +32,7 @@ long double direct_tail(unsigned n, unsigned s, long double a, long double b) {
 TEST(BetaBinomialTail, UpperTailMatchesTheDirectSum) {
   // Rates of common phrasing (means 0.1 %–30 %), over-dispersed and nearly binomial, J-shaped (a < 1)
   // and with an inner mode (a > 1).
-  for (const auto [a, b] : {std::pair{0.05, 40.0}, {0.5, 60.0}, {2.0, 100.0}, {3.0, 7.0}, {1.0, 1.0}, {10.0, 9990.0}})
+  for (const auto& [a, b] : {std::pair{0.05, 40.0}, {0.5, 60.0}, {2.0, 100.0}, {3.0, 7.0}, {1.0, 1.0}, {10.0, 9990.0}})
     for (unsigned n : {1u, 7u, 40u, 300u, 1500u})
       for (unsigned s = 0; s <= n + 1; s += (n > 100 ? n / 40 : 1)) {
         const long double want = s > n ? 0 : direct_tail(n, s, a, b);
@@ -44,7 +44,7 @@ TEST(BetaBinomialTail, UpperTailMatchesTheDirectSum) {
 
 TEST(BetaBinomialTail, ImprobableIsTheTailBelowAlpha) {
   for (double alpha : {1e-2, 1e-4, 1e-9}) {
-    for (const auto [a, b] : {std::pair{0.05, 40.0}, {2.0, 100.0}, {3.0, 7.0}}) {
+    for (const auto& [a, b] : {std::pair{0.05, 40.0}, {2.0, 100.0}, {3.0, 7.0}}) {
       BetaBinomialTail test(a, b, alpha);
       for (unsigned n : {1u, 10u, 57u, 180u, 643u, 4000u})
         for (unsigned s = 0; s <= n; s += 1 + n / 200) {

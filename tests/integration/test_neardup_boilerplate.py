@@ -15,13 +15,10 @@ import os
 import unittest
 
 import crd_integ as ci
+import word_sets
 
 HIGH_RECALL = ["--shingle-tokens", "5", "--minvalues", "112", "--supershingles", "14", "--min-b-similarity", "1"]
-NAV = "<nav><ul>" + "".join("<li><a href=\"/s%d.html\">Section %d of the manual: %s</a></li>" % (i, i, topic)
-                            for i, topic in enumerate(["installing the system", "configuring the network",
-                                                       "managing packages", "users and groups",
-                                                       "the boot process", "printing", "backups and recovery",
-                                                       "system logs", "kernel modules", "security updates"])) + "</ul></nav>"
+NAV = word_sets.MANUAL_NAV
 FOOTER = ("<footer><p>This manual is free software; you can redistribute it and/or modify it under the terms of "
           "the GNU General Public License as published by the Free Software Foundation.</p>"
           "<p>Last updated by the documentation team, report errors to the bug tracking system.</p></footer>")

@@ -13,12 +13,10 @@ import re
 import unittest
 
 import crd_integ as ci
+import word_sets
+from word_sets import jaccard
 
-NAV = "<nav><ul>" + "".join("<li><a href=\"/s%d.html\">Section %d of the manual: %s</a></li>" % (i, i, topic)
-                            for i, topic in enumerate(["installing the system", "configuring the network",
-                                                       "managing packages", "users and groups",
-                                                       "the boot process", "printing", "backups and recovery",
-                                                       "system logs", "kernel modules", "security updates"])) + "</ul></nav>"
+NAV = word_sets.MANUAL_NAV
 FOOTER = ("<footer><p>This manual is free software; you can redistribute it and/or modify it under the terms of "
           "the GNU General Public License as published by the Free Software Foundation.</p></footer>")
 
@@ -45,12 +43,8 @@ def page(words):
     return "<html><body>%s<main><p>%s</p></main>%s</body></html>" % (NAV, " ".join(words), FOOTER)
 
 
-def shingles(words, k=5):
-    return {tuple(words[i:i + k]) for i in range(len(words) - k + 1)}
-
-
-def jaccard(a, b):
-    return len(a & b) / len(a | b)
+def shingles(words):
+    return word_sets.shingle_set(words, 5)
 
 
 class NeardupMainContent(unittest.TestCase):

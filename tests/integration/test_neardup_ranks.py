@@ -13,6 +13,7 @@ import sys
 import unittest
 
 import crd_integ as ci
+import word_sets
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import archives  # noqa: E402
@@ -50,8 +51,8 @@ def exact_jaccard(a, b, k=8):
     sets = []
     for key in (a, b):
         tokens = re.findall(r"[A-Za-z0-9]+", re.sub(r"<[^>]*>", " ", html[key]))
-        sets.append({tuple(tokens[i:i + k]) for i in range(len(tokens) - k + 1)})
-    return len(sets[0] & sets[1]) / len(sets[0] | sets[1])
+        sets.append(word_sets.shingle_set(tokens, k))
+    return word_sets.jaccard(*sets)
 
 
 def reference_clusters(pairs, identical):

@@ -29,6 +29,13 @@ struct World {
   std::vector<std::uint64_t> site_counts;
 };
 
+// Deals the pages out to `nranks` ranks, page i to rank (i · stride) mod nranks: a stride prime to
+// the rank count mixes each host's pages over the ranks, unlike blocks of consecutive pages.
+inline void spread_pages(World& w, int nranks, std::size_t stride = 1) {
+  for (std::size_t i = 0; i < w.pages.size(); ++i)
+    w.pages[i].rank = static_cast<int>((i * stride) % static_cast<std::size_t>(nranks));
+}
+
 // Random pages under a few hosts and directories; chunk ids drawn with reuse; a fraction of chunks
 // labeled, a few stop chunks.
 inline World make_world(std::uint64_t seed, std::size_t npages, std::uint32_t nchunks) {

@@ -173,8 +173,7 @@ TEST(BetaBinomialRule, VaryingChanceRateIsNotCopyingEditedCopiesAre) {
   double first_rate = 0;
   for (int nranks : {1, 2}) {
     SCOPED_TRACE("ranks " + std::to_string(nranks));
-    for (std::size_t i = 0; i < w.pages.size(); ++i)
-      w.pages[i].rank = static_cast<int>((i * 7) % static_cast<std::size_t>(nranks));
+    testing::spread_pages(w, nranks, 7);
     DetectOptions o;
     o.max_neighborhood_depth = 0;
     o.page_threshold = Threshold::parse("binomial", "page-threshold");

@@ -18,7 +18,8 @@ long double exact_tail(unsigned n, unsigned s, long double r) {
   long double sum = 0, choose = 1;  // choose = C(n, k)
   for (unsigned k = 0; k <= n; ++k) {
     if (k > 0) choose = choose * (n - k + 1) / k;
-    if (k >= s) sum += choose * std::pow(r, static_cast<long double>(k)) * std::pow(1 - r, static_cast<long double>(n - k));
+    if (k >= s)
+      sum += choose * std::pow(r, static_cast<long double>(k)) * std::pow(1 - r, static_cast<long double>(n - k));
   }
   return sum;
 }
@@ -29,7 +30,8 @@ TEST(ChanceFloor, UpperTailMatchesTheExactSum) {
       for (unsigned s = 0; s <= n + 1; ++s) {
         const long double want = exact_tail(n, s, r);
         const double got = ChanceFloor::upper_tail(n, s, r);
-        EXPECT_NEAR(got, static_cast<double>(want), 1e-12 + 1e-9 * static_cast<double>(want)) << "n " << n << " s " << s << " r " << r;
+        EXPECT_NEAR(got, static_cast<double>(want), 1e-12 + 1e-9 * static_cast<double>(want))
+            << "n " << n << " s " << s << " r " << r;
       }
 }
 
@@ -91,7 +93,7 @@ TEST(ChanceFloor, DetectFlagsEditedCopiesNotChanceMatches) {
     w.pages.push_back(std::move(p));
   };
   for (int i = 0; i < 40; ++i) page("copy.example/p" + std::to_string(i), 20 + (i % 7) * 5, 150 + i);  // 13–27 %
-  page("copy.example/short", 6, 20);    // an edited short page: 30 %
+  page("copy.example/short", 6, 20);      // an edited short page: 30 %
   page("copy.example/diluted", 40, 700);  // 2× cpp of added paragraphs: 5.7 %
   for (int i = 0; i < 300; ++i) page("bg.example/short" + std::to_string(i), 1, 10);
   for (int i = 0; i < 60; ++i) page("bg.example/long" + std::to_string(i), 7 + i % 5, 800);  // 0.9–1.4 %
@@ -104,17 +106,19 @@ TEST(ChanceFloor, DetectFlagsEditedCopiesNotChanceMatches) {
 
   for (int nranks : {1, 2}) {
     SCOPED_TRACE("ranks " + std::to_string(nranks));
-    for (std::size_t i = 0; i < w.pages.size(); ++i) w.pages[i].rank = static_cast<int>(i % static_cast<std::size_t>(nranks));
+    testing::spread_pages(w, nranks);
     DetectOptions o;
     o.page_threshold = Threshold::parse("binomial", "page-threshold");
     o.max_neighborhood_depth = 0;
-    const auto pages = testing::all_pages(testing::run_detect(w, nranks, o, 256, testing::slice_firsts(w.labels, nranks)));
+    const auto pages =
+        testing::all_pages(testing::run_detect(w, nranks, o, 256, testing::slice_firsts(w.labels, nranks)));
     ASSERT_EQ(pages.size(), w.pages.size());
     for (const PageRow& p : pages) EXPECT_EQ(p.flagged, p.url.rfind("copy.example/", 0) == 0 ? 1 : 0) << p.url;
 
     o.page_threshold = Threshold::parse("0.05", "page-threshold");  // a containment threshold below the diluted copy
     std::uint64_t short_flagged = 0;
-    for (const PageRow& p : testing::all_pages(testing::run_detect(w, nranks, o, 256, testing::slice_firsts(w.labels, nranks))))
+    for (const PageRow& p :
+         testing::all_pages(testing::run_detect(w, nranks, o, 256, testing::slice_firsts(w.labels, nranks))))
       short_flagged += p.url.rfind("bg.example/short", 0) == 0 ? p.flagged : 0;
     EXPECT_EQ(short_flagged, 300u) << "what the binomial rule avoids";
   }

@@ -33,8 +33,7 @@ TEST(HostStop, CommonPhraseOnEveryPageIsNotCopyingEditedMirrorsAre) {
   std::vector<PageRow> first;
   for (int nranks : {1, 2, 3}) {
     SCOPED_TRACE("ranks " + std::to_string(nranks));
-    for (std::size_t i = 0; i < w.pages.size(); ++i)
-      w.pages[i].rank = static_cast<int>((i * 7) % static_cast<std::size_t>(nranks));
+    testing::spread_pages(w, nranks, 7);
     DetectOptions o;
     o.max_neighborhood_depth = 0;
     o.page_threshold = Threshold::parse("binomial", "page-threshold");
@@ -90,8 +89,7 @@ TEST(HostStop, AHostRepeatingWhatTheSiteRepeatsIsAMirrorNotBoilerplate) {
   for (int nranks : {1, 2, 3}) {
     for (std::size_t round : {std::size_t{16}, std::size_t{1} << 16}) {
       SCOPED_TRACE("ranks " + std::to_string(nranks) + ", round " + std::to_string(round));
-      for (std::size_t i = 0; i < w.pages.size(); ++i)
-        w.pages[i].rank = static_cast<int>((i * 5) % static_cast<std::size_t>(nranks));
+      testing::spread_pages(w, nranks, 5);
       DetectOptions o;
       o.max_neighborhood_depth = 0;
       o.page_threshold = Threshold::parse("binomial", "page-threshold");
@@ -149,8 +147,7 @@ TEST(HostStop, StopLabelsAreThoseAHostRepeatsCountedExactly) {
   w.labels = 12;
   for (int nranks : {1, 2, 3}) {
     SCOPED_TRACE("ranks " + std::to_string(nranks));
-    for (std::size_t i = 0; i < w.pages.size(); ++i)
-      w.pages[i].rank = static_cast<int>(i % static_cast<std::size_t>(nranks));
+    testing::spread_pages(w, nranks);
     const auto firsts = testing::slice_firsts(w.labels, nranks);
     for (std::uint64_t limit : {1u, 2u, 3u}) {
       std::vector<std::vector<std::uint64_t>> got(static_cast<std::size_t>(nranks));

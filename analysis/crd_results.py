@@ -129,7 +129,9 @@ GROUP_ATTRS = {
                 "page_threshold_clamped": "u8", "page_threshold_chosen": "u8", "page_median": "f8", "page_mad": "f8",
                 "neighborhood_threshold_rule": STR, "neighborhood_threshold_clamped": "u8",
                 "neighborhood_median": "f8", "neighborhood_mad": "f8",
-                "min_neighborhood_labeled": "u8"},
+                "min_neighborhood_labeled": "u8", "host_stop_pages": "u8", "host_stop_labels": "u8",
+                # written only with --page-threshold betabinomial
+                "page_beta_a": "f8", "page_beta_b": "f8", "page_beta_pages": "u8"},
     NEARDUP: {"method": STR, "pages": "u8", "identity_sets": "u8", "pairs": "u8",
               "same_site_pairs": "u8", "different_site_pairs": "u8", "capped_buckets": "u8",
               "capped_pages": "u8", "capped_pairs": "u8", "pairs_not_kept": "u8", "clusters": "u8",
@@ -143,6 +145,9 @@ GROUP_ATTRS = {
                       "chunks": "u8", "chunks_without_tlsh": "u8", "extrapolate_pages": "f8",
                       "min_labeled": "u8"},
 }
+# The attributes of GROUP_ATTRS that only a run with the option named beside them writes.
+CONDITIONAL_ATTRS = {DETECTION: {"page_beta_a", "page_beta_b", "page_beta_pages"},
+                     NEARDUP: {"min_jaccard", "jaccard_sample", "jaccard_dropped_pairs", "jaccard_dropped_edges"}}
 RANK_KEYS = ("badness", "labeled", "pages")  # crd inspect --rank
 _RUN_TABLES = [COUNTERS, RESOURCES, TIMINGS, ERRORS]
 _DISCOVERY_TABLES = [CHUNKS, CHUNK_HISTOGRAM, FILES, FILE_HISTOGRAM]

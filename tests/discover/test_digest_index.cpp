@@ -158,8 +158,16 @@ TEST(DigestIndex, RebuildFromColumnAndMoves) {
 // The hint that makes the scan's inserts find their slot cached must survive optimisation: GCC 12
 // at -O2 deleted it (a __builtin_prefetch behind the empty-table test), and nothing else notices.
 // The machine code of a function that only asks for the hint must hold a prefetch instruction
-// (optimised builds: unoptimised ones call the hint out of line).
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__OPTIMIZE__)
+// (optimised builds: unoptimised ones call the hint out of line; sanitized ones put their checks
+// and an early return before it, and are not what ships).
+#if defined(__SANITIZE_ADDRESS__)
+#define CRD_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
+#define CRD_SANITIZED 1
+#endif
+#endif
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__OPTIMIZE__) && !defined(CRD_SANITIZED)
 namespace prefetch_probe {
 __attribute__((noinline)) void hint(const DigestIndex& index, const Digest& digest) { index.prefetch(digest); }
 }  // namespace prefetch_probe

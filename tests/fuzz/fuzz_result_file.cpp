@@ -248,7 +248,17 @@ int run(std::vector<std::string> args) {
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  return crd::cli::run_main(static_cast<int>(args.size()), argv.data());
+  const int status = crd::cli::run_main(static_cast<int>(args.size()), argv.data());
+  // run_main ends as a process does: it closes stdout (checked at exit). In this process the next
+  // open() would then take descriptor 1, so the next command's HDF5 file would be "stdout": its
+  // printing would go into that file and its exit would close HDF5's descriptor under it. Keep 1
+  // on /dev/null between commands.
+  const int null = open("/dev/null", O_WRONLY);
+  if (null >= 0 && null != STDOUT_FILENO) {
+    dup2(null, STDOUT_FILENO);
+    close(null);
+  }
+  return status;
 }
 
 // The structural mutation runs in a child process. HDF5 1.10.8 writing into a byte-corrupted file

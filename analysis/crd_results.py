@@ -130,6 +130,8 @@ GROUP_ATTRS = {
                 "neighborhood_threshold_rule": STR, "neighborhood_threshold_clamped": "u8",
                 "neighborhood_median": "f8", "neighborhood_mad": "f8",
                 "min_neighborhood_labeled": "u8", "host_stop_pages": "u8", "host_stop_labels": "u8",
+                # written only with --cross-host-stop-hosts above 0
+                "cross_host_stop_hosts": "u8", "cross_host_stop_cut": "f8", "cross_host_stop_labels": "u8",
                 # written only with --page-threshold betabinomial
                 "page_beta_a": "f8", "page_beta_b": "f8", "page_beta_pages": "u8"},
     NEARDUP: {"method": STR, "pages": "u8", "identity_sets": "u8", "pairs": "u8",
@@ -146,7 +148,8 @@ GROUP_ATTRS = {
                       "min_labeled": "u8"},
 }
 # The attributes of GROUP_ATTRS that only a run with the option named beside them writes.
-CONDITIONAL_ATTRS = {DETECTION: {"page_beta_a", "page_beta_b", "page_beta_pages"},
+CONDITIONAL_ATTRS = {DETECTION: {"page_beta_a", "page_beta_b", "page_beta_pages",
+                                 "cross_host_stop_hosts", "cross_host_stop_cut", "cross_host_stop_labels"},
                      NEARDUP: {"min_jaccard", "jaccard_sample", "jaccard_dropped_pairs", "jaccard_dropped_edges"}}
 RANK_KEYS = ("badness", "labeled", "pages")  # crd inspect --rank
 _RUN_TABLES = [COUNTERS, RESOURCES, TIMINGS, ERRORS]

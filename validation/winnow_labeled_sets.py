@@ -7,6 +7,8 @@ n = x · cpp, the labeled set's mean scan chunks per page).
     V=/work/valdata   # read-only: background/ background2/ background3/ corpus/ (Debian doc packages)
     /usr/bin/python3 validation/winnow_labeled_sets.py --crd build/crd --valdata $V --nranks 2 \\
         --out validation/results                                  # winnow_labeled_sets.csv, -fp.csv
+    /usr/bin/python3 validation/winnow_labeled_sets.py ... --parts dev --sets python --rules winnow,winnow-xhost \\
+        --work /tmp/W --keep         # development part only (choose constants), crawl and results kept
     /usr/bin/python3 validation/winnow_labeled_sets.py ... --sets postgresql --tag postgresql   # one set a run
     /usr/bin/python3 validation/winnow_labeled_sets.py ... --crd OTHER/crd --crd-commit HASH --tag relstop-postgresql \\
         --sets postgresql --rules '' --rule 'winnow-hs0=--chunker winnow::--host-stop-pages 0'
@@ -33,6 +35,9 @@ up by the 9 mirrors, is reported beside it:
                chunker's default stop grams per host (--host-stop-pages 20, relative to the site)
   winnow-fit   --chunker winnow --page-threshold binomial:fit (R measured from the run's pages)
   winnow+scan  --chunker winnow+scan (binomial on each part; level ≤ 2α)
+  winnow-xhost --chunker winnow with the stop grams across hosts (--cross-host-stop-hosts 4
+               --cross-host-stop-cut 0.02: grams that pages of 4 or more hosts hold below 2 %
+               containment are phrasing; docs/winnow.md, "Phrasing shared across hosts")
   scan         the scan chunker with the 100-byte rule and --page-threshold binomial (reference)
 --rule NAME=LABEL_AND_DETECT_ARGS::DETECT_ONLY_ARGS adds one (repeatable), e.g. another binary's rule.
 
@@ -73,6 +78,7 @@ RULES = {
     "winnow": (["--chunker", "winnow"], []),
     "winnow-fit": (["--chunker", "winnow"], ["--page-threshold", "binomial:fit"]),
     "winnow+scan": (["--chunker", "winnow+scan"], []),
+    "winnow-xhost": (["--chunker", "winnow"], ["--cross-host-stop-hosts", "4", "--cross-host-stop-cut", "0.02"]),
     "scan": (["--min-chunk-length", "100"], ["--page-threshold", "binomial"]),
 }
 
@@ -239,9 +245,11 @@ def labeled_set(a, r, name, rules, commit):
             row["cpp"] = cpp
         rows += got
         fps += fp
-        os.remove(out)
+        if not a.keep:
+            os.remove(out)
         print_rows(got)
-    shutil.rmtree(work, ignore_errors=True)
+    if not a.keep:
+        shutil.rmtree(work, ignore_errors=True)
     return rows, fps
 
 
@@ -285,6 +293,8 @@ def main():
     ap.add_argument("--rule", action="append", default=[], help="NAME=LABEL_AND_DETECT_ARGS::DETECT_ONLY_ARGS")
     ap.add_argument("--crd-commit", help="the commit --crd was built from (default: git log of its folder)")
     ap.add_argument("--work", help="scratch folder (default: a new one under $TMPDIR, removed)")
+    ap.add_argument("--keep", action="store_true",
+                    help="keep the crawl, labels and detect results under --work (to study a run's pages offline)")
     a = ap.parse_args()
     a.xs = [float(x) if "." in x else int(x) for x in a.xs.split(",")]
     rules = {n: RULES[n] for n in a.rules.split(",") if n}

@@ -110,6 +110,12 @@ constexpr OptionSpec kOptions[] = {
   {"host-stop-site-ratio", 0, K::Count, {1, kNoMost}, kDetection, R, "C",
    "--host-stop-pages: a host's labeled chunk is its boilerplate only on more than C times as many pages as the "
    "labeled set holds it (a mirror's winnowing selects a gram on a few more pages than the site's)"},
+  {"cross-host-stop-hosts", 0, K::Count, kAny, kDetection, R, "H",
+   "the page rule does not count a labeled chunk that pages of at least H hosts hold where the page's containment "
+   "is below --cross-host-stop-cut (common phrasing of the crawl, not copying; docs/winnow.md); 0 = off"},
+  {"cross-host-stop-cut", 0, K::Fraction, kAny, kDetection, R, "C",
+   "--cross-host-stop-hosts: only pages whose containment (after --host-stop-pages) is below C count as a chunk's "
+   "hosts, so mirrors' mostly copied pages never do"},
   {"neighborhood-min-flagged", 0, K::Count, kAny, kDetection, R, "K",
    "also flag a neighborhood holding at least K flagged pages when that many flagged of its scored pages is "
    "improbable at the page rule's level ALPHA (P[Binomial(pages, ALPHA) >= flagged] < ALPHA: a mirror diluted "

@@ -62,6 +62,8 @@ void scoring(OptionBinder& b, Settings& s) {
   b.add("min-neighborhood-labeled", t.min_neighborhood_labeled);
   b.add("host-stop-pages", t.host_stop_pages);
   b.add("host-stop-site-ratio", t.host_stop_site_ratio);
+  b.add("cross-host-stop-hosts", t.cross_host_stop_hosts);
+  b.add("cross-host-stop-cut", t.cross_host_stop_cut);
   b.add("exact-min-length", t.exact_min_length);
   b.add("neighborhood-min-flagged", t.neighborhood_min_flagged);
   b.add("neighborhood-threshold", t.neighborhood_threshold);

@@ -1,6 +1,8 @@
 // detect(): statistics and thresholds over all pages and neighborhoods, flags, and output order.
 #include "crd/detect/detection.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <tuple>
 
 #include "crd/base/error.hpp"
@@ -11,6 +13,7 @@
 #include "crd/detect/host_stop.hpp"
 #include "crd/detect/page_rule.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
+#include "cross_host_stop.hpp"
 #include "exact_median.hpp"
 #include "exact_moments.hpp"
 
@@ -74,6 +77,18 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
   std::vector<PageCounts> counts;
   counts.reserve(scores.size());
   for (std::size_t i = 0; i < scores.size(); ++i) counts.push_back(page_counts_without(scores, i, host_stop));
+  // Labels that many hosts' otherwise unrelated pages hold are common phrasing: a second reduce over
+  // the counts above, then the pages are counted again without either kind of stop gram.
+  if (options.cross_host_stop_hosts > 0) {
+    const std::vector<std::uint64_t> cross =
+        cross_host_stop_labels(transport, keys, scores, counts, host_stop, labels, options.cross_host_stop_hosts,
+                               options.cross_host_stop_cut, round_bytes);
+    s.cross_host_stop_labels = cross.size();
+    std::vector<std::uint64_t> stop;
+    stop.reserve(host_stop.size() + cross.size());
+    std::merge(host_stop.begin(), host_stop.end(), cross.begin(), cross.end(), std::back_inserter(stop));
+    for (std::size_t i = 0; i < scores.size(); ++i) counts[i] = page_counts_without(scores, i, stop);
+  }
   BetaFit beta;
   if (options.page_threshold.beta_binomial) {
     beta = fit_beta_binomial(transport, counts, options.page_threshold.value, options.page_threshold.alpha);

@@ -3,47 +3,16 @@
 
 #include <algorithm>
 #include <limits>
-#include <tuple>
 
 #include "crd/comm/collectives.hpp"
 #include "crd/detect/combined_rule.hpp"
 #include "crd/hash/sha1.hpp"
 #include "crd/shuffle/reduce_by_key.hpp"
+#include "host_use.hpp"
 #include "label_owner.hpp"
 
 namespace crd::detect {
 namespace {
-
-// One host's pages holding one label. The key's first 4 bytes are the label id, big-endian, the
-// other 16 the leading bytes of the host's SHA-1: keys sort by label first, so each owner meets a
-// label's hosts together, and the records are fixed-size and trivially copyable (the shuffle's
-// radix sort and unframed exchange). Two hosts share a key only if their SHA-1s agree in 128 bits,
-// which no crawl will see (docs/winnow.md, "Collisions").
-struct HostUse {
-  Digest key;
-  std::uint64_t pages = 0;
-  static constexpr auto fields() { return std::tuple(&HostUse::key, &HostUse::pages); }
-};
-
-Digest host_key(std::uint32_t label, const Digest& host) {
-  Digest key;
-  for (int b = 0; b < 4; ++b) key.bytes[static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(label >> (24 - 8 * b));
-  std::copy(host.bytes.begin(), host.bytes.begin() + 16, key.bytes.begin() + 4);
-  return key;
-}
-
-std::uint32_t label_of_key(const Digest& key) {
-  std::uint32_t label = 0;
-  for (int b = 0; b < 4; ++b) label = (label << 8) | key.bytes[static_cast<std::size_t>(b)];
-  return label;
-}
-
-// Exact chunks of --chunker winnow+scan keep their own stop rules (--stop-chunks, the combined
-// rule's exact part): a page cut down to a few copied paragraphs is flagged by them, template
-// chunk included (docs/winnow.md, "Deletions").
-bool is_exact_match(const PageScores& scores, std::uint64_t m) {
-  return !scores.match_exact.empty() && scores.match_exact[m] != 0;
-}
 
 constexpr std::uint64_t kNoLimit = std::numeric_limits<std::uint64_t>::max();
 
@@ -63,7 +32,7 @@ std::vector<std::uint64_t> host_stop_labels(comm::Transport& transport, const st
   Digest host_digest;
   for (std::size_t i = 0; i < scores.size(); ++i) {
     const std::string_view key = keys[scores.page[i]];
-    const std::string_view page_host = key.substr(0, key.find('/'));  // url_prefixes.hpp's depth 0
+    const std::string_view page_host = host_of_key(key);
     if (i == 0 || page_host != host) host_digest = sha1(host = page_host);
     distinct.clear();
     for (std::uint64_t m = scores.match_offsets[i]; m < scores.match_offsets[i + 1]; ++m)

@@ -36,7 +36,7 @@ std::vector<Attribute> all_attributes() {
                              kLabelCount,      kPagesFlagged,     kNeighborhoodsFlagged,
                              kPageThresholdRule, kPageThresholdClamped, kPageThresholdChosen, kPageMedian, kPageMad,
                              kNeighborhoodThresholdRule, kNeighborhoodThresholdClamped, kNeighborhoodMedian,
-                             kNeighborhoodMad, kMinNeighborhoodLabeled, kHostStopPages, kHostStopLabels, kPageBetaA, kPageBetaB, kPageBetaPages, kChunking,
+                             kNeighborhoodMad, kMinNeighborhoodLabeled, kHostStopPages, kHostStopLabels, kCrossHostStopHosts, kCrossHostStopCut, kCrossHostStopLabels, kPageBetaA, kPageBetaB, kPageBetaPages, kChunking,
                              kNeardupMethod,   kNeardupPages,     kNeardupIdentitySets, kNeardupPairCount,
                              kNeardupSameSite, kNeardupDifferentSite, kNeardupCappedBuckets, kNeardupCappedPages,
                              kNeardupCappedPairs, kNeardupPairsNotKept, kNeardupClusterCount, kNeardupClusteredPages,

@@ -60,6 +60,11 @@ void write_detection(output::ResultFile& file, detect::DetectionResult&& result,
   set(attr::kMinNeighborhoodLabeled, options.min_neighborhood_labeled);
   set(attr::kHostStopPages, options.host_stop_pages);
   set(attr::kHostStopLabels, s.host_stop_labels);
+  if (options.cross_host_stop_hosts > 0) {
+    set(attr::kCrossHostStopHosts, options.cross_host_stop_hosts);
+    set(attr::kCrossHostStopCut, options.cross_host_stop_cut);
+    set(attr::kCrossHostStopLabels, s.cross_host_stop_labels);
+  }
   if (options.page_threshold.beta_binomial) {
     set(attr::kPageBetaA, s.page_beta_a);
     set(attr::kPageBetaB, s.page_beta_b);

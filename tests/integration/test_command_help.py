@@ -17,7 +17,7 @@ CONFIG = {"config", "verbose", "help"}
 RUN_CONTROL = {"output", "shuffle-buffer", "work-dir", "resume", "memory", "progress-interval"} | CONFIG
 SCORING = {"page-threshold", "min-labeled", "min-neighborhood-labeled", "neighborhood-threshold", "badness", "max-neighborhood-depth",
            "provenance-samples", "host-stop-pages", "exact-min-length",
-           "host-stop-site-ratio", "neighborhood-min-flagged"}
+           "host-stop-site-ratio", "neighborhood-min-flagged", "cross-host-stop-hosts", "cross-host-stop-cut"}
 NEARDUP = {"method", "shingle-tokens", "minvalues", "supershingles", "min-b-similarity", "simhash-bits",
            "simhash-pieces", "min-c-similarity", "combined-c-similarity", "max-bucket", "max-pairs", "normalize-text",
            "boilerplate-pages", "min-shingles", "min-jaccard", "jaccard-sample"}
@@ -97,6 +97,8 @@ class CommandHelp(unittest.TestCase):
             "exact-min-length": (["--exact-min-length", "-1"], "exact-min-length"),
             "host-stop-site-ratio": (["--host-stop-site-ratio", "0"], "host-stop-site-ratio"),
             "neighborhood-min-flagged": (["--neighborhood-min-flagged", "-1"], "neighborhood-min-flagged"),
+            "cross-host-stop-hosts": (["--cross-host-stop-hosts", "-1"], "cross-host-stop-hosts"),
+            "cross-host-stop-cut": (["--cross-host-stop-cut", "1.5"], "cross-host-stop-cut"),
             "show": (["--show", "-1"], "show"),
             "top": (["--top", "-1"], "top"),
             "output": (["-o", t("a_dir")], "a_dir"),  # report: -o names its input, below

@@ -39,6 +39,13 @@ struct DetectOptions {
   // the labeled corpus (host_stop.hpp). 2: the smallest that gave java.base's edited mirrors back
   // every page of the development runs (docs/winnow.md, "Relative to the labeled site").
   std::uint64_t host_stop_site_ratio = 2;
+  // --cross-host-stop-hosts H: a label held by at least H distinct hosts on pages whose containment
+  // (after the stop grams per host) is below cross_host_stop_cut is common phrasing and is not
+  // counted by the page rule (cross_host_stop.hpp); 0: off.
+  std::uint64_t cross_host_stop_hosts = 0;
+  // --cross-host-stop-cut: only pages below this containment count as a gram's hosts, so a mirror's
+  // mostly copied pages never do, however many mirrors there are (docs/winnow.md).
+  double cross_host_stop_cut = 0.02;
   // --exact-min-length: under the combined rule, exact chunks shorter than this many normalized
   // bytes are stop chunks (the paper's 100-byte rule, Ardi and Heidemann §4.4.2): short template
   // chunks (navigation words, headings) match unrelated pages far above the chance rate R.
@@ -143,7 +150,8 @@ struct DetectionStats {
   std::uint64_t pages = 0, flagged_pages = 0, neighborhoods = 0, flagged_neighborhoods = 0;
   double page_median = 0, page_mad = 0, neighborhood_median = 0, neighborhood_mad = 0;
   std::uint8_t page_threshold_clamped = 0, neighborhood_threshold_clamped = 0;  // Threshold::resolve
-  std::uint64_t host_stop_labels = 0;  // labels not counted by the page rule (host_stop.hpp)
+  std::uint64_t host_stop_labels = 0;        // labels not counted by the page rule (host_stop.hpp)
+  std::uint64_t cross_host_stop_labels = 0;  // further labels not counted (cross_host_stop.hpp)
   // --page-threshold betabinomial only: the fitted Beta of the chance rate and the pages of the bulk
   // it was fitted on (beta_binomial_fit.hpp); page_threshold is then its mean.
   double page_beta_a = 0, page_beta_b = 0;

@@ -131,6 +131,12 @@ inline constexpr Attribute kMinNeighborhoodLabeled{kDetection, "min_neighborhood
 // page rule; docs/winnow.md, "A chance rate measured from the crawl").
 inline constexpr Attribute kHostStopPages{kDetection, "host_stop_pages", "uint64"};
 inline constexpr Attribute kHostStopLabels{kDetection, "host_stop_labels", "uint64"};
+// --cross-host-stop-hosts H and --cross-host-stop-cut, and how many further labels pages of at
+// least H hosts held below that containment (not counted by the page rule; docs/winnow.md,
+// "Phrasing shared across hosts"). Written only when H > 0.
+inline constexpr Attribute kCrossHostStopHosts{kDetection, "cross_host_stop_hosts", "uint64"};
+inline constexpr Attribute kCrossHostStopCut{kDetection, "cross_host_stop_cut", "float64"};
+inline constexpr Attribute kCrossHostStopLabels{kDetection, "cross_host_stop_labels", "uint64"};
 // --page-threshold betabinomial only (written only then): the Beta(a, b) of the chance rate fitted
 // from the crawl and the pages of the bulk it was fitted on (docs/winnow.md, "An over-dispersed
 // chance rate"); page_threshold is its mean a / (a + b).

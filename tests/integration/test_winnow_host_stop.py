@@ -7,6 +7,10 @@
 # The limit is relative to the labeled site (the `count` column of /labels): a javadoc-like site that
 # repeats its member text on each of its 30 pages has mirrors that repeat it as often, and they stay
 # flagged; the tree repeating a paragraph the site holds once is still not.
+# Across hosts (docs/winnow.md, "Phrasing shared across hosts"): a paragraph of the site that six
+# unrelated hosts hold on two pages each (too few for the stop per host) is phrasing with
+# `--cross-host-stop-hosts 4 --cross-host-stop-cut 0.02`: their short pages are no longer flagged,
+# the edited mirrors still are, at 1 and 2 ranks.
 import random
 import unittest
 
@@ -100,6 +104,55 @@ class WinnowHostStopRelative(DetectsWinnow, unittest.TestCase):
         self.detect(2, "rel2.h5", STOP + ["--shuffle-buffer", "4096"])
         ci.assert_same_datasets(self, ci.comparable(self.tmp("rel.h5"))[0], ci.comparable(self.tmp("rel2.h5"))[0],
                                 "at np=2")
+
+
+XHOST = ["--cross-host-stop-hosts", "4", "--cross-host-stop-cut", "0.02"]
+
+
+class WinnowCrossHostStop(DetectsWinnow, unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = ci.TempDir("winnow-cross-host-stop")
+        rng = random.Random(4346)
+        words = lambda n: " ".join(vocabulary_word(rng) for _ in range(n))  # noqa: E731
+        phrase = words(40)
+        site = {"p%d.html" % i: page(rng) for i in range(8)}
+        site["api.html"] = "<html><body><p>%s</p>\n<p>%s</p>\n<p>%s</p></body></html>" % (words(60), phrase, words(60))
+        cls.pages = sorted(site)
+        for name, html in site.items():
+            write(cls.tmp("site", "site.example", name), html)
+            for m in range(3):
+                write(cls.tmp("corpus", "mirror%d.example" % m, name), edited(html, rng))
+        # Each unrelated host: a long page where the phrase is 1 % of the grams (a witness that it is
+        # common) and a short one where it is most of them (flagged by the binomial rule alone).
+        for u in range(6):
+            host = "unrelated%d.example" % u
+            write(cls.tmp("corpus", host, "long.html"), "<html><body><p>%s</p>\n<p>%s</p></body></html>" % (phrase, words(4000)))
+            write(cls.tmp("corpus", host, "short.html"), "<html><body><p>%s</p>\n<p>%s</p></body></html>" % (phrase, words(30)))
+        cls.labels = cls.tmp("L.h5")
+        ci.run_crd(ci.quiet(["label", cls.tmp("site"), "-o", cls.labels] + WINNOW), timeout=120)
+
+    def unrelated_flagged(self, r):
+        return sorted(u for h in range(6) for u in self.flagged(r, "unrelated%d.example" % h)[0])
+
+    def test_a_phrase_on_many_hosts_is_not_copying_mirrors_are(self):
+        r = self.detect(1, "xhost.h5", XHOST + ["--shuffle-buffer", "4096"])
+        a = r.detection_attrs
+        self.assertEqual((a["cross_host_stop_hosts"], a["cross_host_stop_cut"]), (4, 0.02))
+        self.assertGreaterEqual(a["cross_host_stop_labels"], 1)
+        self.assertIn("\ncross-host-stop-hosts = 4\n", r.attrs["config"])
+        self.assertEqual(self.unrelated_flagged(r), [])
+        for m in range(3):
+            host = "mirror%d.example" % m
+            self.assertEqual(self.flagged(r, host), (["%s/%s" % (host, p) for p in self.pages], 9))
+        self.detect(2, "xhost2.h5", XHOST + ["--shuffle-buffer", "4096"])
+        ci.assert_same_datasets(self, ci.comparable(self.tmp("xhost.h5"))[0], ci.comparable(self.tmp("xhost2.h5"))[0],
+                                "at np=2")
+
+    def test_without_it_the_short_pages_are_flagged(self):
+        r = self.detect(1, "plain.h5")
+        self.assertNotIn("cross_host_stop_hosts", r.detection_attrs)
+        self.assertEqual(self.unrelated_flagged(r), ["unrelated%d.example/short.html" % u for u in range(6)])
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
 system, median of --repeat runs, the commands alternated within each repeat so that a slow spell of
 a shared machine hits them all) of discover (scan), detect with scan, winnow (the binomial rule by
 default) and winnow+scan (the combined rule) labels, the same two with --host-stop-pages 20 (what
-the stop grams per host cost), and run with each winnow chunker, at 1 rank.
+the stop grams per host cost), winnow with --cross-host-stop-hosts 4 (what the stop grams across
+hosts cost), and run with each winnow chunker, at 1 rank. A job that a --baseline binary refuses
+(an option it does not have) is shown as — in its column.
 The labels are `crd label` of the corpus's first shard with the same chunker, as perf/cost_table.py
 makes them.
 
@@ -21,10 +23,11 @@ import tempfile
 
 
 def cpu_seconds(cmd):
+    """CPU seconds of cmd, or None when it fails (a baseline without one of the job's options)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    ok = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime) if ok else None
 
 
 def main():
@@ -51,6 +54,9 @@ def main():
     for chunker in ("winnow", "winnow+scan"):
         jobs.append(("detect --chunker %s --host-stop-pages 20" % chunker,
                      ["detect", args.corpus, "--chunker", chunker, "--labels", labels[chunker], "--host-stop-pages", "20"]))
+    # The stop grams across hosts (--cross-host-stop-hosts, off by default): a second reduce.
+    jobs.append(("detect --chunker winnow --cross-host-stop-hosts 4",
+                 ["detect", args.corpus, "--chunker", "winnow", "--labels", labels["winnow"], "--cross-host-stop-hosts", "4"]))
     for chunker in ("winnow", "winnow+scan"):
         jobs.append(("run --chunker %s" % chunker, ["run", args.corpus, "--chunker", chunker]))
     seconds = {(b, name): [] for b in binaries for name, _ in jobs}
@@ -69,7 +75,11 @@ def main():
     for name, _ in jobs:
         cells = []
         for b in binaries:
-            cpu = statistics.median(seconds[(b, name)])
+            runs = seconds[(b, name)]
+            if None in runs:
+                cells.append("— | —")
+                continue
+            cpu = statistics.median(runs)
             cells.append("%.2f | %.1f" % (cpu, cpu / base[b]))
         print("| `%s` | %s |" % (name, " | ".join(cells)))
     shutil.rmtree(work)

@@ -47,11 +47,21 @@ double BetaBinomialTail::upper_tail(std::uint64_t n, std::uint64_t s, double a, 
 
 BetaBinomialTail::BetaBinomialTail(double a, double b, double alpha) : a_(a), b_(b), alpha_(alpha) {}
 
-bool BetaBinomialTail::improbable(std::uint64_t n, std::uint64_t s) {
+std::uint64_t BetaBinomialTail::min_labeled(std::uint64_t n) {
+  if (const auto it = memo_.find(n); it != memo_.end()) return it->second;
+  // invariant: not improbable at lo (0 never is), improbable at hi (n + 1 labeled of n always is).
+  std::uint64_t lo = 0, hi = n + 1;
+  while (lo + 1 < hi) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    (improbable_by_tail(n, mid) ? hi : lo) = mid;
+  }
+  memo_.emplace(n, hi);
+  return hi;
+}
+
+bool BetaBinomialTail::improbable_by_tail(std::uint64_t n, std::uint64_t s) const {
   if (s == 0) return false;
   if (s > n) return true;
-  const std::uint64_t key = (n << 32) | s;
-  if (const auto it = memo_.find(key); it != memo_.end()) return it->second;
   bool out = false;
   const double log_first = log_pmf(n, s, a_, b_);
   const double nd = static_cast<double>(n);
@@ -76,7 +86,6 @@ bool BetaBinomialTail::improbable(std::uint64_t n, std::uint64_t s) {
     }
     if (out) out = first * sum < alpha_;
   }
-  memo_.emplace(key, out);
   return out;
 }
 

@@ -57,6 +57,24 @@ TEST(BetaBinomialTail, ImprobableIsTheTailBelowAlpha) {
   }
 }
 
+// The rule as a floor per page length (min_labeled, found by bisection and memoized per n) decides
+// every (n, s) exactly as the direct tail test does: the tail falls as s grows, early exits included.
+TEST(BetaBinomialTail, FloorPerLengthEqualsTheTailTestAtEveryCount) {
+  for (double alpha : {1e-2, 1e-4, 1e-9}) {
+    for (const auto& [a, b] : {std::pair{0.05, 40.0}, {0.3, 180.0}, {2.0, 100.0}, {3.0, 7.0}, {1.0, 1.0}}) {
+      BetaBinomialTail floor(a, b, alpha);
+      for (unsigned n : {1u, 2u, 10u, 57u, 180u, 643u, 2500u}) {
+        const std::uint64_t m = floor.min_labeled(n);
+        EXPECT_GE(m, 1u);
+        EXPECT_LE(m, n + 1u);
+        for (unsigned s = 0; s <= n + 1; ++s)
+          ASSERT_EQ(floor.improbable(n, s), floor.improbable_by_tail(n, s))
+              << "n " << n << " s " << s << " a " << a << " b " << b << " alpha " << alpha << " floor " << m;
+      }
+    }
+  }
+}
+
 TEST(BetaBinomialRule, ParsesAndPrintsTheRule) {
   const Threshold t = Threshold::parse("betabinomial", "page-threshold");
   EXPECT_TRUE(t.beta_binomial);

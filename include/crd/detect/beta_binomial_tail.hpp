@@ -19,14 +19,21 @@ struct BetaFit {
 
 // P[BetaBinomial(n, a, b) ≥ s] and the test at level α, for a > 0 and b ≥ 1 (so the pmf is
 // unimodal and falls monotonically past its mode; fit_beta_binomial keeps b ≥ 1). Deterministic (the
-// same double arithmetic on every rank); improbable() is memoized per (n, s).
+// same double arithmetic on every rank). The tail falls as s grows, so the test is a floor on s per
+// page length, as the binomial rule's (ChanceFloor::min_labeled): found once per n by bisection
+// and memoized per n, since pages repeat few distinct lengths but many (length, count) pairs.
 class BetaBinomialTail {
  public:
   BetaBinomialTail(double a, double b, double alpha);
 
-  // P[X ≥ s] < α, with early exits: stops summing once the sum reaches α, or once the terms left
-  // (each at most the current one past the mode) cannot bring it to α.
-  bool improbable(std::uint64_t n, std::uint64_t s);
+  // P[X ≥ s] < α for a page of n chunks: s ≥ min_labeled(n).
+  bool improbable(std::uint64_t n, std::uint64_t s) { return s >= min_labeled(n); }
+  // The fewest labeled chunks a page of n chunks is flagged with (n + 1 when none is).
+  std::uint64_t min_labeled(std::uint64_t n);
+  // The same test for one (n, s), summed directly (what the floor is found by), with early exits:
+  // stops summing once the sum reaches α, or once the terms left (each at most the current one past
+  // the mode) cannot bring it to α.
+  bool improbable_by_tail(std::uint64_t n, std::uint64_t s) const;
 
   // P[BetaBinomial(n, a, b) ≥ s]: the terms from s up when s is past the mode, else 1 − the terms
   // below s; by the pmf's ratio of consecutive terms, normalized by the first (no under- or overflow).
@@ -35,7 +42,7 @@ class BetaBinomialTail {
 
  private:
   double a_, b_, alpha_;
-  std::unordered_map<std::uint64_t, bool> memo_;  // key n · 2^32 + s (page counts are 32-bit)
+  std::unordered_map<std::uint64_t, std::uint64_t> memo_;  // n → min_labeled(n)
 };
 
 }  // namespace crd::detect

@@ -32,6 +32,32 @@ ExactMoments global_moments(comm::Transport& transport, const ExactMoments& loca
   return merged;
 }
 
+// Each page's counts for the page rule without the stop grams: a host's boilerplate (labels one host
+// repeats, host_stop.hpp), then the crawl's common phrasing (labels many hosts' otherwise unrelated
+// pages hold, cross_host_stop.hpp: a second reduce over the counts without the first kind). Sets the
+// stats' counts of stopped labels. Collective.
+std::vector<PageCounts> counts_without_stop_grams(comm::Transport& transport, const std::vector<std::string>& keys,
+                                                  const PageScores& scores, const LabelSlice& labels,
+                                                  const DetectOptions& options, std::size_t round_bytes,
+                                                  DetectionStats& s) {
+  const std::vector<std::uint64_t> host_stop = host_stop_labels(
+      transport, keys, scores, labels, options.host_stop_pages, options.host_stop_site_ratio, round_bytes);
+  s.host_stop_labels = host_stop.size();
+  std::vector<PageCounts> counts;
+  counts.reserve(scores.size());
+  for (std::size_t i = 0; i < scores.size(); ++i) counts.push_back(page_counts_without(scores, i, host_stop));
+  if (options.cross_host_stop_hosts == 0) return counts;
+  const std::vector<std::uint64_t> cross =
+      cross_host_stop_labels(transport, keys, scores, counts, host_stop, labels, options.cross_host_stop_hosts,
+                             options.cross_host_stop_cut, round_bytes);
+  s.cross_host_stop_labels = cross.size();
+  std::vector<std::uint64_t> stop;
+  stop.reserve(host_stop.size() + cross.size());
+  std::merge(host_stop.begin(), host_stop.end(), cross.begin(), cross.end(), std::back_inserter(stop));
+  for (std::size_t i = 0; i < scores.size(); ++i) counts[i] = page_counts_without(scores, i, stop);
+  return counts;
+}
+
 }  // namespace
 
 // Every statistic a threshold rule may use, over all ranks' values.
@@ -69,26 +95,9 @@ DetectionResult detect(comm::Transport& transport, const std::vector<std::string
   summarize(scores.containment, options.page_threshold, s.pages, s.page_mean, s.page_sigma, s.page_median, s.page_mad,
             s.page_threshold, s.page_threshold_clamped);
 
-  // Labels a host repeats are that host's boilerplate: the page rule does not count them.
-  const std::vector<std::uint64_t> host_stop = host_stop_labels(
-      transport, keys, scores, labels, options.host_stop_pages, options.host_stop_site_ratio, round_bytes);
-  s.host_stop_labels = host_stop.size();
   // The counts the rule judges: without the stop grams.
-  std::vector<PageCounts> counts;
-  counts.reserve(scores.size());
-  for (std::size_t i = 0; i < scores.size(); ++i) counts.push_back(page_counts_without(scores, i, host_stop));
-  // Labels that many hosts' otherwise unrelated pages hold are common phrasing: a second reduce over
-  // the counts above, then the pages are counted again without either kind of stop gram.
-  if (options.cross_host_stop_hosts > 0) {
-    const std::vector<std::uint64_t> cross =
-        cross_host_stop_labels(transport, keys, scores, counts, host_stop, labels, options.cross_host_stop_hosts,
-                               options.cross_host_stop_cut, round_bytes);
-    s.cross_host_stop_labels = cross.size();
-    std::vector<std::uint64_t> stop;
-    stop.reserve(host_stop.size() + cross.size());
-    std::merge(host_stop.begin(), host_stop.end(), cross.begin(), cross.end(), std::back_inserter(stop));
-    for (std::size_t i = 0; i < scores.size(); ++i) counts[i] = page_counts_without(scores, i, stop);
-  }
+  const std::vector<PageCounts> counts =
+      counts_without_stop_grams(transport, keys, scores, labels, options, round_bytes, s);
   BetaFit beta;
   if (options.page_threshold.beta_binomial) {
     beta = fit_beta_binomial(transport, counts, options.page_threshold.value, options.page_threshold.alpha);

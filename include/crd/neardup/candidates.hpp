@@ -100,7 +100,8 @@ std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<Sk
                                 const PairRules& rules, const shuffle::ShuffleConfig& config, BucketCaps& caps,
                                 const std::function<void(const PairVolume&)>& before_comparing = {},
                                 std::vector<ClusterEdge>* edges = nullptr,
-                                std::vector<JaccardCandidate>* candidates = nullptr);
+                                std::vector<JaccardCandidate>* candidates = nullptr,
+                                const std::function<void(std::uint64_t)>& before_fetching = {});
 
 // Bytes held, for --memory (docs/memory.md): a sketched page or identity set (its keys and
 // sketch words); the bucket entries find_pairs makes of a set (one per bucket it is routed to,

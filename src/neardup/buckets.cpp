@@ -2,6 +2,7 @@
 #include "buckets.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "crd/base/heap_bytes.hpp"
 #include "crd/comm/collectives.hpp"
@@ -176,6 +177,7 @@ BucketTable gather_buckets(comm::Transport& transport, const std::vector<Sketche
   for (const Entry& e : entries) {
     const auto at = std::lower_bound(table.sketches.begin(), table.sketches.end(), e.id,
                                      [](const Member& m, std::uint64_t id) { return m.id < id; });
+    if (at == table.sketches.end() || at->id != e.id) throw std::logic_error("gather_buckets: a sketch did not arrive");
     table.slots.push_back(&*at);
   }
   for (std::size_t from = 0; from < entries.size();) {

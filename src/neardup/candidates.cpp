@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "buckets.hpp"
 #include "crd/base/uint128.hpp"
 #include "crd/comm/collectives.hpp"
 #include "crd/neardup/clusters.hpp"
@@ -14,49 +15,6 @@
 
 namespace crd::neardup {
 namespace {
-
-// A bucket: which sketch position (supershingle j or simhash piece p) and its value there.
-struct BucketKey {
-  std::uint64_t value = 0;
-  std::uint32_t index = 0;
-  static constexpr auto fields() { return std::tuple(&BucketKey::value, &BucketKey::index); }
-  auto operator<=>(const BucketKey&) const = default;
-};
-
-// A representative as it travels to a bucket's owner: its key, whole sketch and set id (clusters.hpp).
-struct Member {
-  std::string page;
-  Sketch sketch;
-  std::uint64_t id = 0;
-  static constexpr auto fields() { return std::tuple(&Member::page, &Member::sketch, &Member::id); }
-  bool operator<(const Member& other) const { return page < other.page; }
-};
-
-struct BucketRecord {
-  BucketKey key;
-  std::vector<Member> members;
-  static constexpr auto fields() { return std::tuple(&BucketRecord::key, &BucketRecord::members); }
-};
-
-// Owners spread by a mix of the key: bucket values are not uniform in their leading bits, so
-// they are hashed before scaling onto the ranks.
-constexpr auto bucket_owner = [](const BucketKey& k, int nranks) {
-  return scale_to_rank(text::mix64(k.value ^ text::mix64(k.index)), nranks);
-};
-
-// The buckets a set is routed to: one per supershingle, or one per simhash piece (Alg. C).
-std::uint32_t bucket_count(const Sketch& sketch, const PairRules& rules) {
-  if (sketch.super.empty()) return 0;  // no tokens: nothing to compare
-  return rules.method == Method::SimHash ? static_cast<std::uint32_t>(sketch.bits.size() * 64 / rules.piece_bits)
-                                         : static_cast<std::uint32_t>(sketch.super.size());
-}
-
-std::uint64_t sketch_bytes(const Sketch& s) { return (s.super.capacity() + s.bits.capacity()) * sizeof(std::uint64_t); }
-
-// The value a sketch has at bucket position i: supershingle i, or simhash piece i (Alg. C).
-std::uint64_t bucket_value(const Sketch& s, std::uint32_t i, const PairRules& rules) {
-  return rules.method == Method::SimHash ? simhash_piece(s, i, rules.piece_bits) : s.super[i];
-}
 
 // Whether two members of bucket position `index` share an earlier bucket that is not capped
 // (`capped` sorted): the pair is kept there, not here.
@@ -115,11 +73,11 @@ std::vector<std::vector<std::uint32_t>> grouping_positions(std::uint32_t positio
 // matched no earlier leader) it is not yet joined to and joined to every one whose pair with it the
 // method accepts, so a group of mutually similar pages is not split by the order of its leaders.
 // Marks in `left_out` the members that matched none while the leaders were full.
-void link_through_leaders(const BucketRecord& bucket, const std::vector<std::size_t>& group, const PairRules& rules,
+void link_through_leaders(const Bucket& bucket, const std::vector<std::size_t>& group, const PairRules& rules,
                           std::vector<std::size_t>& joined, std::vector<char>& left_out) {
   std::vector<std::size_t> leaders;
   for (const std::size_t i : group) {
-    const Member& m = bucket.members[i];
+    const Member& m = *bucket.members[i];
     bool linked = false;
     for (const std::size_t l : leaders) {
       const std::size_t rl = member_root(joined, l), ri = member_root(joined, i);
@@ -127,7 +85,7 @@ void link_through_leaders(const BucketRecord& bucket, const std::vector<std::siz
         linked = true;
         continue;
       }
-      const Member& leader = bucket.members[l];
+      const Member& leader = *bucket.members[l];
       if (!accepted(rules, b_similarity(leader.sketch, m.sketch), c_similarity(leader.sketch, m.sketch))) continue;
       joined[std::max(rl, ri)] = std::min(rl, ri);
       linked = true;
@@ -146,8 +104,7 @@ void link_through_leaders(const BucketRecord& bucket, const std::vector<std::siz
 // its first leader takes them all); the combined method also asks each group's C-similarity of a
 // leader, Alg. C of the whole bucket's leaders. Returns the members that end joined to no other
 // member of the bucket after matching no leader while some group's leaders were full.
-std::uint64_t capped_bucket_joins(const BucketRecord& bucket, const PairRules& rules,
-                                  std::vector<std::size_t>& joined) {
+std::uint64_t capped_bucket_joins(const Bucket& bucket, const PairRules& rules, std::vector<std::size_t>& joined) {
   const std::size_t n = bucket.members.size();
   std::vector<char> left_out(n, 0);
   // A member's values at a subset, as one number (the value itself for one position, else a
@@ -161,9 +118,9 @@ std::uint64_t capped_bucket_joins(const BucketRecord& bucket, const PairRules& r
   std::vector<Keyed> keyed(n);
   std::vector<std::size_t> group;
   for (const auto& subset :
-       grouping_positions(bucket_count(bucket.members.front().sketch, rules), bucket.key.index, rules)) {
+       grouping_positions(bucket_count(bucket.members.front()->sketch, rules), bucket.key.index, rules)) {
     for (std::size_t x = 0; x < n; ++x) {
-      const auto& super = bucket.members[x].sketch.super;
+      const auto& super = bucket.members[x]->sketch.super;
       std::uint64_t key = subset.size() == 1 ? super[subset[0]] : 0;
       if (subset.size() > 1)
         for (const std::uint32_t i : subset) key = text::mix64(key ^ super[i]);
@@ -220,9 +177,7 @@ std::uint64_t held_bytes(const SketchedPage& page) {
 }
 
 std::uint64_t bucket_entries_bytes(const SketchedPage& set, const PairRules& rules) {
-  const std::uint64_t entry =
-      sizeof(BucketRecord) + sizeof(Member) + set.pages.front().capacity() + sketch_bytes(set.sketch);
-  return bucket_count(set.sketch, rules) * entry;
+  return bucket_count(set.sketch, rules) * entry_bytes();
 }
 
 std::uint64_t held_bytes(const PairRow& pair) {
@@ -267,34 +222,24 @@ std::vector<IdentityRow> identity_rows(const std::vector<SketchedPage>& sets) {
 namespace {
 
 // Collective: every rank's capped buckets, sorted (a pair is kept in the first bucket it shares
-// that is not one); counts this rank's in caps.
-std::vector<BucketKey> capped_buckets(comm::Transport& transport, const std::vector<BucketRecord>& buckets,
-                                      const PairRules& rules, BucketCaps& caps) {
-  std::vector<BucketKey> capped;
-  for (const BucketRecord& bucket : buckets) {
-    const std::uint64_t n = bucket.members.size();
-    if (n <= rules.max_bucket) continue;
-    capped.push_back(bucket.key);
-    ++caps.buckets;
-    caps.pages += n;
-    caps.pairs += n * (n - 1) / 2;
-  }
-  std::vector<BucketKey> all_capped;
-  for (auto& part : comm::allgather(transport, capped)) all_capped.insert(all_capped.end(), part.begin(), part.end());
-  std::sort(all_capped.begin(), all_capped.end());
-  return all_capped;
+// that is not one).
+std::vector<BucketKey> all_capped_buckets(comm::Transport& transport, const std::vector<BucketKey>& capped) {
+  std::vector<BucketKey> all;
+  for (auto& part : comm::allgather(transport, capped)) all.insert(all.end(), part.begin(), part.end());
+  std::sort(all.begin(), all.end());
+  return all;
 }
 
 // Compares every pair of an uncapped bucket: calls emit for each pair this rank keeps and, when
 // `join`, joins each accepted pair in `joined` (member positions).
 template <class Emit>
-void compare_members(const BucketRecord& bucket, const PairRules& rules, const std::vector<BucketKey>& all_capped,
+void compare_members(const Bucket& bucket, const PairRules& rules, const std::vector<BucketKey>& all_capped,
                      std::vector<std::size_t>& joined, Emit& emit, bool join) {
   const std::size_t n = bucket.members.size();
   for (std::size_t x = 0; x < n; ++x) {
     for (std::size_t y = x + 1; y < n; ++y) {
-      const Member& a = bucket.members[x];
-      const Member& b = bucket.members[y];
+      const Member& a = *bucket.members[x];
+      const Member& b = *bucket.members[y];
       const std::uint32_t b_sim = b_similarity(a.sketch, b.sketch);
       const std::uint32_t c_sim = c_similarity(a.sketch, b.sketch);
       if (!accepted(rules, b_sim, c_sim)) continue;
@@ -311,11 +256,11 @@ void compare_members(const BucketRecord& bucket, const PairRules& rules, const s
 // Calls emit(a, b, b_sim, c_sim, bucket size) for every pair this rank keeps; with `forest`, also adds each
 // bucket's cluster edges to it (capped buckets included).
 template <class Emit>
-void compare_buckets(const std::vector<BucketRecord>& buckets, const PairRules& rules,
+void compare_buckets(const std::vector<Bucket>& buckets, const PairRules& rules,
                      const std::vector<BucketKey>& all_capped, BucketCaps& caps, Emit& emit,
                      std::vector<ClusterEdge>* forest, bool join_pairs) {
   std::vector<std::size_t> joined;
-  for (const BucketRecord& bucket : buckets) {
+  for (const Bucket& bucket : buckets) {
     const std::uint64_t n = bucket.members.size();
     if (n < 2) continue;
     if (n > rules.max_bucket && !forest) continue;
@@ -329,7 +274,7 @@ void compare_buckets(const std::vector<BucketRecord>& buckets, const PairRules& 
     if (!forest) continue;
     for (std::size_t x = 1; x < n; ++x) {
       const std::size_t root = member_root(joined, x);
-      if (root != x) forest->push_back({bucket.members[x].id, bucket.members[root].id});
+      if (root != x) forest->push_back({bucket.members[x]->id, bucket.members[root]->id});
     }
   }
 }
@@ -339,21 +284,13 @@ void compare_buckets(const std::vector<BucketRecord>& buckets, const PairRules& 
 std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<SketchedPage>& sets,
                                 const PairRules& rules, const shuffle::ShuffleConfig& config, BucketCaps& caps,
                                 const std::function<void(const PairVolume&)>& before_comparing,
-                                std::vector<ClusterEdge>* edges, std::vector<JaccardCandidate>* candidates) {
+                                std::vector<ClusterEdge>* edges, std::vector<JaccardCandidate>* candidates,
+                                const std::function<void(std::uint64_t)>& before_fetching) {
   if (candidates != nullptr && edges == nullptr) throw std::invalid_argument("find_pairs: candidates need edges");
-  const std::uint64_t first_id = set_ids(transport, sets.size())[static_cast<std::size_t>(transport.rank())];
-  std::vector<BucketRecord> entries;
-  for (std::size_t k = 0; k < sets.size(); ++k) {
-    const SketchedPage& s = sets[k];
-    const std::uint32_t positions = bucket_count(s.sketch, rules);
-    for (std::uint32_t i = 0; i < positions; ++i)
-      entries.push_back({{bucket_value(s.sketch, i, rules), i}, {Member{s.pages.front(), s.sketch, first_id + k}}});
-  }
-  const auto buckets = shuffle::group_by_key(
-      transport, std::move(entries), [](const BucketRecord& r) { return r.key; }, bucket_owner, &BucketRecord::members,
-      config);
-
-  const std::vector<BucketKey> all_capped = capped_buckets(transport, buckets, rules, caps);
+  const BucketTable table = gather_buckets(transport, sets, set_ids(transport, sets.size()), rules, edges != nullptr,
+                                           config, caps, before_fetching);
+  const std::vector<Bucket>& buckets = table.buckets;
+  const std::vector<BucketKey> all_capped = all_capped_buckets(transport, table.capped);
   const auto compare = [&](auto&& emit, std::vector<ClusterEdge>* forest) {
     compare_buckets(buckets, rules, all_capped, caps, emit, forest, candidates == nullptr);
   };
@@ -384,16 +321,10 @@ std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<Sk
       volume.pairs += b.pairs;
       volume.key_bytes += b.key_bytes;
     }
-    std::uint64_t entries = 0, largest = 0;
-    for (const BucketRecord& bucket : buckets) {
-      for (const Member& m : bucket.members)
-        volume.bucket_bytes += sizeof(Member) + m.page.capacity() + sketch_bytes(m.sketch);
-      entries += bucket.members.size();
-      largest = std::max<std::uint64_t>(largest, bucket.members.size());
-    }
+    volume.bucket_bytes = table.held_bytes();
     // joined and group (a std::size_t each), keyed (two), left_out and component (capped_bucket_joins).
-    if (edges) volume.forest_bytes = entries * sizeof(ClusterEdge) + largest * (4 * sizeof(std::size_t) + 5);
-    volume.bucket_bytes += buckets.capacity() * sizeof(BucketRecord);
+    if (edges)
+      volume.forest_bytes = table.entries * sizeof(ClusterEdge) + table.largest * (4 * sizeof(std::size_t) + 5);
     if (before_comparing) before_comparing(volume);
   }
   std::vector<PairRow> pairs;
@@ -406,10 +337,15 @@ std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<Sk
           candidates->push_back(std::move(c));
         },
         edges);
-    // The capped buckets' edges, joined without their pairs, are checked like the pairs.
+    // The capped buckets' edges, joined without their pairs, are checked like the pairs. An edge
+    // often repeats across a member's buckets (to the same smallest member): it is checked once,
+    // as check_jaccard would keep one of a kind anyway.
+    std::sort(edges->begin() + static_cast<std::ptrdiff_t>(first_edge), edges->end());
+    edges->erase(std::unique(edges->begin() + static_cast<std::ptrdiff_t>(first_edge), edges->end()), edges->end());
     for (std::size_t i = first_edge; i < edges->size(); ++i)
       candidates->push_back({(*edges)[i].node, (*edges)[i].root, 0, {}});
     edges->resize(first_edge);
+    edges->shrink_to_fit();
     return pairs;
   }
   compare(

@@ -5,6 +5,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "crd/base/heap_bytes.hpp"
 #include "crd/comm/collectives.hpp"
 #include "crd/neardup/candidates.hpp"
 #include "crd/shuffle/sort_across_ranks.hpp"
@@ -67,6 +68,14 @@ std::vector<std::uint64_t> set_ids(comm::Transport& transport, std::uint64_t loc
   std::vector<std::uint64_t> offsets(counts.size() + 1, 0);
   for (std::size_t r = 0; r < counts.size(); ++r) offsets[r + 1] = offsets[r] + counts[r];
   return offsets;
+}
+
+std::uint64_t cluster_pages_bytes(const SketchedPage& set) {
+  // The record, each page (moved into its row), and each row's copy of the representative's key.
+  std::uint64_t bytes = sizeof(RootPages);
+  for (const std::string& page : set.pages)
+    bytes += sizeof(std::string) + heap_bytes(page) + sizeof(ClusterRow) + heap_bytes(set.pages.front());
+  return bytes;
 }
 
 std::uint64_t join_bytes(std::uint64_t all_sets, std::uint64_t all_edges) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <compare>
+#include <iterator>
 
 #include "crd/base/heap_bytes.hpp"
 #include "crd/neardup/candidates.hpp"
@@ -45,9 +46,18 @@ CheckedCandidates check_jaccard(comm::Transport& transport, const std::vector<Sk
   const IdOwner owner{&offsets};
   const int nranks = transport.size();
   const std::uint64_t first = offsets[static_cast<std::size_t>(transport.rank())];
+  // One record per first set (not per candidate): a capped bucket gives one edge per member.
+  std::sort(candidates.begin(), candidates.end());
   std::vector<AtFirst> routed;
-  routed.reserve(candidates.size());
-  for (JaccardCandidate& c : candidates) routed.push_back({c.a, {std::move(c)}});
+  for (std::size_t from = 0; from < candidates.size();) {
+    std::size_t to = from + 1;
+    while (to < candidates.size() && candidates[to].a == candidates[from].a) ++to;
+    AtFirst& r = routed.emplace_back();
+    r.a = candidates[from].a;
+    r.list.assign(std::make_move_iterator(candidates.begin() + static_cast<std::ptrdiff_t>(from)),
+                  std::make_move_iterator(candidates.begin() + static_cast<std::ptrdiff_t>(to)));
+    from = to;
+  }
   candidates = {};
   routed = shuffle::group_by_key(
       transport, std::move(routed), [](const AtFirst& r) { return r.a; }, owner, &AtFirst::list, config);

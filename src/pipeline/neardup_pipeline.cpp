@@ -234,7 +234,7 @@ void drop_boilerplate(comm::Transport& transport, const MemoryBudget& budget, st
 // What this rank's identity sets hold (--memory): the sets, their bucket entries, and their
 // /neardup/identical rows.
 struct SetsBytes {
-  std::uint64_t sets = 0, entries = 0, identical = 0, samples = 0;
+  std::uint64_t sets = 0, entries = 0, identical = 0, samples = 0, cluster_pages = 0;
 };
 
 SetsBytes bytes_of(const std::vector<neardup::SketchedPage>& sets, const neardup::PairRules& rules) {
@@ -243,6 +243,7 @@ SetsBytes bytes_of(const std::vector<neardup::SketchedPage>& sets, const neardup
     out.sets += neardup::held_bytes(set);
     out.entries += neardup::bucket_entries_bytes(set, rules);
     out.samples += set.sample.capacity() * sizeof(std::uint32_t);
+    out.cluster_pages += neardup::cluster_pages_bytes(set);
     for (std::size_t i = 1; i < set.pages.size(); ++i)
       out.identical += sizeof(neardup::IdentityRow) + heap_bytes(set.pages[i]) + heap_bytes(set.pages[0]);
   }
@@ -251,11 +252,11 @@ SetsBytes bytes_of(const std::vector<neardup::SketchedPage>& sets, const neardup
 
 // Collective, --memory before the clusters: rank 0 joins every rank's forest (of `sets` identity
 // sets over the job); then each cluster's pages meet at its root's owner (an even share, as roots
-// are spread over the ranks by identity digest). held: what stays through them; sets_bytes: this
-// rank's identity sets.
+// are spread over the ranks by identity digest). held: what stays through them; pages_bytes: this
+// rank's identity sets' pages as they travel to their roots (clusters.hpp).
 void check_cluster_memory(comm::Transport& transport, const MemoryBudget& budget, std::uint64_t held,
                           const std::vector<neardup::PairRow>& pairs, const std::vector<neardup::ClusterEdge>& edges,
-                          std::uint64_t sets, std::uint64_t sets_bytes) {
+                          std::uint64_t sets, std::uint64_t pages_bytes) {
   std::uint64_t pairs_bytes = 0;
   for (const auto& p : pairs) pairs_bytes += neardup::held_bytes(p);
   const std::uint64_t edge_bytes = edges.capacity() * sizeof(neardup::ClusterEdge);
@@ -264,7 +265,7 @@ void check_cluster_memory(comm::Transport& transport, const MemoryBudget& budget
   budget.check_peak(transport, "joining the clusters", held + pairs_bytes + kReduceCopies * edge_bytes + join);
   const std::uint64_t n = static_cast<std::uint64_t>(transport.size());
   budget.check_peak(transport, "grouping the clusters",
-                    held + pairs_bytes + kReduceCopies * ((comm::sum(transport, sets_bytes) + n - 1) / n));
+                    held + pairs_bytes + kReduceCopies * ((comm::sum(transport, pages_bytes) + n - 1) / n));
 }
 
 // --min-jaccard: the candidates below the threshold, over the job.
@@ -385,7 +386,11 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
         budget.budget() != 0
             ? pair_checks(transport, budget, held, comm::sum(transport, sets_bytes.sets), sets_bytes.identical)
             : std::function<void(const neardup::PairVolume&)>{},
-        &edges, verify ? &candidates : nullptr);
+        &edges, verify ? &candidates : nullptr,
+        budget.budget() != 0 ? std::function<void(std::uint64_t)>([&](std::uint64_t bytes) {
+          budget.check_peak(transport, "fetching the buckets' sketches", held + bytes);
+        })
+                             : std::function<void(std::uint64_t)>{});
     const auto offsets = neardup::set_ids(transport, sets.size());
     JaccardDropped dropped;
     if (verify) {
@@ -397,7 +402,7 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
     pairs = shuffle::sort_across_ranks(transport, std::move(pairs), FieldLess{}, common.round_bytes);
     timer.start("clusters");
     if (budget.budget() != 0)
-      check_cluster_memory(transport, budget, held, pairs, edges, offsets.back(), sets_bytes.sets);
+      check_cluster_memory(transport, budget, held, pairs, edges, offsets.back(), sets_bytes.cluster_pages);
     auto clusters = neardup::label_clusters(transport, sets, offsets, std::move(edges), config);
     timer.start("degree");
     auto degree = discover::build_histogram(transport, page_degrees(transport, pairs, config), common.round_bytes);

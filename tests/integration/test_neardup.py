@@ -156,10 +156,12 @@ class Neardup(unittest.TestCase):
 
     def test_memory_counts_what_neardup_holds(self):
         """--memory counts neardup's sketches, bucket entries and pairs (docs/memory.md). On 2,000
-        small pages the bucket entries (six per page, each with its sketch) dwarf the tables: 0.5 to 1
-        MB per rank of tables and sketches, counting included, against 4 to 5 MB for finding
-        candidate pairs (measured at 2 ranks with --memory 500K, 1M, 2M, 4M). 2M sits between them, and fails before any pair is looked for, on every
-        rank with one line and no file; 64K fails while reading; 1G changes nothing."""
+        small pages, measured at 2 ranks: 0.35 MiB of tables per rank, and grouping identical pages
+        (the sketches, three times) about 0.86 MiB. The bucket entries, six per page, used to carry
+        their page's whole sketch (4.96 MiB for finding candidate pairs, so 2M failed there); they
+        are 24 bytes now, and the sketches are fetched once per rank that compares them. So 700K
+        fails before any pair is looked for, on every rank with one line and no file; 64K fails
+        while reading; 2M and 1G complete with the unbudgeted run's datasets."""
         tree = self.tmp("many-pages")
         for i in range(2000):
             os.makedirs(os.path.join(tree, "h%d.example" % (i % 7)), exist_ok=True)
@@ -170,7 +172,7 @@ class Neardup(unittest.TestCase):
                 r"or raise --memory$")
         size = r"\d+(\.\d\d)? (KiB|MiB)"
         for budget, shown, step in (
-                ("2M", "2 MiB", r"finding candidate pairs needs about %s on the busiest rank" % size),
+                ("700K", "700 KiB", r"grouping identical pages needs about %s on the busiest rank" % size),
                 ("64K", "64 KiB", r"the busiest rank's tables would need about %s" % size)):
             with self.subTest(memory=budget):
                 cwd = self.tmp("memory-" + budget)
@@ -183,7 +185,7 @@ class Neardup(unittest.TestCase):
                 self.assertRegex(errors[0], line % (shown, step))
                 self.assertEqual(os.listdir(cwd), [])
         results = []
-        for memory in ([], ["--memory", "1G"]):
+        for memory in ([], ["--memory", "1G"], ["--memory", "2M"]):
             cwd = self.tmp("memory-%d" % len(results))
             os.makedirs(cwd)
             ci.run_crd(ci.quiet(["neardup", tree, "--shuffle-buffer", "4K", "-o", "out.h5"] + memory), nranks=2,
@@ -191,6 +193,7 @@ class Neardup(unittest.TestCase):
             results.append(ci.comparable(os.path.join(cwd, "out.h5"),
                                          drop_root=("nranks", "created", "command_line", "config")))
         ci.assert_same_datasets(self, results[1][0], results[0][0], "under --memory 1G")
+        ci.assert_same_datasets(self, results[2][0], results[0][0], "under --memory 2M")
         self.assertGreater(ci.open_results(os.path.join(self.tmp("memory-1"), "out.h5")).neardup_attrs["pages"], 1999)
 
     def test_memory_counts_the_pairs_before_they_are_made(self):

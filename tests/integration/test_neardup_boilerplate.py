@@ -169,7 +169,9 @@ class BoilerplateThresholdInTinyRounds(unittest.TestCase):
         self.assertEqual(tiny2[:3], (pairs, blocks, tokens))
         self.assertEqual(default2[:3], (pairs, blocks, tokens))
         print("shuffle rounds at 2 ranks: %d with --shuffle-buffer 4096, %d by default" % (tiny2[3], default2[3]))
-        self.assertGreater(tiny2[3], default2[3] + 5)
+        # More rounds in the tiny buffer (bucket entries are 20 bytes, so fewer than when each
+        # carried its page's sketch: 12 against 9 here, 21 against 7 then).
+        self.assertGreater(tiny2[3], default2[3])
 
 if __name__ == "__main__":
     ci.main()

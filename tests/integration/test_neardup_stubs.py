@@ -118,6 +118,33 @@ class NeardupStubs(unittest.TestCase):
         out2, _ = self.run_neardup("np2.h5", 2, HIGH_RECALL)
         self.assertEqual(self.clusters(out2)[:4], (pages, cluster, reps, sizes))
 
+    def test_high_recall_preset_without_its_boilerplate_rule_within_200M_at_1_and_2_ranks(self):
+        """configs/neardup-high-recall.ini with --boilerplate-pages 0: each stub keeps its navigation
+        and footer (103 5-token shingles, 5 of them its own), so about 18 of its 24 bands hold the
+        value every page shares, in buckets far over --max-bucket, and only the capped buckets'
+        groupings and the Jaccard check join the pages: one cluster of 2×10^4, no pair. Each bucket
+        entry used to carry its page's whole sketch: crd's estimate was 769 MiB at 1 rank and 501
+        MiB at 2 (--memory 200M refused), the peak 374 MB at 1 rank. The entries now carry set ids
+        and the sketches travel once to each rank that compares them: 200M (128 MiB of it the
+        shuffle buffers) is accepted, and the busiest rank's peak stays under it (about 70 MB)."""
+        config = os.path.join(ci.source_dir(), "configs", "neardup-high-recall.ini")
+        extra = ["--config", config, "--boilerplate-pages", "0", "--memory", "200M"]
+        for nranks in (None, 2):
+            out = self.tmp("high-recall-all-shingles-np%s.h5" % (nranks or 1))
+            ci.run_crd(ci.quiet(["neardup", self.warc, "-o", out] + extra), nranks=nranks)
+            pages, cluster, reps, sizes, attrs, npairs = self.clusters(out)
+            self.assertEqual(pages, self.keys)
+            self.assertEqual(set(cluster), {self.keys[0]})
+            self.assertEqual(reps, [self.keys[0]])
+            self.assertEqual(sizes, [PAGES])
+            self.assertEqual(npairs, 0)
+            self.assertGreater(int(attrs["capped_buckets"]), 0)
+            self.assertEqual(int(attrs["jaccard_dropped_edges"]), 0)
+            rss = ci.open_results(out).resources["memory.peak_rss_max"]
+            print("high-recall, --boilerplate-pages 0, %s rank(s): peak RSS %.0f MB" % (nranks or 1, rss / 1e6))
+            if not ci.SANITIZED:
+                self.assertLess(rss, 200 << 20)
+
     def test_default_parameters_cluster_alike_at_1_and_2_ranks(self):
         out1, _ = self.run_neardup("default-np1.h5", None)
         out2, _ = self.run_neardup("default-np2.h5", 2)

@@ -19,11 +19,16 @@
 namespace crd::neardup {
 namespace {
 
-SketchedPage page_of(const std::string& key, const std::string& text) { return crd::testing::sketched_page(key, text); }
+SketchParams sketch_params;  // the pages' sketch parameters (make_pages)
+
+SketchedPage page_of(const std::string& key, const std::string& text) {
+  return crd::testing::sketched_page(key, text, sketch_params);
+}
 
 // Families of near-copies (a word or two appended), chained families (each page near its
 // neighbours only, so the cluster is one through a chain of pairs), exact copies, unrelated pages.
-std::vector<SketchedPage> make_pages() {
+std::vector<SketchedPage> make_pages(const SketchParams& params = {}) {
+  sketch_params = params;
   std::vector<SketchedPage> pages;
   for (int f = 0; f < 4; ++f) {
     std::string base;
@@ -57,6 +62,7 @@ std::vector<SketchedPage> make_pages() {
 struct ClusterSet {
   std::vector<ClusterRow> rows;
   std::vector<RepresentativeRow> representatives;
+  std::vector<PairRow> pairs;  // the reference's: every accepted pair of sets sharing a bucket (uncapped)
 };
 
 std::uint32_t positions(const Sketch& s, const PairRules& rules) {
@@ -76,6 +82,8 @@ ClusterSet serial_clusters(const std::vector<SketchedPage>& all, const PairRules
   }
   std::vector<Digest> ids;
   for (const auto& kv : members) ids.push_back(kv.first);
+  for (auto& kv : members) std::sort(kv.second.begin(), kv.second.end());
+  std::vector<PairRow> pairs;
   std::vector<std::size_t> parent(ids.size());
   std::iota(parent.begin(), parent.end(), 0);
   const auto root = [&](std::size_t a) {
@@ -91,6 +99,8 @@ ClusterSet serial_clusters(const std::vector<SketchedPage>& all, const PairRules
         share = share || value_at(a, i, rules) == value_at(b, i, rules);
       if (!share || !accepted(rules, b_similarity(a, b), c_similarity(a, b))) continue;
       parent[std::max(root(x), root(y))] = std::min(root(x), root(y));
+      const auto [first, second] = std::minmax(members[ids[x]].front(), members[ids[y]].front());
+      pairs.push_back({first, second, b_similarity(a, b), c_similarity(a, b), 0});
     }
   }
   std::map<std::size_t, std::vector<std::string>> clusters;
@@ -107,6 +117,8 @@ ClusterSet serial_clusters(const std::vector<SketchedPage>& all, const PairRules
   }
   std::sort(out.rows.begin(), out.rows.end(), FieldLess{});
   std::sort(out.representatives.begin(), out.representatives.end(), FieldLess{});
+  std::sort(pairs.begin(), pairs.end(), FieldLess{});
+  out.pairs = std::move(pairs);
   return out;
 }
 
@@ -114,7 +126,9 @@ struct Found {
   ClusterSet clusters;
   std::vector<PairRow> pairs;
   BucketCaps caps;
-  std::uint64_t rounds = 0;  // shuffle rounds of the busiest rank
+  std::uint64_t rounds = 0;        // shuffle rounds of the busiest rank
+  std::uint64_t bucket_bytes = 0;  // what the busiest rank's buckets held while compared (PairVolume)
+  std::uint64_t fetch_bytes = 0;   // its peak while fetching the members' sketches (before_fetching)
 };
 
 Found distributed(int nranks, const std::vector<SketchedPage>& all, const PairRules& rules,
@@ -131,9 +145,14 @@ Found distributed(int nranks, const std::vector<SketchedPage>& all, const PairRu
     const auto sets = group_identical(t, std::move(mine), config);
     BucketCaps caps;
     std::vector<ClusterEdge> edges;
-    std::uint64_t forest_bytes = 0;
+    std::uint64_t forest_bytes = 0, bucket_bytes = 0, fetch_bytes = 0;
     auto pairs = find_pairs(
-        t, sets, rules, config, caps, [&](const PairVolume& v) { forest_bytes = v.forest_bytes; }, &edges);
+        t, sets, rules, config, caps,
+        [&](const PairVolume& v) {
+          forest_bytes = v.forest_bytes;
+          bucket_bytes = v.bucket_bytes;
+        },
+        &edges, nullptr, [&](std::uint64_t bytes) { fetch_bytes = bytes; });
     // --memory counts the cluster edges before they are made: never fewer than are made.
     EXPECT_GE(forest_bytes, edges.size() * sizeof(ClusterEdge));
     if (!sets.empty()) {
@@ -153,6 +172,8 @@ Found distributed(int nranks, const std::vector<SketchedPage>& all, const PairRu
     run.caps.buckets += caps.buckets, run.caps.unlinked += caps.unlinked,
         run.caps.pairs_not_kept += caps.pairs_not_kept;
     run.rounds = std::max(run.rounds, stats.rounds);
+    run.bucket_bytes = std::max(run.bucket_bytes, bucket_bytes);
+    run.fetch_bytes = std::max(run.fetch_bytes, fetch_bytes);
   });
   std::sort(run.pairs.begin(), run.pairs.end(), FieldLess{});
   return run;
@@ -311,9 +332,56 @@ TEST_P(Clusters, TinyRoundsGiveTheSerialReference) {
     }
     PairRules uncapped = rules;
     uncapped.max_bucket = 1000;
-    expect_same(run.clusters, serial_clusters(pages, uncapped), what);
+    const ClusterSet want = serial_clusters(pages, uncapped);
+    expect_same(run.clusters, want, what);
+    // The pairs, each with both similarities: all of the reference's when no bucket is capped, else
+    // those a bucket under the cap shares.
+    std::size_t matched = 0;
+    for (const PairRow& p : run.pairs) {
+      const auto at = std::find_if(want.pairs.begin(), want.pairs.end(), [&](const PairRow& w) {
+        return w.page_a == p.page_a && w.page_b == p.page_b && w.b_sim == p.b_sim && w.c_sim == p.c_sim;
+      });
+      EXPECT_NE(at, want.pairs.end()) << what << ": " << p.page_a << " " << p.page_b;
+      matched += at != want.pairs.end();
+    }
+    EXPECT_EQ(matched, run.pairs.size()) << what;
+    if (c.max_bucket == 1000) {
+      EXPECT_EQ(run.pairs.size(), want.pairs.size()) << what;
+    }
     EXPECT_EQ(cluster_of(run.clusters, "www.site1.org/p8"), "a-mirror1.net/v3") << what;
     EXPECT_EQ(cluster_of(run.clusters, "twin.org/b"), "twin.org/a") << what;
+  }
+}
+
+// A bucket's owner holds each member's sketch once, however many of its buckets hold the member:
+// the entries carry set ids, and the sketches are fetched once per rank (before, every entry
+// carried its set's whole sketch, m′ copies of it: with 12 supershingles and 4096-bit simhashes
+// the busiest rank's buckets held 2,000 bytes and more per identity set of the job, at 1–4 ranks).
+// Now they hold at most every set's sketch once plus 32 bytes per bucket entry, with the clusters
+// and pairs unchanged.
+TEST_P(Clusters, BucketsHoldEachSketchOncePerRank) {
+  SketchParams params;
+  params.m_prime = 12;
+  params.b = 4096;
+  params.pieces = 64;
+  const auto pages = make_pages(params);
+  std::map<Digest, std::uint64_t> sets;  // held bytes of each identity set's first page
+  for (const auto& p : pages) sets.try_emplace(p.identity, held_bytes(p));
+  std::uint64_t sets_bytes = 0;
+  for (const auto& kv : sets) sets_bytes += kv.second;
+  const std::uint64_t entries = sets.size() * params.m_prime;
+  const Found run = distributed(GetParam(), pages, PairRules{});
+  EXPECT_GT(run.bucket_bytes, 0u);
+  EXPECT_LE(run.bucket_bytes, sets_bytes + 32 * entries);
+  EXPECT_GT(run.fetch_bytes, 0u);
+  const ClusterSet want = serial_clusters(pages, PairRules{});
+  expect_same(run.clusters, want, "12 supershingles");
+  ASSERT_EQ(run.pairs.size(), want.pairs.size());
+  for (std::size_t i = 0; i < want.pairs.size(); ++i) {
+    EXPECT_EQ(run.pairs[i].page_a, want.pairs[i].page_a);
+    EXPECT_EQ(run.pairs[i].page_b, want.pairs[i].page_b);
+    EXPECT_EQ(run.pairs[i].b_sim, want.pairs[i].b_sim);
+    EXPECT_EQ(run.pairs[i].c_sim, want.pairs[i].c_sim);
   }
 }
 

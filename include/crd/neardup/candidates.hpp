@@ -1,12 +1,13 @@
 // The distributed half of crd neardup, two exchanges (shuffle/reduce_by_key.hpp):
 //   1. group_identical: pages by the SHA-1 of their token sequence → identity sets; each set is
 //      compared once, as its representative (its smallest page key), with its sketch;
-//   2. find_pairs: each representative is routed, with its whole sketch, to the owner of each of
-//      its buckets — (j, supershingle j) for Alg. B and the combination, (p, simhash piece p) for
-//      Alg. C — so the owner compares every pair in a bucket without a further lookup. A pair
-//      sharing several buckets is kept only in the first of them (lowest position) that is not
-//      capped: every rank knows the capped buckets (few: each holds over max_bucket pages), so no
-//      pair is made twice and none has to be reduced away afterwards.
+//   2. find_pairs: each representative sends one small entry (bucket, set id) to the owner of each
+//      of its buckets — (j, supershingle j) for Alg. B and the combination, (p, simhash piece p) for
+//      Alg. C — and each owner fetches the key and sketch of its buckets' members, once per set and
+//      rank (src/neardup/buckets.hpp), so it compares every pair in a bucket without a further
+//      lookup. A pair sharing several buckets is kept only in the first of them (lowest position)
+//      that is not capped: every rank knows the capped buckets (few: each holds over max_bucket
+//      pages), so no pair is made twice and none has to be reduced away afterwards.
 // A bucket of more than max_bucket pages (boilerplate) yields no pairs; it is counted instead.
 // All are collective, and give the same rows on any rank count.
 #pragma once
@@ -77,7 +78,7 @@ std::vector<IdentityRow> identity_rows(const std::vector<SketchedPage>& sets);
 
 // What comparing this rank's buckets holds, known before any pair is made (--memory).
 struct PairVolume {
-  std::uint64_t bucket_bytes = 0;  // the bucket members received (keys and sketches)
+  std::uint64_t bucket_bytes = 0;  // the buckets' entries and their members' keys and sketches (once each)
   std::uint64_t pairs = 0;         // the pairs this rank will make (each pair once over all ranks)
   std::uint64_t key_bytes = 0;     // the heap bytes of their two page keys (heap_bytes)
   // With `edges`: the cluster edges this rank's buckets can give (one per bucket entry at most),
@@ -91,6 +92,8 @@ struct PairVolume {
 // is made: it may throw (a FatalError every rank raises alike) to stop before the pairs exist.
 // If `edges` is given, each bucket's cluster edges are added to it (clusters.hpp), capped buckets
 // included: the input of label_clusters.
+// before_fetching(bytes), if given, is called on every rank with this rank's peak while its buckets'
+// members' sketches are fetched, before any is sent; it may throw like before_comparing.
 // If `candidates` is given too (--min-jaccard), nothing is final yet: every pair the bands accept
 // (once, as above; those over --max-pairs as edges only) and every capped bucket's edge becomes a
 // candidate there instead, and nothing is returned or added to `edges`; check_jaccard
@@ -100,11 +103,12 @@ std::vector<PairRow> find_pairs(comm::Transport& transport, const std::vector<Sk
                                 const PairRules& rules, const shuffle::ShuffleConfig& config, BucketCaps& caps,
                                 const std::function<void(const PairVolume&)>& before_comparing = {},
                                 std::vector<ClusterEdge>* edges = nullptr,
-                                std::vector<JaccardCandidate>* candidates = nullptr);
+                                std::vector<JaccardCandidate>* candidates = nullptr,
+                                const std::function<void(std::uint64_t)>& before_fetching = {});
 
 // Bytes held, for --memory (docs/memory.md): a sketched page or identity set (its keys and
-// sketch words); the bucket entries find_pairs makes of a set (one per bucket it is routed to,
-// each with the representative's key and whole sketch); a pair.
+// sketch words); the bucket entries find_pairs makes of a set (one per bucket it is routed to: the
+// bucket and the set's id); a pair.
 std::uint64_t held_bytes(const SketchedPage& page);
 std::uint64_t bucket_entries_bytes(const SketchedPage& set, const PairRules& rules);
 std::uint64_t held_bytes(const PairRow& pair);

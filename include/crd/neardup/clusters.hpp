@@ -73,6 +73,10 @@ Clusters label_clusters(comm::Transport& transport, const std::vector<SketchedPa
                         const std::vector<std::uint64_t>& offsets, std::vector<ClusterEdge> edges,
                         const shuffle::ShuffleConfig& config);
 
+// Bytes a set's pages take on their way to their cluster's root, and as the cluster rows made of
+// them (--memory; the sketch and sample stay behind).
+std::uint64_t cluster_pages_bytes(const SketchedPage& set);
+
 // Bytes rank 0 holds to join the forests (--memory): its parent array and the gathered edges.
 std::uint64_t join_bytes(std::uint64_t all_sets, std::uint64_t all_edges);
 

@@ -89,6 +89,16 @@ std::uint64_t identity_share(comm::Transport& transport, const std::vector<neard
   return share;
 }
 
+// --memory: the check find_pairs runs before the bucket owners fetch their members' sketches, given
+// the bytes they will receive; `held` as for pair_checks. Empty (no check) without a budget.
+std::function<void(std::uint64_t)> fetch_check(comm::Transport& transport, const MemoryBudget& budget,
+                                               std::uint64_t held) {
+  if (budget.budget() == 0) return {};
+  return [&transport, &budget, held](std::uint64_t bytes) {
+    budget.check_peak(transport, "fetching the buckets' sketches", held + bytes);
+  };
+}
+
 // --memory: the checks of every step from comparing the candidate pairs to sorting the identical
 // pages, run by find_pairs once it has counted the pairs and before it makes the first. `held`:
 // what stays through them (the shard's tables and the identity sets); all_sets_bytes: the job's
@@ -386,11 +396,7 @@ void run_neardup(const CommonOptions& common_options, const NeardupOptions& opti
         budget.budget() != 0
             ? pair_checks(transport, budget, held, comm::sum(transport, sets_bytes.sets), sets_bytes.identical)
             : std::function<void(const neardup::PairVolume&)>{},
-        &edges, verify ? &candidates : nullptr,
-        budget.budget() != 0 ? std::function<void(std::uint64_t)>([&](std::uint64_t bytes) {
-          budget.check_peak(transport, "fetching the buckets' sketches", held + bytes);
-        })
-                             : std::function<void(std::uint64_t)>{});
+        &edges, verify ? &candidates : nullptr, fetch_check(transport, budget, held));
     const auto offsets = neardup::set_ids(transport, sets.size());
     JaccardDropped dropped;
     if (verify) {

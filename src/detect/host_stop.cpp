@@ -6,10 +6,7 @@
 
 #include "crd/comm/collectives.hpp"
 #include "crd/detect/combined_rule.hpp"
-#include "crd/hash/sha1.hpp"
-#include "crd/shuffle/reduce_by_key.hpp"
 #include "host_use.hpp"
-#include "label_owner.hpp"
 
 namespace crd::detect {
 namespace {
@@ -24,29 +21,8 @@ std::vector<std::uint64_t> host_stop_labels(comm::Transport& transport, const st
                                             std::size_t round_bytes) {
   const std::uint64_t first_id = labels.first_id;
   if (max_host_pages == 0) return {};
-  // One record per page and distinct label; reduce_by_key folds a host's pages on this rank first.
-  std::vector<HostUse> uses;
-  std::vector<std::uint32_t> distinct;
-  Sha1 sha1;
-  std::string_view host;
-  Digest host_digest;
-  for (std::size_t i = 0; i < scores.size(); ++i) {
-    const std::string_view key = keys[scores.page[i]];
-    const std::string_view page_host = host_of_key(key);
-    if (i == 0 || page_host != host) host_digest = sha1(host = page_host);
-    distinct.clear();
-    for (std::uint64_t m = scores.match_offsets[i]; m < scores.match_offsets[i + 1]; ++m)
-      if (!is_exact_match(scores, m)) distinct.push_back(scores.label_ids[m]);
-    std::sort(distinct.begin(), distinct.end());
-    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-    for (std::uint32_t id : distinct) uses.push_back({host_key(id, host_digest), 1});
-  }
-  const std::vector<std::uint64_t> firsts =
-      comm::allgather_concat(transport, std::span<const std::uint64_t>(&first_id, 1));
-  uses = shuffle::reduce_by_key(
-      transport, std::move(uses), [](const HostUse& u) -> const Digest& { return u.key; },
-      [&](const Digest& key, int) { return owner_of_label(firsts, label_of_key(key)); },
-      [](HostUse& into, HostUse& from) { into.pages += from.pages; }, {round_bytes});
+  const std::vector<HostUse> uses = reduce_host_uses(
+      transport, keys, scores, [](std::size_t) { return true; }, {}, first_id, round_bytes);
   // Sorted by key, so by label: a label is stopped once, when any of its hosts exceeds the limit.
   // The owner holds the label's count in the labeled corpus: a host holding the gram on no more
   // pages than the site itself does may be a copy of it. site_ratio ≥ 1: an exact mirror holds a

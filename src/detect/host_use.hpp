@@ -4,9 +4,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
 #include <string_view>
 #include <tuple>
+#include <vector>
 
+#include "crd/comm/transport.hpp"
 #include "crd/detect/page_scores.hpp"
 #include "crd/hash/digest.hpp"
 
@@ -45,5 +50,15 @@ inline std::string_view host_of_key(std::string_view key) { return key.substr(0,
 inline bool is_exact_match(const PageScores& scores, std::uint64_t m) {
   return !scores.match_exact.empty() && scores.match_exact[m] != 0;
 }
+
+// The (label, host) records of the pages that `counted` admits (by their index in scores): one per
+// page and distinct gram, leaving out exact chunks and the labels in `skip` (ascending), reduced at
+// each label's owner (first_id: this rank's first label id; owners' slices ascend with the rank).
+// Returns this rank's records sorted by key, so a label's hosts are consecutive, each once with its
+// page count. Collective; exact integers, the same for any rank count and input order.
+std::vector<HostUse> reduce_host_uses(comm::Transport& transport, const std::vector<std::string>& keys,
+                                      const PageScores& scores, const std::function<bool(std::size_t)>& counted,
+                                      std::span<const std::uint64_t> skip, std::uint64_t first_id,
+                                      std::size_t round_bytes);
 
 }  // namespace crd::detect

@@ -37,9 +37,10 @@ def timings(path):
 
 def run(crd, ranks, inputs, shim, out):
     """(job wall s, {phase: s}, [rank CPU s], [rank s inside MPI])"""
-    job = ["/usr/bin/time", "-f", "two_ranks cpu %U %S", "env"]
-    if ranks > 1:
-        job.append(f"LD_PRELOAD={shim}")
+    # Each rank's /usr/bin/time writes a file of its own: lines of two ranks on stderr interleave.
+    cpu_dir = tempfile.mkdtemp(dir=os.path.dirname(out))
+    timed = 'exec /usr/bin/time -o "$0/cpu.${OMPI_COMM_WORLD_RANK:-0}" -f "%U %S" "$@"'
+    job = ["sh", "-c", timed, cpu_dir, "env"] + ([f"LD_PRELOAD={shim}"] if ranks > 1 else [])
     job += [crd, "discover", "--progress-interval", "0", "--reader-thread", "off", "-o", out] + inputs
     cmd = [os.path.join(ROOT, "scripts", "mpirun.sh"), "-np", str(ranks)] + job
     start = time.perf_counter()
@@ -47,13 +48,18 @@ def run(crd, ranks, inputs, shim, out):
     wall = time.perf_counter() - start
     if proc.returncode != 0:
         sys.exit(f"two_ranks.py: failed: {shlex.join(cmd)}\n{proc.stderr}")
-    cpu, in_mpi = [], []
+    cpu = []
+    for name in os.listdir(cpu_dir):
+        with open(os.path.join(cpu_dir, name)) as f:
+            user, system = f.read().split()[-2:]
+        cpu.append(float(user) + float(system))
+    in_mpi = []
     for line in proc.stderr.splitlines():
         words = line.split()
-        if words[:2] == ["two_ranks", "cpu"]:
-            cpu.append(float(words[2]) + float(words[3]))
-        elif words[:1] == ["mpi_wait"]:  # "mpi_wait rank R: cpu C ms, in MPI T ms over N calls; …"
+        if words[:1] == ["mpi_wait"]:  # "mpi_wait rank R: cpu C ms, in MPI T ms over N calls; …"
             in_mpi.append(float(words[words.index("MPI") + 1]) / 1e3)
+    if len(cpu) != ranks or len(in_mpi) != (ranks if ranks > 1 else 0):
+        sys.exit(f"two_ranks.py: expected {ranks} ranks' figures: {cpu} {in_mpi}\n{proc.stderr}")
     return wall, timings(out), sorted(cpu), sorted(in_mpi)
 
 

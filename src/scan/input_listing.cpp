@@ -158,11 +158,11 @@ std::vector<io::WalkedEntry> walk_my_part(comm::Transport& transport, const std:
 // Collective. One directory named alone, the usual job (crd discover DIR): each rank deals the
 // files its part of the walk found among all ranks, largest scan weight first (io::scan_weight), to
 // ranks 0, 1, …, n-1, n-1, …, 0, 0, 1, … (starting at itself), so every rank gets about 1/n of each
-// rank's work, of its files and of its content. Gathering the list on rank 0, building every path there and sending each rank
-// its share was a serial tail of 20-25 ms of a 2-rank listing of 28k files. Dealing by the walk's
-// parts alone is not enough: a part's directories hold pages of a few kinds, and sizes; the parts
-// left one rank with twice the files of the other, and 10% more scan time, even with equal bytes.
-// Which rank reads a file changes no result.
+// rank's work, of its files and of its content. Gathering the list on rank 0, building every path
+// there and sending each rank its share was a serial tail of 20-25 ms of a 2-rank listing of 28k
+// files. Dealing by the walk's parts alone is not enough: a part's directories hold pages of a few
+// kinds, and sizes; the parts left one rank with twice the files of the other, and 10% more scan
+// time, even with equal bytes. Which rank reads a file changes no result.
 InputShare list_one_directory(comm::Transport& transport, const std::vector<std::string>& inputs,
                               io::InputLog& log) {
   const std::string& root = inputs.front();

@@ -156,13 +156,13 @@ std::vector<io::WalkedEntry> walk_my_part(comm::Transport& transport, const std:
 }
 
 // Collective. One directory named alone, the usual job (crd discover DIR): each rank deals the
-// files its part of the walk found among all ranks, largest first, to ranks 0, 1, …, n-1, n-1, …, 0,
-// 0, 1, … (starting at itself), so every rank gets about 1/n of each rank's bytes, of its files and
-// of its content. Gathering the list on rank 0, building every path there and sending each rank
-// its share was a serial tail of 20-25 ms of a 2-rank listing of 28k files. Dealing by the walk's
-// parts alone is not enough: a part's directories hold pages of a few kinds, and sizes; the parts
-// left one rank with twice the files of the other, and 10% more scan time, even with equal bytes.
-// Which rank reads a file changes no result.
+// files its part of the walk found among all ranks, largest scan weight first (io::scan_weight), to
+// ranks 0, 1, …, n-1, n-1, …, 0, 0, 1, … (starting at itself), so every rank gets about 1/n of each
+// rank's work, of its files and of its content. Gathering the list on rank 0, building every path
+// there and sending each rank its share was a serial tail of 20-25 ms of a 2-rank listing of 28k
+// files. Dealing by the walk's parts alone is not enough: a part's directories hold pages of a few
+// kinds, and sizes; the parts left one rank with twice the files of the other, and 10% more scan
+// time, even with equal bytes. Which rank reads a file changes no result.
 InputShare list_one_directory(comm::Transport& transport, const std::vector<std::string>& inputs,
                               io::InputLog& log) {
   const std::string& root = inputs.front();
@@ -182,10 +182,13 @@ InputShare list_one_directory(comm::Transport& transport, const std::vector<std:
     left_out.errors.insert(left_out.errors.end(), part.begin(), part.end());
   if (me == 0) warn_left_out(left_out);
 
+  // Largest scan weight first (a gzip archive's bytes weigh more: io::scan_weight).
+  std::vector<std::uint64_t> weight(walked.size());
+  for (std::size_t i = 0; i < walked.size(); ++i) weight[i] = io::scan_weight(walked[i]);
   std::vector<std::size_t> largest_first(walked.size());
   std::iota(largest_first.begin(), largest_first.end(), std::size_t{0});
   std::stable_sort(largest_first.begin(), largest_first.end(),
-                   [&](std::size_t a, std::size_t b) { return walked[a].size > walked[b].size; });
+                   [&](std::size_t a, std::size_t b) { return weight[a] > weight[b]; });
   std::vector<std::vector<std::size_t>> dealt(n);
   for (std::size_t k = 0; k < largest_first.size(); ++k) {
     const std::size_t turn = k % n, there = (k / n) % 2 == 0 ? turn : n - 1 - turn;

@@ -495,6 +495,29 @@ TEST(AssignShards, EveryFileOnceDeterministicAndBalanced) {
   }
 }
 
+// A gzip archive's byte is inflated to several, each then chunked and hashed: ranks share the
+// scan's work, not the bytes on disk. A plain WARC of 600 bytes weighs as much as each of three
+// .warc.gz of 100; by bytes on disk one rank got all three archives (6 times the other's work).
+TEST(AssignShards, GzipArchivesWeighTheirInflatedBytes) {
+  std::vector<InputFile> files{{"crawl/a.warc", "", 600, InputKind::Warc},
+                               {"crawl/b.warc.gz", "", 100, InputKind::Warc},
+                               {"crawl/c.WARC.GZ", "", 100, InputKind::Warc},
+                               {"crawl/d.arc.gz", "", 100, InputKind::Arc},
+                               {"site/page.html.gz", "", 100, InputKind::PlainFile}};
+  EXPECT_EQ(scan_weight(files[0]), 600u);
+  EXPECT_EQ(scan_weight(files[1]), 100 * kGzipScanWeight);
+  EXPECT_EQ(scan_weight(files[2]), 100 * kGzipScanWeight);
+  EXPECT_EQ(scan_weight(files[3]), 100 * kGzipScanWeight);
+  EXPECT_EQ(scan_weight(files[4]), 100u);  // a page is read as it is, whatever its name
+  EXPECT_EQ(scan_weight(InputFile{"x.warc.gz", "", UINT64_MAX / 2, InputKind::Warc}), UINT64_MAX);  // saturates
+  files.pop_back();
+  // Each weighs 601: a→r0, b→r1, c→r0 (tie at 601 → lowest rank), d→r1.
+  const auto shards = assign_shards(files, 2);
+  ASSERT_EQ(shards.size(), 2u);
+  EXPECT_EQ(shards[0], (std::vector<std::size_t>{0, 2}));
+  EXPECT_EQ(shards[1], (std::vector<std::size_t>{1, 3}));
+}
+
 TEST(AssignShards, EdgeCases) {
   auto empty = assign_shards({}, 4);
   EXPECT_EQ(empty.size(), 4u);

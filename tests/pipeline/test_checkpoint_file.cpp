@@ -104,10 +104,10 @@ TEST_F(CheckpointFile, OtherFormatVersionsAreRefused) {
   b[8] = 3;  // the u32 format version after the 8-byte magic (native little-endian)
   put(dir_ + "/v3.ckpt", b);
   Payload got;
-  EXPECT_EQ(read_into(dir_ + "/v3.ckpt", got), "has checkpoint format 3; this crd reads format 7");
+  EXPECT_EQ(read_into(dir_ + "/v3.ckpt", got), "has checkpoint format 3; this crd reads format 8");
   // A format-2 file (before the CRC) begins with that format's own magic number.
   put(dir_ + "/v2.ckpt", std::string("1CRDCKT2") + bytes_.substr(8));
-  EXPECT_EQ(read_into(dir_ + "/v2.ckpt", got), "has checkpoint format 2; this crd reads format 7");
+  EXPECT_EQ(read_into(dir_ + "/v2.ckpt", got), "has checkpoint format 2; this crd reads format 8");
   put(dir_ + "/text.ckpt", "not a checkpoint at all, just text");
   EXPECT_EQ(read_into(dir_ + "/text.ckpt", got), "is not a crd checkpoint (unknown magic number)");
 }

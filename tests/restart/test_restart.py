@@ -190,8 +190,8 @@ class Restart(unittest.TestCase):
         with open(files[(2, "scan")], "r+b") as f:
             f.write(b"1CRDCKT2")  # the magic number of format 2, written before checkpoints had a CRC
         self.resume_with_warnings(args, out, [
-            self.warning(0, files[(0, "discover")], "has checkpoint format 6; this crd reads format 7", "discover"),
-            self.warning(2, files[(2, "scan")], "has checkpoint format 2; this crd reads format 7", "scan"),
+            self.warning(0, files[(0, "discover")], "has checkpoint format 6; this crd reads format 8", "discover"),
+            self.warning(2, files[(2, "scan")], "has checkpoint format 2; this crd reads format 8", "scan"),
         ])
 
     def test_resume_without_work_dir_is_a_usage_error(self):

@@ -236,6 +236,27 @@ TEST(EntrySlice, SlicesPartitionNames) {
   }
 }
 
+// One directory alone is dealt by scan weight too (io::scan_weight): a .warc.gz's bytes weigh
+// kGzipScanWeight times a plain file's. At 2 ranks the walk of one small directory is rank 0's,
+// and its files go to ranks 0, 1, 1, … in that order: the two archives first, one to each rank.
+// By bytes on disk the plain WARC came first and rank 1 got both archives (3,600 against 1,000).
+TEST(OneDirectoryDeal, GzipArchivesWeighTheirInflatedBytes) {
+  const std::string root = crd::testing::make_temp_dir("input-listing-weight");
+  write(fs::path(root) / "a.warc", 1000);
+  write(fs::path(root) / "b.warc.gz", 300);
+  write(fs::path(root) / "c.warc.gz", 300);
+  std::mutex m;
+  std::vector<std::vector<std::string>> names(2);
+  comm::run_local(2, [&](comm::Transport& t) {
+    io::InputLog log;
+    const InputShare share = share_inputs(t, {root}, {}, log);
+    std::lock_guard lock(m);
+    for (std::size_t i : share.mine) names[static_cast<std::size_t>(t.rank())].push_back(share.files[i].url);
+  });
+  EXPECT_EQ(names[0], (std::vector<std::string>{"b.warc.gz"}));
+  EXPECT_EQ(names[1], (std::vector<std::string>{"a.warc", "c.warc.gz"}));
+}
+
 TEST_P(InputListing, NoFilesIsAUsageErrorOnEveryRank) {
   std::mutex m;
   int errors = 0;

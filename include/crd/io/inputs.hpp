@@ -109,7 +109,12 @@ std::string no_inputs_message(const std::vector<std::string>& args, const InputL
 // least-loaded rank (ties → lowest rank); an item weighs size + 1 so empty ones spread too.
 // Returns, for each rank, the indices it takes, ascending. nranks < 1 → invalid_argument.
 std::vector<std::vector<std::size_t>> assign_by_size(std::span<const std::uint64_t> sizes, int nranks);
-// assign_by_size over the files' sizes: the indices into `files` each rank reads.
+// What scanning a file costs, in bytes of uncompressed input: its size, times kGzipScanWeight for
+// a gzip archive (gzip_named), whose every byte is inflated to several that are then chunked and
+// hashed. Ranks are given equal shares of this, not of bytes on disk. Saturates at 2^64 - 1.
+inline constexpr std::uint64_t kGzipScanWeight = 6;
+std::uint64_t scan_weight(const InputFile& file);
+// assign_by_size over the files' scan weights: the indices into `files` each rank reads.
 std::vector<std::vector<std::size_t>> assign_shards(const std::vector<InputFile>& files, int nranks);
 // The files' listed sizes, summed.
 std::uint64_t total_bytes(const std::vector<InputFile>& files);

@@ -21,8 +21,9 @@ struct InputShare {
 // Collective: io::expand_inputs(inputs), divided among the ranks. Which files a job reads is the
 // same for any rank count; which rank reads which is not, and changes no result.
 //  - One directory named alone (and !rank0_lists_all): listed where it is walked. Each rank deals
-//    the files of its part of the walk among all ranks, largest first, in snake order, so each rank
-//    holds about 1/n of the files and of the bytes; rank 0 never holds the whole list.
+//    the files of its part of the walk among all ranks, largest scan weight first (io::scan_weight:
+//    a gzip archive's bytes weigh more), in snake order, so each rank holds about 1/n of the files
+//    and of the work; rank 0 never holds the whole list.
 //  - Otherwise (several inputs, @LIST files, or rank0_lists_all: a checkpointed job fingerprints
 //    every file on rank 0): rank 0 expands the arguments, the directory trees among them are read
 //    by all ranks, a level at a time, and gathered on rank 0, which divides them by

@@ -21,8 +21,11 @@ namespace crd::pipeline {
 // owner count rows of --keep-counts in the discovery phase; version 6 the owner (hostile input: a rank's
 // file swapped with another's, or another job's file put under this job's name, was used, and
 // crashed crd or changed its result); version 7 the detection phase's count of pages of stop chunks
-// only and the labels stopped per host (--host-stop-pages). A file of any other version is never read.
-constexpr std::uint32_t kCheckpointFormat = 7;
+// only and the labels stopped per host (--host-stop-pages); version 8 no new field, but a job's files
+// are dealt to ranks by scan weight (io::scan_weight), so a rank's scan of version 7 may hold
+// another set of files when gzip archives and other inputs are mixed. A file of any other version
+// is never read.
+constexpr std::uint32_t kCheckpointFormat = 8;
 
 // Whose state a checkpoint holds: a job (its fingerprint, job_fingerprint in checkpoint.hpp,
 // which covers the rank count) and one of its ranks.

@@ -26,18 +26,22 @@ background/, background2/ and corpus/ (the hosts the earlier measurements looked
 rate may be fitted); the **held-out part** is every package of background3/ (never looked at before
 these runs; reported). DEV_PARTS and HELD_OUT_PARTS say it once.
 
-Rules (RULES; one `crd label` per chunker, one `crd detect` per labeled set and rule over the
+Rules (RULES, all but winnow-xhost unless --rules names them; one `crd label` per chunker, one `crd detect` per labeled set and rule over the
 background and all mirrors, hosts only: `--max-neighborhood-depth 0`). A host is flagged when its
 badness exceeds the `auto` threshold of the paper's baseline run (background + one unmutated copy),
 computed from this run's background hosts (baseline_host_threshold); the run's own `auto`, pulled
 up by the 9 mirrors, is reported beside it:
   winnow       --chunker winnow, no --page-threshold (the binomial rule, its default) and the
                chunker's default stop grams per host (--host-stop-pages 20, relative to the site)
+               and across hosts (--cross-host-stop-hosts 4; a crd from before that default: none)
   winnow-fit   --chunker winnow --page-threshold binomial:fit (R measured from the run's pages)
   winnow+scan  --chunker winnow+scan (binomial on each part; level ≤ 2α)
   winnow-xhost --chunker winnow with the stop grams across hosts (--cross-host-stop-hosts 4
                --cross-host-stop-cut 0.02: grams that pages of 4 or more hosts hold below 2 %
-               containment are phrasing; docs/winnow.md, "Phrasing shared across hosts")
+               containment are phrasing; docs/winnow.md, "Phrasing shared across hosts"); now
+               the default, so the same rows as winnow with a crd that has that default
+  winnow-xhost0 --chunker winnow without the stop grams across hosts (--cross-host-stop-hosts 0:
+               the default before them)
   scan         the scan chunker with the 100-byte rule and --page-threshold binomial (reference)
 --rule NAME=LABEL_AND_DETECT_ARGS::DETECT_ONLY_ARGS adds one (repeatable), e.g. another binary's rule.
 
@@ -79,8 +83,11 @@ RULES = {
     "winnow-fit": (["--chunker", "winnow"], ["--page-threshold", "binomial:fit"]),
     "winnow+scan": (["--chunker", "winnow+scan"], []),
     "winnow-xhost": (["--chunker", "winnow"], ["--cross-host-stop-hosts", "4", "--cross-host-stop-cut", "0.02"]),
+    "winnow-xhost0": (["--chunker", "winnow"], ["--cross-host-stop-hosts", "0"]),
     "scan": (["--min-chunk-length", "100"], ["--page-threshold", "binomial"]),
 }
+# --rules when not given: every rule but winnow-xhost, which now repeats winnow's (the default).
+DEFAULT_RULES = [n for n in RULES if n != "winnow-xhost"]
 
 
 def host_name(package):
@@ -289,7 +296,7 @@ def main():
     ap.add_argument("--sets", default=",".join(SETS))
     ap.add_argument("--parts", default="dev,held-out",
                     help="background parts to crawl: dev,held-out (default) or dev (to choose constants)")
-    ap.add_argument("--rules", default=",".join(RULES), help="names from RULES (empty: only --rule)")
+    ap.add_argument("--rules", default=",".join(DEFAULT_RULES), help="names from RULES (empty: only --rule)")
     ap.add_argument("--rule", action="append", default=[], help="NAME=LABEL_AND_DETECT_ARGS::DETECT_ONLY_ARGS")
     ap.add_argument("--crd-commit", help="the commit --crd was built from (default: git log of its folder)")
     ap.add_argument("--work", help="scratch folder (default: a new one under $TMPDIR, removed)")

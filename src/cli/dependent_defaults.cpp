@@ -1,6 +1,8 @@
 // Defaults that depend on another option's value (dependent_defaults.hpp).
 #include "dependent_defaults.hpp"
 
+#include <array>
+
 #include "option_values.hpp"
 
 namespace crd::cli {
@@ -24,11 +26,19 @@ std::vector<DependentDefault> apply_dependent_defaults(po::variables_map& vm) {
     threshold->second.value() = std::string("binomial");
     applied.push_back({"page-threshold", "binomial", "the default with --chunker " + kind + " (docs/winnow.md)"});
   }
-  const auto stop = vm.find("host-stop-pages");
-  if (kind == "winnow" && stop != vm.end() && stop->second.defaulted()) {
-    stop->second.value() = Count{kWinnowHostStopPages};
-    applied.push_back({"host-stop-pages", std::to_string(kWinnowHostStopPages),
-                       "the default with --chunker winnow (docs/winnow.md)"});
+  if (kind != "winnow") return applied;
+  // The stop grams of both kinds are --chunker winnow's defaults only (docs/winnow.md, "Using it").
+  struct WinnowDefault {
+    const char* option;
+    std::uint64_t value;
+  };
+  static constexpr std::array<WinnowDefault, 2> kStops{
+      {{"host-stop-pages", kWinnowHostStopPages}, {"cross-host-stop-hosts", kWinnowCrossHostStopHosts}}};
+  for (const auto& d : kStops) {
+    const auto it = vm.find(d.option);
+    if (it == vm.end() || !it->second.defaulted()) continue;
+    it->second.value() = Count{d.value};
+    applied.push_back({d.option, std::to_string(d.value), "the default with --chunker winnow (docs/winnow.md)"});
   }
   return applied;
 }

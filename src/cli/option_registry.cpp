@@ -112,7 +112,8 @@ constexpr OptionSpec kOptions[] = {
    "labeled set holds it (a mirror's winnowing selects a gram on a few more pages than the site's)"},
   {"cross-host-stop-hosts", 0, K::Count, kAny, kDetection, R, "H",
    "the page rule does not count a labeled chunk that pages of at least H hosts hold where the page's containment "
-   "is below --cross-host-stop-cut (common phrasing of the crawl, not copying; docs/winnow.md); 0 = off"},
+   "is below --cross-host-stop-cut (common phrasing of the crawl, not copying; docs/winnow.md); 0 = off; with "
+   "--chunker winnow and no --cross-host-stop-hosts, 4"},
   {"cross-host-stop-cut", 0, K::Fraction, kAny, kDetection, R, "C",
    "--cross-host-stop-hosts: only pages whose containment (after --host-stop-pages) is below C count as a chunk's "
    "hosts, so mirrors' mostly copied pages never do"},

@@ -10,7 +10,9 @@
 # Across hosts (docs/winnow.md, "Phrasing shared across hosts"): a paragraph of the site that six
 # unrelated hosts hold on two pages each (too few for the stop per host) is phrasing with
 # `--cross-host-stop-hosts 4 --cross-host-stop-cut 0.02`: their short pages are no longer flagged,
-# the edited mirrors still are, at 1 and 2 ranks.
+# the edited mirrors still are, at 1 and 2 ranks. That is the default under `--chunker winnow`
+# (/config says it was not chosen; `--cross-host-stop-hosts 0` turns it off), not under
+# `--chunker winnow+scan`, which keeps 0.
 import random
 import unittest
 
@@ -150,9 +152,44 @@ class WinnowCrossHostStop(DetectsWinnow, unittest.TestCase):
                                 "at np=2")
 
     def test_without_it_the_short_pages_are_flagged(self):
-        r = self.detect(1, "plain.h5")
+        r = self.detect(1, "plain.h5", ["--cross-host-stop-hosts", "0"])
         self.assertNotIn("cross_host_stop_hosts", r.detection_attrs)
-        self.assertEqual(self.unrelated_flagged(r), ["unrelated%d.example/short.html" % u for u in range(6)])
+        self.assertIn("\ncross-host-stop-hosts = 0\n", r.attrs["config"])
+        self.assertNotIn("cross-host-stop-hosts not given", r.attrs["config"])
+        self.assertEqual(self.unrelated_flagged(r), self.shorts())
+
+    def test_the_default_under_winnow(self):
+        # --chunker winnow without --cross-host-stop-hosts: 4 (cut 0.02), and /config says it was not chosen.
+        r = self.detect(1, "default.h5")
+        a = r.detection_attrs
+        self.assertEqual((a["cross_host_stop_hosts"], a["cross_host_stop_cut"]), (4, 0.02))
+        self.assertIn("\n# cross-host-stop-hosts not given: 4 is the default with --chunker winnow", r.attrs["config"])
+        self.assertIn("\ncross-host-stop-hosts = 4\n", r.attrs["config"])
+        self.assertEqual(self.unrelated_flagged(r), [])
+        for m in range(3):
+            host = "mirror%d.example" % m
+            self.assertEqual(self.flagged(r, host), (["%s/%s" % (host, p) for p in self.pages], 9))
+        # Results equal the explicit option's (the /config record aside).
+        self.detect(1, "explicit.h5", XHOST)
+        ci.assert_same_datasets(self, ci.comparable(self.tmp("default.h5"))[0],
+                                ci.comparable(self.tmp("explicit.h5"))[0], "explicit")
+
+    def test_winnow_scan_keeps_it_off(self):
+        # --chunker winnow+scan keeps 0, as it keeps --host-stop-pages 0: the short pages stay flagged
+        # by their grams.
+        labels = self.tmp("L-ws.h5")
+        ci.run_crd(ci.quiet(["label", self.tmp("site"), "-o", labels, "--chunker", "winnow+scan"]), timeout=120)
+        out = self.tmp("ws.h5")
+        ci.run_crd(ci.quiet(["detect", self.tmp("corpus"), "--labels", labels, "-o", out, "--chunker", "winnow+scan"]),
+                   timeout=300)
+        r = ci.open_results(out)
+        self.assertNotIn("cross_host_stop_hosts", r.detection_attrs)
+        self.assertIn("\ncross-host-stop-hosts = 0\n", r.attrs["config"])
+        self.assertNotIn("cross-host-stop-hosts not given", r.attrs["config"])
+        self.assertEqual(self.unrelated_flagged(r), self.shorts())
+
+    def shorts(self):
+        return ["unrelated%d.example/short.html" % u for u in range(6)]
 
 
 if __name__ == "__main__":

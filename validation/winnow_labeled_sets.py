@@ -98,7 +98,8 @@ def background_hosts(valdata, exclude_package, parts=("dev", "held-out")):
     """[(host, part, HTML root, files)] for every package under the parts of --valdata but the
     labeled set's own; part is "dev" or "held-out" (by the folder the package lies in). parts: the
     parts to crawl (--parts dev: choose a constant without the held-out pages in the run at all,
-    as a rule fitted from the crawl would otherwise see them)."""
+    as a rule fitted from the crawl would otherwise see them; --parts held-out: check it on the
+    held-out part crawled alone, as the constant was chosen on the development part alone)."""
     out = []
     for part, folders in (("dev", DEV_PARTS), ("held-out", HELD_OUT_PARTS)):
         if part not in parts:
@@ -295,7 +296,8 @@ def main():
     ap.add_argument("--xs", default="2", help="edit rates, × cpp, comma-separated")
     ap.add_argument("--sets", default=",".join(SETS))
     ap.add_argument("--parts", default="dev,held-out",
-                    help="background parts to crawl: dev,held-out (default) or dev (to choose constants)")
+                    help="background parts to crawl: dev,held-out (default), dev (to choose constants) or "
+                         "held-out (to check a constant chosen on dev, the held-out part crawled alone)")
     ap.add_argument("--rules", default=",".join(DEFAULT_RULES), help="names from RULES (empty: only --rule)")
     ap.add_argument("--rule", action="append", default=[], help="NAME=LABEL_AND_DETECT_ARGS::DETECT_ONLY_ARGS")
     ap.add_argument("--crd-commit", help="the commit --crd was built from (default: git log of its folder)")

@@ -47,6 +47,9 @@ class LabeledSetsHarness(unittest.TestCase):
             "vim-doc.example": ("dev", 1, "background2/vim-doc/usr/share/doc/vim-doc/html"),
             "sphinx-doc.example": ("dev", 2, "corpus/sphinx-doc/usr/share/doc/sphinx-doc/html"),
             "rust-doc.example": ("held-out", 4, "background3/rust-doc/usr/share/doc/rust-doc/html")})
+        # --parts held-out crawls the held-out part alone (a constant chosen on dev, checked once).
+        held = w.background_hosts(self.tmp("valdata"), w.SETS["postgresql"][0], ["held-out"])
+        self.assertEqual([(h, part) for h, part, _, _ in held], [("rust-doc.example", "held-out")])
         # Another labeled set leaves postgresql in the development part.
         other = {h for h, _, _, _ in w.background_hosts(self.tmp("valdata"), w.SETS["python"][0])}
         self.assertIn("postgresql-doc-15.example", other)
